@@ -1,0 +1,197 @@
+// Package config holds the YAML configuration of the coordinator and the
+// worker. Both are read once at start; nothing on the query path reads
+// configuration again.
+package config
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Duration is a time.Duration written as "1500ms", "30s", "2m" in YAML.
+type Duration time.Duration
+
+// UnmarshalYAML reads a Go duration string.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n.Line, err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML writes a Go duration string.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// D returns the duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// User is a coordinator account.
+type User struct {
+	Name     string `yaml:"name"`
+	Password string `yaml:"password"`
+}
+
+// Replica is one MySQL replica with the worker placed next to it.
+type Replica struct {
+	Name string `yaml:"name"`
+	// MySQL is host:port of the replica, used by the coordinator for
+	// passthrough statements and catalog reads.
+	MySQL string `yaml:"mysql"`
+	// Worker is host:port of the worker's Flight endpoint.
+	Worker string `yaml:"worker"`
+}
+
+// Coordinator is the coordinator's configuration.
+type Coordinator struct {
+	// Listen is the MySQL protocol address (default 127.0.0.1:4000).
+	Listen string `yaml:"listen"`
+	// Users are the accounts clients log in with. Empty means a single
+	// user root with an empty password.
+	Users []User `yaml:"users"`
+	// Replicas are the replicas with their workers.
+	Replicas []Replica `yaml:"replicas"`
+	// ReplicaUser/ReplicaPassword is the account the coordinator uses on
+	// replicas for passthrough and catalog reads. Give it read-only grants.
+	ReplicaUser     string `yaml:"replica_user"`
+	ReplicaPassword string `yaml:"replica_password"`
+	// SplitColumns overrides the split column per table ("db.table": "col").
+	SplitColumns map[string]string `yaml:"split_columns"`
+	// FragmentsPerSlot is how many key ranges are cut per worker slot
+	// (default 4), so a dense range does not hold up the query.
+	FragmentsPerSlot int `yaml:"fragments_per_slot"`
+	// MinRowsPerFragment stops tiny tables from being cut into many
+	// fragments (default 10000).
+	MinRowsPerFragment int64 `yaml:"min_rows_per_fragment"`
+	// FragmentTimeout bounds one fragment attempt (default 10m).
+	FragmentTimeout Duration `yaml:"fragment_timeout"`
+	// QueryTimeout bounds a whole distributed query (default 1h).
+	QueryTimeout Duration `yaml:"query_timeout"`
+	// StatusInterval is how often worker status is polled (default 2s).
+	StatusInterval Duration `yaml:"status_interval"`
+	// MergeMemoryLimit bounds the Arrow memory of one query's merge in
+	// bytes (default 1 GiB).
+	MergeMemoryLimit int64 `yaml:"merge_memory_limit"`
+	// MaxConnections is the client connection limit (default 1000).
+	MaxConnections int `yaml:"max_connections"`
+}
+
+// Worker is a worker's configuration.
+type Worker struct {
+	// Listen is the Flight gRPC address (default 127.0.0.1:4100).
+	Listen string `yaml:"listen"`
+	// MySQL is host:port of the local replica.
+	MySQL string `yaml:"mysql"`
+	// User/Password is the replica account; it never leaves the worker.
+	User     string `yaml:"user"`
+	Password string `yaml:"password"`
+	// Slots is how many fragments run at once (default: CPU count).
+	Slots int `yaml:"slots"`
+	// BatchRows is rows per Arrow record batch (default 8192).
+	BatchRows int `yaml:"batch_rows"`
+	// FragmentTimeout is the default deadline of a fragment (default 10m).
+	FragmentTimeout Duration `yaml:"fragment_timeout"`
+}
+
+// Defaults fills zero fields of c with their defaults.
+func (c *Coordinator) Defaults() {
+	if c.Listen == "" {
+		c.Listen = "127.0.0.1:4000"
+	}
+	if len(c.Users) == 0 {
+		c.Users = []User{{Name: "root"}}
+	}
+	if c.ReplicaUser == "" {
+		c.ReplicaUser = "root"
+	}
+	if c.FragmentsPerSlot == 0 {
+		c.FragmentsPerSlot = 4
+	}
+	if c.MinRowsPerFragment == 0 {
+		c.MinRowsPerFragment = 10000
+	}
+	if c.FragmentTimeout == 0 {
+		c.FragmentTimeout = Duration(10 * time.Minute)
+	}
+	if c.QueryTimeout == 0 {
+		c.QueryTimeout = Duration(time.Hour)
+	}
+	if c.StatusInterval == 0 {
+		c.StatusInterval = Duration(2 * time.Second)
+	}
+	if c.MergeMemoryLimit == 0 {
+		c.MergeMemoryLimit = 1 << 30
+	}
+	if c.MaxConnections == 0 {
+		c.MaxConnections = 1000
+	}
+}
+
+// Validate reports the first problem in c.
+func (c *Coordinator) Validate() error {
+	if len(c.Replicas) == 0 {
+		return fmt.Errorf("config: no replicas: list at least one under replicas: with its mysql and worker addresses")
+	}
+	for i, r := range c.Replicas {
+		if r.MySQL == "" || r.Worker == "" {
+			return fmt.Errorf("config: replicas[%d] needs both mysql and worker addresses", i)
+		}
+	}
+	return nil
+}
+
+// Defaults fills zero fields of w with their defaults.
+func (w *Worker) Defaults() {
+	if w.Listen == "" {
+		w.Listen = "127.0.0.1:4100"
+	}
+	if w.User == "" {
+		w.User = "root"
+	}
+	if w.BatchRows == 0 {
+		w.BatchRows = 8192
+	}
+	if w.FragmentTimeout == 0 {
+		w.FragmentTimeout = Duration(10 * time.Minute)
+	}
+}
+
+// Validate reports the first problem in w.
+func (w *Worker) Validate() error {
+	if w.MySQL == "" {
+		return fmt.Errorf("config: worker needs mysql: the host:port of its local replica")
+	}
+	return nil
+}
+
+// Load reads a YAML file into v, rejecting unknown keys.
+func Load(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// Write writes v as YAML to path.
+func Write(path string, v any) error {
+	b, err := yaml.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}

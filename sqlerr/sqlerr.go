@@ -1,0 +1,170 @@
+// Package sqlerr is Shoal's catalog of user-visible errors.
+//
+// Every error a client can cause leaves Shoal as a MySQL error: an errno, a
+// SQLSTATE and a message that says what to do. Inside the process errors are
+// *sqlerror.SQLError values from vitess (the type the MySQL listener writes to
+// the wire); across gRPC they travel as a status whose details carry errno and
+// SQLSTATE, never parsed out of message text. A replica's own error keeps its
+// original errno end to end, so passthrough and distributed queries fail the
+// same way MySQL would.
+package sqlerr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/go-sql-driver/mysql"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"vitess.io/vitess/go/mysql/sqlerror"
+)
+
+// Error is the in-process form of a user-visible error.
+type Error = sqlerror.SQLError
+
+// Codes used by Shoal itself. Errors that come from a replica keep the
+// replica's own code.
+const (
+	ErrReadOnly          = 1290 // ER_OPTION_PREVENTS_STATEMENT
+	ErrParse             = 1064 // ER_PARSE_ERROR
+	ErrNoSuchTable       = 1146 // ER_NO_SUCH_TABLE
+	ErrBadDB             = 1049 // ER_BAD_DB_ERROR
+	ErrNoDB              = 1046 // ER_NO_DB_ERROR
+	ErrAccessDenied      = 1045 // ER_ACCESS_DENIED_ERROR
+	ErrTooManyConns      = 1040 // ER_CON_COUNT_ERROR
+	ErrQueryInterrupted  = 1317 // ER_QUERY_INTERRUPTED
+	ErrQueryTimeout      = 3024 // ER_QUERY_TIMEOUT (MAX_EXECUTION_TIME exceeded)
+	ErrUnknown           = 1105 // ER_UNKNOWN_ERROR
+	ErrNotSupported      = 1235 // ER_NOT_SUPPORTED_YET
+	ErrOutOfResources    = 1041 // ER_OUT_OF_RESOURCES
+	ErrNoReplicaAvailble = 1105
+)
+
+const domain = "shoal.mysql"
+
+// New returns an error with the given code, SQLSTATE and message.
+func New(num int, state, format string, args ...any) *Error {
+	return sqlerror.NewSQLErrorf(sqlerror.ErrorCode(num), state, format, args...)
+}
+
+// ReadOnly is returned for every statement that would change data or schema.
+func ReadOnly(kind string) *Error {
+	return New(ErrReadOnly, "HY000",
+		"The MySQL server is running with the --read-only option so it cannot execute this statement: Shoal is a read-only endpoint (%s refused); send writes to the primary", kind)
+}
+
+// Parse reports a statement that the coordinator cannot read.
+func Parse(msg string) *Error {
+	return New(ErrParse, "42000", "%s", msg)
+}
+
+// Unavailable reports that no replica could serve part of a query.
+func Unavailable(format string, args ...any) *Error {
+	return New(ErrUnknown, "HY000", "Shoal: "+format, args...)
+}
+
+// Interrupted reports a query cancelled by the client, KILL or shutdown.
+func Interrupted() *Error {
+	return New(ErrQueryInterrupted, "70100", "Query execution was interrupted")
+}
+
+// Timeout reports a query that ran past its deadline.
+func Timeout(d fmt.Stringer) *Error {
+	return New(ErrQueryTimeout, "HY000", "Query execution was interrupted, maximum statement execution time exceeded (%s); raise query_timeout or narrow the query", d)
+}
+
+// As extracts a MySQL error from err: a vitess SQLError, a go-sql-driver
+// MySQLError (the replica's own error), or a gRPC status carrying one.
+func As(err error) (*Error, bool) {
+	if err == nil {
+		return nil, false
+	}
+	var se *sqlerror.SQLError
+	if errors.As(err, &se) {
+		return se, true
+	}
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		state := string(me.SQLState[:])
+		if me.SQLState == [5]byte{} {
+			state = "HY000"
+		}
+		return New(int(me.Number), state, "%s", me.Message), true
+	}
+	if st, ok := status.FromError(err); ok {
+		for _, d := range st.Details() {
+			if info, ok := d.(*errdetails.ErrorInfo); ok && info.Domain == domain {
+				n, _ := strconv.Atoi(info.Metadata["errno"])
+				return New(n, info.Metadata["sqlstate"], "%s", st.Message()), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// ToMySQL converts any error into one the MySQL listener can send: MySQL
+// errors keep their code, context errors become interruption or timeout
+// errors, anything else becomes 1105 with its text.
+func ToMySQL(err error) error {
+	if err == nil {
+		return nil
+	}
+	if se, ok := As(err); ok {
+		return se
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return Interrupted()
+	case errors.Is(err, context.DeadlineExceeded):
+		return New(ErrQueryTimeout, "HY000", "Query execution was interrupted, maximum statement execution time exceeded; raise query_timeout or narrow the query")
+	}
+	return New(ErrUnknown, "HY000", "%s", err.Error())
+}
+
+// ToStatus converts err into a gRPC status error that carries the MySQL errno
+// and SQLSTATE in its details. Errors without a MySQL code become
+// codes.Internal with ER_UNKNOWN_ERROR; context errors map to their gRPC
+// equivalents.
+func ToStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok && !isMySQL(err) {
+		return err
+	}
+	code := codes.Internal
+	switch {
+	case errors.Is(err, context.Canceled):
+		code = codes.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		code = codes.DeadlineExceeded
+	}
+	se, ok := As(err)
+	if !ok {
+		se = ToMySQL(err).(*Error)
+	} else {
+		code = codes.FailedPrecondition
+	}
+	st := status.New(code, se.Message)
+	st2, derr := st.WithDetails(&errdetails.ErrorInfo{
+		Domain: domain,
+		Reason: "MYSQL_ERROR",
+		Metadata: map[string]string{
+			"errno":    strconv.Itoa(int(se.Num)),
+			"sqlstate": se.State,
+		},
+	})
+	if derr != nil {
+		return st.Err()
+	}
+	return st2.Err()
+}
+
+func isMySQL(err error) bool {
+	var se *sqlerror.SQLError
+	var me *mysql.MySQLError
+	return errors.As(err, &se) || errors.As(err, &me)
+}

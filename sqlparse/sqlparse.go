@@ -1,0 +1,68 @@
+// Package sqlparse wraps the TiDB parser for the rest of Shoal.
+//
+// It exists for three reasons. The parser needs its value-expression driver
+// imported once (test_driver, despite the name) or parser.New panics. A
+// *parser.Parser keeps scanner state and is not safe for concurrent use, so
+// this package hands out parsers from a pool. And the Restore flags decide
+// what SQL a replica sees: they are chosen here, once, for MySQL/MariaDB
+// (single-quoted strings with backslash escapes, back-quoted names, upper-case
+// keywords, no TiDB-only comments).
+package sqlparse
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions
+)
+
+// RestoreFlags are the flags every rendered statement uses.
+const RestoreFlags = format.RestoreStringSingleQuotes |
+	format.RestoreKeyWordUppercase |
+	format.RestoreNameBackQuotes |
+	format.RestoreStringEscapeBackslash
+
+var pool = sync.Pool{New: func() any { return parser.New() }}
+
+// Parse parses sql (one or more statements).
+func Parse(sql string) ([]ast.StmtNode, error) {
+	p := pool.Get().(*parser.Parser)
+	defer pool.Put(p)
+	stmts, _, err := p.ParseSQL(sql)
+	return stmts, err
+}
+
+// ParseOne parses exactly one statement.
+func ParseOne(sql string) (ast.StmtNode, error) {
+	stmts, err := Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, fmt.Errorf("expected one statement, got %d", len(stmts))
+	}
+	return stmts[0], nil
+}
+
+// Restore renders a node back to SQL with RestoreFlags.
+func Restore(n ast.Node) (string, error) {
+	var sb strings.Builder
+	if err := n.Restore(format.NewRestoreCtx(RestoreFlags, &sb)); err != nil {
+		return "", err
+	}
+	return sb.String(), nil
+}
+
+// MustRestore is Restore for nodes built by Shoal itself, where a failure is
+// a programming error.
+func MustRestore(n ast.Node) string {
+	s, err := Restore(n)
+	if err != nil {
+		panic(fmt.Sprintf("sqlparse: restore %T: %v", n, err))
+	}
+	return s
+}
