@@ -22,6 +22,7 @@ func commands() map[string]command {
 		"worker":      {"run a worker next to one replica (Arrow Flight)", runWorker},
 		"local":       {"start or stop a local cluster: shoal local up|down", runLocal},
 		"gen":         {"generate and load the ontime sample data", runGen},
+		"bench":       {"measure queries directly vs through Shoal on a local cluster", runBench},
 		"version":     {"print the version", func([]string) error { fmt.Println("shoal", version); return nil }},
 	}
 }

@@ -1,0 +1,222 @@
+package arrowexec
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"vitess.io/vitess/go/mysql/format"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// Field metadata keys set by workers on every column.
+const (
+	MetaMySQLType = "mysql.type"      // e.g. "DECIMAL", "DATETIME", "VARCHAR"
+	MetaScale     = "mysql.scale"     // decimal scale or fractional-second precision
+	MetaPrecision = "mysql.precision" // decimal precision
+)
+
+// Value converts element i of arr to a MySQL value. The result does not
+// share memory with arr. Int64 becomes BIGINT, Uint64 BIGINT UNSIGNED,
+// decimals DECIMAL with exactly the type's scale ("12.30", "-0.50"),
+// Float64 DOUBLE formatted as MySQL prints it, Date32 DATE, timestamps
+// DATETIME ("YYYY-MM-DD HH:MM:SS", plus ".ffffff" only when the microseconds
+// are not zero), String VARCHAR and Binary VARBINARY. Types that need field
+// metadata to be told apart (YEAR, TIME, TIMESTAMP) come out as their Arrow
+// carrier's type here; RecordRows applies the metadata. Arrow types workers
+// never send are rendered as text.
+func Value(arr arrow.Array, i int) sqltypes.Value {
+	if arr.IsNull(i) || arr.DataType().ID() == arrow.NULL {
+		return sqltypes.NULL // a Null array's IsNull reports false
+	}
+	switch a := arr.(type) {
+	case *array.Int64:
+		return sqltypes.NewInt64(a.Value(i))
+	case *array.Uint64:
+		return sqltypes.NewUint64(a.Value(i))
+	case *array.Float64:
+		return sqltypes.MakeTrusted(sqltypes.Float64, format.FormatFloat(a.Value(i)))
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		return sqltypes.MakeTrusted(sqltypes.Decimal, appendDecimal(nil, decimal256.FromDecimal128(a.Value(i)), scale))
+	case *array.Decimal256:
+		scale := a.DataType().(*arrow.Decimal256Type).Scale
+		return sqltypes.MakeTrusted(sqltypes.Decimal, appendDecimal(nil, a.Value(i), scale))
+	case *array.Date32:
+		return sqltypes.MakeTrusted(sqltypes.Date, appendDate(nil, int32(a.Value(i))))
+	case *array.Timestamp:
+		us := toMicros(int64(a.Value(i)), a.DataType().(*arrow.TimestampType).Unit)
+		return sqltypes.MakeTrusted(sqltypes.Datetime, appendDatetime(nil, us))
+	case *array.String:
+		return sqltypes.MakeTrusted(sqltypes.VarChar, []byte(a.Value(i)))
+	case *array.LargeString:
+		return sqltypes.MakeTrusted(sqltypes.VarChar, []byte(a.Value(i)))
+	case *array.Binary:
+		return sqltypes.MakeTrusted(sqltypes.VarBinary, clone(a.Value(i)))
+	case *array.LargeBinary:
+		return sqltypes.MakeTrusted(sqltypes.VarBinary, clone(a.Value(i)))
+	}
+	return sqltypes.MakeTrusted(sqltypes.VarChar, []byte(arr.ValueStr(i)))
+}
+
+// RecordRows converts every row of rec to MySQL values that outlive rec.
+// A field's "mysql.type" metadata refines the Arrow type: YEAR (Int64) gives
+// sqltypes.Year, TIME (String) sqltypes.Time and TIMESTAMP (Timestamp)
+// sqltypes.Timestamp.
+func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
+	n, cols := int(rec.NumRows()), int(rec.NumCols())
+	retype := make([]querypb.Type, cols)
+	for c := range cols {
+		retype[c] = metaType(rec.Schema().Field(c))
+	}
+	rows := make([][]sqltypes.Value, n)
+	flat := make([]sqltypes.Value, n*cols)
+	for r := range rows {
+		rows[r] = flat[r*cols : (r+1)*cols : (r+1)*cols]
+	}
+	for c := range cols {
+		col := rec.Column(c)
+		for r := range n {
+			v := Value(col, r)
+			if retype[c] != 0 && !v.IsNull() {
+				v = sqltypes.MakeTrusted(retype[c], v.Raw())
+			}
+			rows[r][c] = v
+		}
+	}
+	return rows
+}
+
+// metaType returns the sqltypes type that the field's metadata asks for in
+// place of its Arrow carrier's, or 0.
+func metaType(f arrow.Field) querypb.Type {
+	t, ok := f.Metadata.GetValue(MetaMySQLType)
+	if !ok {
+		return 0
+	}
+	switch {
+	case t == "YEAR" && f.Type.ID() == arrow.INT64:
+		return sqltypes.Year
+	case t == "TIME" && (f.Type.ID() == arrow.STRING || f.Type.ID() == arrow.LARGE_STRING):
+		return sqltypes.Time
+	case t == "TIMESTAMP" && f.Type.ID() == arrow.TIMESTAMP:
+		return sqltypes.Timestamp
+	}
+	return 0
+}
+
+func clone(b []byte) []byte { return append([]byte(nil), b...) }
+
+func toMicros(v int64, unit arrow.TimeUnit) int64 {
+	switch unit {
+	case arrow.Second:
+		return v * 1e6
+	case arrow.Millisecond:
+		return v * 1e3
+	case arrow.Nanosecond:
+		return v / 1e3
+	}
+	return v
+}
+
+// appendDecimal appends n/10^scale with exactly scale fraction digits.
+func appendDecimal(dst []byte, n decimal256.Num, scale int32) []byte {
+	var digits []byte
+	var scratch [24]byte
+	neg := n.Sign() < 0
+	if w := n.Array(); fitsInt64(w) {
+		v := int64(w[0])
+		u := uint64(v)
+		if neg {
+			u = uint64(-v) // also right for MinInt64
+		}
+		digits = strconv.AppendUint(scratch[:0], u, 10)
+	} else {
+		s := n.Abs().BigInt().String()
+		digits = []byte(s)
+	}
+	if neg {
+		dst = append(dst, '-')
+	}
+	if scale <= 0 {
+		dst = append(dst, digits...)
+		for range -scale {
+			dst = append(dst, '0')
+		}
+		return dst
+	}
+	places := int(scale)
+	if len(digits) <= places {
+		dst = append(dst, '0', '.')
+		for range places - len(digits) {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	}
+	at := len(digits) - places
+	dst = append(dst, digits[:at]...)
+	dst = append(dst, '.')
+	return append(dst, digits[at:]...)
+}
+
+// fitsInt64 reports whether a 256-bit two's complement value (little-endian
+// words) is a sign extension of its lowest word.
+func fitsInt64(w [4]uint64) bool {
+	ext := uint64(int64(w[0]) >> 63)
+	return w[1] == ext && w[2] == ext && w[3] == ext
+}
+
+// appendDate appends a Date32 (days since 1970-01-01) as YYYY-MM-DD.
+func appendDate(dst []byte, days int32) []byte {
+	t := time.Unix(int64(days)*86400, 0).UTC()
+	y, m, d := t.Date()
+	dst = appendPadded(dst, y, 4)
+	dst = append(dst, '-')
+	dst = appendPadded(dst, int(m), 2)
+	dst = append(dst, '-')
+	return appendPadded(dst, d, 2)
+}
+
+// appendDatetime appends microseconds since the epoch as
+// YYYY-MM-DD HH:MM:SS[.ffffff].
+func appendDatetime(dst []byte, us int64) []byte {
+	sec, frac := us/1e6, us%1e6
+	if frac < 0 {
+		sec, frac = sec-1, frac+1e6
+	}
+	t := time.Unix(sec, 0).UTC()
+	y, m, d := t.Date()
+	hh, mm, ss := t.Clock()
+	dst = appendPadded(dst, y, 4)
+	dst = append(dst, '-')
+	dst = appendPadded(dst, int(m), 2)
+	dst = append(dst, '-')
+	dst = appendPadded(dst, d, 2)
+	dst = append(dst, ' ')
+	dst = appendPadded(dst, hh, 2)
+	dst = append(dst, ':')
+	dst = appendPadded(dst, mm, 2)
+	dst = append(dst, ':')
+	dst = appendPadded(dst, ss, 2)
+	if frac != 0 {
+		dst = append(dst, '.')
+		dst = appendPadded(dst, int(frac), 6)
+	}
+	return dst
+}
+
+func appendPadded(dst []byte, v, width int) []byte {
+	if v < 0 {
+		dst = append(dst, '-')
+		v = -v
+	}
+	var buf [20]byte
+	s := strconv.AppendUint(buf[:0], uint64(v), 10)
+	for i := len(s); i < width; i++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, s...)
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/coordinator"
+)
+
+func runCoordinator(args []string) error {
+	fs := flag.NewFlagSet("coordinator", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: shoal coordinator --config coordinator.yaml [flags]\n\nRuns the MySQL endpoint. Flags override the config file.")
+		fs.PrintDefaults()
+	}
+	path := fs.String("config", "", "YAML config file (see docs/operations.md)")
+	listen := fs.String("listen", "", "MySQL listen address (default 127.0.0.1:4000)")
+	replicas := fs.String("replicas", "", "comma-separated mysql=worker address pairs, e.g. 127.0.0.1:3307=127.0.0.1:4100")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var cfg config.Coordinator
+	if *path != "" {
+		if err := config.Load(*path, &cfg); err != nil {
+			return err
+		}
+	}
+	if *listen != "" {
+		cfg.Listen = *listen
+	}
+	if *replicas != "" {
+		cfg.Replicas = nil
+		for _, pair := range strings.Split(*replicas, ",") {
+			m, w, ok := strings.Cut(pair, "=")
+			if !ok {
+				return fmt.Errorf("--replicas: %q is not mysql=worker", pair)
+			}
+			cfg.Replicas = append(cfg.Replicas, config.Replica{MySQL: m, Worker: w})
+		}
+	}
+	if pw := os.Getenv("SHOAL_REPLICA_PASSWORD"); pw != "" {
+		cfg.ReplicaPassword = pw
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	s, err := coordinator.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	log.Info("coordinator listening", "mysql", s.Addr().String())
+	go s.Serve()
+	<-ctx.Done()
+	log.Info("coordinator stopping")
+	s.Close()
+	return nil
+}

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/shoaldb/shoal/deploy/localcluster"
+)
+
+const defaultLocalDir = ".local/cluster"
+
+// runLocal implements `shoal local up|down`.
+func runLocal(args []string) error {
+	usage := func() {
+		fmt.Fprint(os.Stderr, `usage: shoal local up|down [flags]
+
+  up    start a MariaDB primary, GTID replicas, the ontime sample data,
+        one worker per replica and a coordinator, all on 127.0.0.1
+  down  stop everything 'up' started
+
+run 'shoal local up --help' or 'shoal local down --help' for flags
+`)
+	}
+	if len(args) == 0 {
+		usage()
+		return fmt.Errorf("local: missing up or down")
+	}
+	switch args[0] {
+	case "up":
+		return runLocalUp(args[1:])
+	case "down":
+		return runLocalDown(args[1:])
+	case "-h", "--help", "help":
+		usage()
+		return nil
+	}
+	usage()
+	return fmt.Errorf("local: unknown subcommand %q", args[0])
+}
+
+func runLocalUp(args []string) error {
+	fs := flag.NewFlagSet("local up", flag.ContinueOnError)
+	dir := fs.String("dir", defaultLocalDir, "directory for data, logs and configuration")
+	replicas := fs.Int("replicas", 2, "number of replicas, each with a worker")
+	rows := fs.Int64("rows", 10_000_000, "number of ontime rows to load")
+	seed := fs.Uint64("seed", 1, "random seed of the generated data")
+	bufferPool := fs.String("buffer-pool", "256M", "innodb_buffer_pool_size of each server")
+	basePort := fs.Int("base-port", 0, "primary port; replica i on base+i, coordinator on base+100, worker i on base+100+i (0: free ports)")
+	slots := fs.Int("worker-slots", 0, "fragments each worker runs at once (0: its default)")
+	noShoal := fs.Bool("no-shoal", false, "start only the MariaDB primary and replicas")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: shoal local up [flags]
+
+Start a local cluster under --dir: a MariaDB primary (mariadbd must be
+installed: apt-get install -y mariadb-server), replicas fed by GTID
+replication, the ontime sample data loaded on the primary, one worker per
+replica and a coordinator. Nothing listens beyond 127.0.0.1 and the
+machine's own MySQL configuration is not read.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("local up: unexpected arguments %q", fs.Args())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	start := time.Now()
+	c, err := localcluster.Up(ctx, localcluster.Options{
+		Dir: *dir, Replicas: *replicas, Rows: *rows, Seed: *seed, BufferPool: *bufferPool,
+		BasePort: *basePort, WorkerSlots: *slots, NoShoal: *noShoal, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	var reps []string
+	for _, r := range c.Replicas {
+		s := r.MySQL
+		if r.Worker != "" {
+			s += " (worker " + r.Worker + ")"
+		}
+		reps = append(reps, s)
+	}
+	fmt.Printf("local cluster up in %s (loading and replicating %d rows took %s)\n",
+		time.Since(start).Round(time.Second), *rows, c.LoadTime.Round(time.Millisecond))
+	fmt.Printf("  primary   %s\n  replicas  %s\n", c.Primary, strings.Join(reps, ", "))
+	if c.Coordinator.MySQL != "" {
+		_, port, _ := strings.Cut(c.Coordinator.MySQL, ":")
+		fmt.Printf("connect:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
+	} else {
+		_, port, _ := strings.Cut(c.Primary, ":")
+		fmt.Printf("connect to the primary:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
+	}
+	fmt.Printf("stop:\n  shoal local down --dir %s\n", *dir)
+	return nil
+}
+
+func runLocalDown(args []string) error {
+	fs := flag.NewFlagSet("local down", flag.ContinueOnError)
+	dir := fs.String("dir", defaultLocalDir, "directory of the cluster to stop")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: shoal local down [--dir D]\n\nStop every process 'shoal local up' started in D; data and logs stay.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil
+		}
+		return err
+	}
+	if err := localcluster.Down(*dir); err != nil {
+		return err
+	}
+	fmt.Printf("local cluster in %s stopped\n", *dir)
+	return nil
+}

@@ -1,0 +1,113 @@
+package coordinator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shoaldb/shoal/planner"
+)
+
+// snapshot is one immutable reading of the replicas' schema. Queries read
+// the current snapshot through an atomic pointer; a background loop
+// replaces it, so no query ever reads information_schema.
+type snapshot struct {
+	tables  planner.MapCatalog
+	schemas map[string]bool
+	version string // server version of the replica read
+	gen     uint64
+}
+
+var systemSchemas = map[string]bool{"mysql": true, "information_schema": true, "performance_schema": true, "sys": true}
+
+var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}
+
+// loadSnapshot reads tables, columns, primary keys, row estimates and split
+// key bounds from one replica.
+func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, minRows int64) (*snapshot, error) {
+	s := &snapshot{tables: planner.MapCatalog{}, schemas: map[string]bool{}}
+	r, err := b.fetch("SELECT VERSION()", 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Rows) == 1 {
+		s.version = r.Rows[0][0].ToString()
+	}
+	r, err = b.fetch("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA", 100000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		s.schemas[row[0].ToString()] = true
+	}
+	r, err = b.fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, IFNULL(TABLE_ROWS, 0) FROM information_schema.TABLES
+		WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')`, 1000000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		n, _ := row[2].ToInt64()
+		s.tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: n})
+	}
+	r, err = b.fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE FROM information_schema.COLUMNS
+		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, 10000000)
+	if err != nil {
+		return nil, err
+	}
+	unsigned := map[string]bool{}
+	for _, row := range r.Rows {
+		t, ok := s.tables.Table(row[0].ToString(), row[1].ToString())
+		if !ok {
+			continue
+		}
+		col := planner.Column{Name: row[2].ToString(), Type: strings.ToLower(row[3].ToString())}
+		t.Columns = append(t.Columns, col)
+		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {
+			unsigned[t.Schema+"."+t.Name+"."+col.Name] = true
+		}
+	}
+	r, err = b.fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX SEPARATOR ',')
+		FROM information_schema.STATISTICS WHERE INDEX_NAME = 'PRIMARY'
+		AND TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+		GROUP BY TABLE_SCHEMA, TABLE_NAME`, 1000000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		t, ok := s.tables.Table(row[0].ToString(), row[1].ToString())
+		if !ok {
+			continue
+		}
+		pk := row[2].ToString()
+		if strings.Contains(pk, ",") {
+			continue // composite keys are not split (yet)
+		}
+		if c, ok := t.Column(pk); ok && integerTypes[c.Type] && !(c.Type == "bigint" && unsigned[t.Schema+"."+t.Name+"."+c.Name]) {
+			t.SplitColumn = c.Name
+		}
+	}
+	for key, col := range splitCols {
+		db, name, _ := strings.Cut(key, ".")
+		if t, ok := s.tables.Table(db, name); ok {
+			if c, ok := t.Column(col); ok && integerTypes[c.Type] {
+				t.SplitColumn = c.Name
+			}
+		}
+	}
+	for _, t := range s.tables {
+		if t.SplitColumn == "" || t.Rows < minRows {
+			continue
+		}
+		q := fmt.Sprintf("SELECT MIN(`%s`), MAX(`%s`) FROM `%s`.`%s`", escapeID(t.SplitColumn), escapeID(t.SplitColumn), escapeID(t.Schema), escapeID(t.Name))
+		r, err := b.fetch(q, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(r.Rows) == 1 && !r.Rows[0][0].IsNull() {
+			t.Min, _ = r.Rows[0][0].ToInt64()
+			t.Max, _ = r.Rows[0][1].ToInt64()
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,245 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/shoaldb/shoal/pushdown"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/ticket"
+)
+
+// maxAttempts bounds how often one fragment is tried. Fragments are reads,
+// so running one again on another replica is always safe; the output of a
+// failed attempt is dropped, never merged.
+const maxAttempts = 3
+
+// fragment is one key range of a distributed query.
+type fragment struct {
+	id       int
+	rng      pushdown.Range
+	sql      string
+	attempts int
+	stat     fragmentStat
+}
+
+// fragmentStat is what EXPLAIN ANALYZE and the query log report.
+type fragmentStat struct {
+	Range   string
+	Worker  string
+	Rows    int64
+	Bytes   int64
+	Elapsed time.Duration
+	Tries   int
+}
+
+// queryStats summarises one distributed execution.
+type queryStats struct {
+	Fragments []fragmentStat
+	Rows      int64
+	Bytes     int64
+}
+
+// batchSink receives the complete output of one fragment. It may be called
+// from several goroutines at once; it must not keep the batches after it
+// returns (Retain what it keeps).
+type batchSink func(batches []arrow.RecordBatch) error
+
+// errStop is returned by a sink that has all the rows it needs (LIMIT
+// without ORDER BY): the remaining fragments are cancelled.
+var errStop = errors.New("enough rows")
+
+// fragments cuts the plan's table into ranges for the current workers.
+func (s *Server) fragments(pr *prepared, slots int) []*fragment {
+	p := pr.plan
+	snap := s.snap.Load()
+	n := slots * s.cfg.FragmentsPerSlot
+	lo, hi := int64(0), int64(0)
+	if t, ok := snap.tables.Table(p.DB, p.Table); ok {
+		lo, hi = t.Min, t.Max
+		if m := t.Rows / s.cfg.MinRowsPerFragment; int64(n) > m {
+			n = int(max(m, 1))
+		}
+	}
+	ranges := pushdown.Split(lo, hi, n, false)
+	out := make([]*fragment, len(ranges))
+	for i, r := range ranges {
+		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: r.String()}}
+	}
+	return out
+}
+
+// run executes every fragment of pr on the healthy workers, handing each
+// fragment's complete output to sink. More fragments than slots are cut, and
+// each slot pulls the next fragment when it frees, so a dense range does
+// not hold the query up. A fragment that fails for a reason other than a
+// MySQL error is retried on another worker.
+func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSink) (*queryStats, error) {
+	var live []*workerRef
+	slots := 0
+	for _, w := range s.workers {
+		if w.healthy() {
+			live = append(live, w)
+			slots += w.slots()
+		}
+	}
+	if len(live) == 0 {
+		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
+	}
+	frags := s.fragments(pr, slots)
+	queue := make(chan *fragment, len(frags))
+	for _, f := range frags {
+		queue <- f
+	}
+	var remaining atomic.Int64
+	remaining.Store(int64(len(frags)))
+	done := make(chan struct{})
+
+	g, gctx := errgroup.WithContext(ctx)
+	for _, w := range live {
+		for slot := 0; slot < w.slots(); slot++ {
+			g.Go(func() error {
+				for {
+					var f *fragment
+					select {
+					case <-gctx.Done():
+						return nil
+					case <-done:
+						return nil
+					case f = <-queue:
+					}
+					err := s.runFragment(gctx, w, f, qid, sink)
+					if err == nil {
+						if remaining.Add(-1) == 0 {
+							close(done)
+						}
+						continue
+					}
+					if errors.Is(err, errStop) {
+						return errStop
+					}
+					if gctx.Err() != nil {
+						return gctx.Err()
+					}
+					if !retryable(err) || f.attempts >= maxAttempts {
+						if retryable(err) {
+							return sqlerr.Unavailable("fragment %s failed %d times, last on %s: %v", f.rng, f.attempts, w.name(), err)
+						}
+						return err
+					}
+					s.log.Warn("fragment failed; retrying elsewhere", "query", qid, "fragment", f.id, "worker", w.name(), "err", err)
+					// The worker (or its replica) failed: stop using it until
+					// its status says it is healthy again, and put the
+					// fragment back for the other workers' slots.
+					w.up.Store(false)
+					backoff := time.Duration(f.attempts*f.attempts)*50*time.Millisecond + time.Duration(rand.IntN(50))*time.Millisecond
+					time.AfterFunc(backoff, func() { queue <- f })
+					return nil
+				}
+			})
+		}
+	}
+	err := g.Wait()
+	if errors.Is(err, errStop) {
+		err = nil
+	} else if err == nil && remaining.Load() > 0 && ctx.Err() == nil {
+		err = sqlerr.Unavailable("%d of %d fragments could not run: every worker that tried failed; check worker and replica health (SHOW SHOAL REPLICAS)", remaining.Load(), len(frags))
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	st := &queryStats{}
+	for _, f := range frags {
+		st.Fragments = append(st.Fragments, f.stat)
+		st.Rows += f.stat.Rows
+		st.Bytes += f.stat.Bytes
+	}
+	return st, err
+}
+
+// retryable reports whether a fragment error might not recur elsewhere: a
+// transport or worker failure rather than a MySQL error about the SQL.
+func retryable(err error) bool {
+	if se, ok := sqlerr.As(err); ok {
+		switch se.Num {
+		case 1317, 2006, 2013, 1053, 1927, 1152, 1040, 1203: // interrupted, gone, lost, shutdown, killed, aborted, too many connections
+			return true
+		}
+		return se.Num >= 2000 && se.Num < 3000
+	}
+	return true
+}
+
+// runFragment runs one attempt of f on w and hands its output to sink.
+func (s *Server) runFragment(ctx context.Context, w *workerRef, f *fragment, qid string, sink batchSink) error {
+	f.attempts++
+	f.stat.Tries = f.attempts
+	f.stat.Worker = w.name()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.FragmentTimeout.D())
+	defer cancel()
+	c, err := w.conn(ctx)
+	if err != nil {
+		return err
+	}
+	dl, _ := ctx.Deadline()
+	rd, err := c.Fragment(ctx, ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli()}, s.mem)
+	if err != nil {
+		return err
+	}
+	defer rd.Release()
+	var batches []arrow.RecordBatch
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	var rows, bytes int64
+	for rd.Next() {
+		rec := rd.RecordBatch()
+		rec.Retain()
+		batches = append(batches, rec)
+		rows += rec.NumRows()
+		bytes += recordBytes(rec)
+	}
+	if err := rd.Err(); err != nil {
+		return err
+	}
+	if err := sink(batches); err != nil {
+		return err
+	}
+	f.stat.Rows, f.stat.Bytes, f.stat.Elapsed = rows, bytes, time.Since(start)
+	return nil
+}
+
+// recordBytes is the size of a batch's Arrow buffers: what crossed the wire
+// from the worker, uncompressed.
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, col := range rec.Columns() {
+		for _, b := range col.Data().Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+	}
+	return n
+}
+
+// lockedSink serialises a sink.
+func lockedSink(f batchSink) batchSink {
+	var mu sync.Mutex
+	return func(b []arrow.RecordBatch) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return f(b)
+	}
+}
+

@@ -1,0 +1,217 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/vtenv"
+
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// handler implements vitess' mysql.Handler. vitess calls a connection's
+// methods one at a time.
+type handler struct {
+	mysql.UnimplementedHandler
+	s *Server
+}
+
+func (h *handler) Env() *vtenv.Environment { return h.s.vt }
+
+func (h *handler) NewConnection(c *mysql.Conn) {
+	c.ClientData = &session{id: c.ConnectionID}
+}
+
+func (h *handler) ConnectionReady(c *mysql.Conn) {
+	if ss, ok := c.ClientData.(*session); ok {
+		ss.user = c.User
+	}
+}
+
+func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	if ss, ok := c.ClientData.(*session); ok {
+		ss.kill()
+		ss.closeBackend()
+	}
+}
+
+func (h *handler) ComResetConnection(c *mysql.Conn) {
+	if ss, ok := c.ClientData.(*session); ok {
+		ss.closeBackend()
+		ss.sets = nil
+	}
+}
+
+func (h *handler) WarningCount(*mysql.Conn) uint16 { return 0 }
+
+func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
+	ss, ok := c.ClientData.(*session)
+	if !ok {
+		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
+	}
+	ctx, cancel := context.WithTimeout(h.s.ctx, h.s.cfg.QueryTimeout.D())
+	defer cancel()
+	ss.setCancel(cancel)
+	defer ss.setCancel(nil)
+	err := h.s.query(ctx, ss, query, callback)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return sqlerr.Timeout(h.s.cfg.QueryTimeout.D())
+	}
+	return sqlerr.ToMySQL(err)
+}
+
+// query classifies and runs one statement.
+func (s *Server) query(ctx context.Context, ss *session, query string, callback func(*sqltypes.Result) error) error {
+	stmts, perr := sqlparse.Parse(query)
+	if perr != nil || len(stmts) != 1 {
+		if len(stmts) > 1 {
+			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
+		}
+		kind, why := planner.ClassifyUnparsed(query)
+		switch kind {
+		case planner.Refuse:
+			return sqlerr.ReadOnly(why)
+		case planner.Unparsable:
+			return sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", truncate(query, 80)))
+		}
+		return s.passthrough(ctx, ss, query, callback)
+	}
+	stmt := stmts[0]
+	kind, why := planner.Classify(stmt)
+	switch kind {
+	case planner.Refuse:
+		return sqlerr.ReadOnly(why)
+	case planner.Use:
+		return s.use(ss, stmt.(*ast.UseStmt).DBName, callback)
+	case planner.Set:
+		if err := s.passthrough(ctx, ss, query, callback); err != nil {
+			return err
+		}
+		ss.rememberSet(query)
+		return nil
+	case planner.Select:
+		pr, _, err := s.plan(ctx, ss.db, query, stmt.(*ast.SelectStmt))
+		if err != nil {
+			return err
+		}
+		if pr == nil {
+			return s.passthrough(ctx, ss, query, callback)
+		}
+		qid := strconv.FormatUint(s.queryID.Add(1), 10)
+		_, err = s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+		return err
+	case planner.Explain:
+		return s.explain(ctx, ss, query, stmt.(*ast.ExplainStmt), callback)
+	}
+	return s.passthrough(ctx, ss, query, callback)
+}
+
+func (s *Server) use(ss *session, db string, callback func(*sqltypes.Result) error) error {
+	if !s.snap.Load().schemas[db] {
+		// The catalog may be older than the database: ask the replica.
+		if err := s.RefreshCatalog(context.Background()); err != nil || !s.snap.Load().schemas[db] {
+			return sqlerr.New(sqlerr.ErrBadDB, "42000", "Unknown database '%s'", db)
+		}
+	}
+	ss.db = db
+	return callback(&sqltypes.Result{})
+}
+
+// plan returns the prepared plan of a SELECT, or nil and the reason when it
+// passes through. Plans are cached per database and statement text.
+func (s *Server) plan(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	snap := s.snap.Load()
+	key := db + "\x00" + query
+	if e, ok := s.plans.get(key, snap.gen); ok {
+		return e.pr, e.pass, nil
+	}
+	p, err := planner.PlanSelect(snap.tables, db, sel)
+	if err != nil {
+		var nd *planner.NotDistributed
+		if errors.As(err, &nd) {
+			s.plans.put(key, &cacheEntry{gen: snap.gen, pass: nd.Reason})
+			return nil, nd.Reason, nil
+		}
+		return nil, "", err
+	}
+	pr, err := s.prepare(ctx, db, p)
+	if err != nil {
+		if _, ok := sqlerr.As(err); ok {
+			return nil, "", err // the replica's own error for the statement
+		}
+		// The final stage could not be compiled (an expression the
+		// evaluator does not know, for instance): pass through.
+		reason := "final stage: " + err.Error()
+		s.log.Info("statement passes through", "reason", reason)
+		s.plans.put(key, &cacheEntry{gen: snap.gen, pass: reason})
+		return nil, reason, nil
+	}
+	s.plans.put(key, &cacheEntry{gen: snap.gen, pr: pr})
+	return pr, "", nil
+}
+
+// explain answers EXPLAIN [ANALYZE] with the distributed plan, one line per
+// row, or with the reason the statement passes through.
+func (s *Server) explain(ctx context.Context, ss *session, query string, ex *ast.ExplainStmt, callback func(*sqltypes.Result) error) error {
+	sel := ex.Stmt.(*ast.SelectStmt)
+	text, err := sqlparse.Restore(sel)
+	if err != nil {
+		return err
+	}
+	pr, reason, err := s.plan(ctx, ss.db, text, sel)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	if pr == nil {
+		lines = append(lines, "passthrough to one replica: "+reason)
+	} else {
+		lines = append(lines, pr.plan.Describe()...)
+		var live []string
+		slots := 0
+		for _, w := range s.workers {
+			if w.healthy() {
+				live = append(live, fmt.Sprintf("%s (%d slots)", w.name(), w.slots()))
+				slots += w.slots()
+			}
+		}
+		lines = append(lines, fmt.Sprintf("fragments: %d over %s", len(s.fragments(pr, slots)), strings.Join(live, ", ")))
+		if ex.Analyze {
+			qid := strconv.FormatUint(s.queryID.Add(1), 10)
+			start := time.Now()
+			discard := &resultWriter{pr: pr, callback: func(*sqltypes.Result) error { return nil }}
+			st, err := s.execute(ctx, pr, qid, discard)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, fmt.Sprintf("analyze: %d rows returned in %s; %d rows, %d bytes shipped from workers",
+				discard.rows, time.Since(start).Round(time.Microsecond), st.Rows, st.Bytes))
+			for i, f := range st.Fragments {
+				lines = append(lines, fmt.Sprintf("fragment %d %s: worker %s, %d rows, %d bytes, %s, tries %d",
+					i, f.Range, f.Worker, f.Rows, f.Bytes, f.Elapsed.Round(time.Microsecond), f.Tries))
+			}
+		}
+	}
+	res := &sqltypes.Result{Fields: []*querypb.Field{{Name: "plan", Type: sqltypes.VarChar, Charset: 45, ColumnLength: 4096}}}
+	for _, l := range lines {
+		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(l)})
+	}
+	return callback(res)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

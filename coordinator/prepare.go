@@ -1,0 +1,187 @@
+package coordinator
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/pushdown"
+)
+
+// prepared is a plan bound to what the replicas say about it: the result's
+// column metadata (from the original statement with LIMIT 0), the fragment
+// columns' types and collations, and the compiled final stage. It is built
+// once per distinct statement and shared read-only by every execution.
+type prepared struct {
+	plan *planner.Plan
+	// fields are the result columns exactly as MySQL reports them for the
+	// original statement.
+	fields []*querypb.Field
+	// fragFields are the fragment result's columns.
+	fragFields []*querypb.Field
+	keys       []arrowexec.KeySpec
+	aggs       []arrowexec.AggSpec
+	outputs    []*evalexpr.Expr
+	having     *evalexpr.Expr
+	order      []orderKey
+	visible    int // row plans: columns sent to the client
+}
+
+// orderKey is one final-stage ORDER BY key: an expression over the final
+// row (aggregate plans) or a column of the fragment row (row plans).
+type orderKey struct {
+	expr *evalexpr.Expr
+	col  int
+	desc bool
+	coll collations.ID
+}
+
+// prepare asks a replica for the metadata of the statement and of its
+// fragment, then compiles the final stage.
+func (s *Server) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
+	b, err := s.metaPool().get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ferr error
+	defer func() { s.metaPool().put(b, ferr) }()
+	if ferr = b.use(db); ferr != nil {
+		return nil, ferr
+	}
+	meta, ferr := b.fetch(p.MetaSQL, 10)
+	if ferr != nil {
+		return nil, ferr
+	}
+	frag, ferr := b.fetch(pushdown.Empty(p), 10)
+	if ferr != nil {
+		return nil, fmt.Errorf("fragment metadata: %w", ferr)
+	}
+	pr := &prepared{plan: p, fields: meta.Fields, fragFields: frag.Fields}
+	if p.Aggregate {
+		err = pr.compileAggregate(s.env)
+	} else {
+		err = pr.compileRows()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+func collationOf(f *querypb.Field) collations.ID {
+	if f == nil || f.Charset == 63 { // binary
+		return 0
+	}
+	return collations.ID(f.Charset)
+}
+
+func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
+	p := pr.plan
+	if len(pr.fragFields) != p.Keys+len(p.Partials) {
+		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), p.Keys+len(p.Partials))
+	}
+	if len(pr.fields) != len(p.Outputs) {
+		return fmt.Errorf("statement returns %d columns, plan has %d outputs", len(pr.fields), len(p.Outputs))
+	}
+	for i := 0; i < p.Keys; i++ {
+		pr.keys = append(pr.keys, arrowexec.KeySpec{Collation: collationOf(pr.fragFields[i])})
+	}
+	for i, pa := range p.Partials {
+		f := pr.fragFields[p.Keys+i]
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(f)})
+	}
+	names := make([]string, 0, len(pr.fragFields)+len(p.Outputs))
+	fields := make([]*querypb.Field, 0, cap(names))
+	for i := 0; i < p.Keys; i++ {
+		names = append(names, fmt.Sprintf("__g%d", i))
+		fields = append(fields, pr.fragFields[i])
+	}
+	for i := range p.Partials {
+		names = append(names, fmt.Sprintf("__a%d", i))
+		f := pr.fragFields[p.Keys+i]
+		if p.Partials[i].Kind == planner.MergeCount {
+			f = nil // merged counts are BIGINT whatever the fragment says
+		}
+		fields = append(fields, f)
+	}
+	base := evalexpr.NewLayout(names, fields)
+	for _, o := range p.Outputs {
+		x, err := env.Compile(o, base)
+		if err != nil {
+			return err
+		}
+		pr.outputs = append(pr.outputs, x)
+	}
+	for i := range p.Outputs {
+		names = append(names, fmt.Sprintf("__o%d", i))
+		fields = append(fields, pr.fields[i])
+	}
+	full := evalexpr.NewLayout(names, fields)
+	if p.Having != "" {
+		x, err := env.Compile(p.Having, full)
+		if err != nil {
+			return err
+		}
+		pr.having = x
+	}
+	for _, o := range p.OrderBy {
+		x, err := env.Compile(o.Expr, full)
+		if err != nil {
+			return err
+		}
+		pr.order = append(pr.order, orderKey{expr: x, desc: o.Desc, coll: exprCollation(o.Expr, names, fields)})
+	}
+	return nil
+}
+
+// exprCollation returns the collation of an ORDER BY key that names a
+// column directly; other expressions take the collation of their result.
+func exprCollation(expr string, names []string, fields []*querypb.Field) collations.ID {
+	e := strings.Trim(expr, "`")
+	for i, n := range names {
+		if n == e {
+			return collationOf(fields[i])
+		}
+	}
+	return collations.Unknown
+}
+
+func (pr *prepared) compileRows() error {
+	p := pr.plan
+	pr.visible = len(pr.fields)
+	if len(pr.fragFields) != pr.visible+p.Hidden {
+		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), pr.visible+p.Hidden)
+	}
+	for _, o := range p.OrderBy {
+		var col int
+		switch {
+		case strings.HasPrefix(o.Expr, "__c"):
+			fmt.Sscanf(o.Expr, "__c%d", &col)
+		case strings.HasPrefix(o.Expr, "__h"):
+			fmt.Sscanf(o.Expr, "__h%d", &col)
+			col += pr.visible
+		default:
+			return fmt.Errorf("row plan order key %q", o.Expr)
+		}
+		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: collationOf(pr.fragFields[col])})
+	}
+	return nil
+}
+
+func aggKind(k planner.AggKind) arrowexec.AggKind {
+	switch k {
+	case planner.MergeSum:
+		return arrowexec.AggSum
+	case planner.MergeCount:
+		return arrowexec.AggCount
+	case planner.MergeMin:
+		return arrowexec.AggMin
+	}
+	return arrowexec.AggMax
+}

@@ -1,0 +1,266 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/arrowexec"
+)
+
+// resultWriter streams rows to the client: the column definitions once,
+// then rows in chunks, each value conformed to its column's MySQL type.
+type resultWriter struct {
+	pr       *prepared
+	callback func(*sqltypes.Result) error
+	sent     bool
+	buf      [][]sqltypes.Value
+	rows     int64
+}
+
+const chunkRows = 256
+
+func (w *resultWriter) header() error {
+	if w.sent {
+		return nil
+	}
+	w.sent = true
+	return w.callback(&sqltypes.Result{Fields: w.pr.fields})
+}
+
+// add queues one output row (exactly len(fields) values, not yet conformed).
+func (w *resultWriter) add(row []sqltypes.Value) error {
+	out := make([]sqltypes.Value, len(w.pr.fields))
+	for i, f := range w.pr.fields {
+		out[i] = conform(row[i], f)
+	}
+	w.buf = append(w.buf, out)
+	w.rows++
+	if len(w.buf) >= chunkRows {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *resultWriter) flush() error {
+	if err := w.header(); err != nil {
+		return err
+	}
+	if len(w.buf) == 0 {
+		return nil
+	}
+	err := w.callback(&sqltypes.Result{Rows: w.buf})
+	w.buf = nil
+	return err
+}
+
+// execute runs a prepared distributed SELECT and streams its result.
+func (s *Server) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	if pr.plan.Aggregate {
+		return s.executeAggregate(ctx, pr, qid, w)
+	}
+	if len(pr.order) == 0 {
+		return s.executeStream(ctx, pr, qid, w)
+	}
+	return s.executeSorted(ctx, pr, qid, w)
+}
+
+func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys, pr.aggs, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+		for _, b := range bs {
+			if err := h.Add(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	if err != nil {
+		return st, err
+	}
+	merged, err := h.Rows()
+	if err != nil {
+		return st, err
+	}
+	ev := s.env.NewEvaluator()
+	nout := len(pr.outputs)
+	final := make([][]sqltypes.Value, 0, len(merged))
+	orderColls := make([]collations.ID, len(pr.order))
+	for i, o := range pr.order {
+		orderColls[i] = o.coll
+	}
+	for _, row := range merged {
+		ext := make([]sqltypes.Value, len(row), len(row)+nout+len(pr.order))
+		copy(ext, row)
+		for _, x := range pr.outputs {
+			v, _, err := ev.Eval(x, ext[:len(row)])
+			if err != nil {
+				return st, fmt.Errorf("evaluating %s: %w", x, err)
+			}
+			ext = append(ext, v)
+		}
+		if pr.having != nil {
+			ok, err := ev.True(pr.having, ext)
+			if err != nil {
+				return st, fmt.Errorf("evaluating HAVING %s: %w", pr.having, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		base := len(ext)
+		for i, o := range pr.order {
+			v, c, err := ev.Eval(o.expr, ext[:base])
+			if err != nil {
+				return st, fmt.Errorf("evaluating ORDER BY %s: %w", o.expr, err)
+			}
+			if orderColls[i] == collations.Unknown && !v.IsNull() && v.IsText() {
+				orderColls[i] = c
+			}
+			ext = append(ext, v)
+		}
+		final = append(final, ext)
+	}
+	if len(pr.order) > 0 && len(final) > 1 {
+		base := len(final[0]) - len(pr.order)
+		ords := make([]arrowexec.Ordering, len(pr.order))
+		for i, o := range pr.order {
+			ords[i] = arrowexec.Ordering{Col: base + i, Desc: o.desc, Collation: orderColls[i]}
+		}
+		if err := arrowexec.SortRows(final, ords, s.env.Collations()); err != nil {
+			return st, err
+		}
+	}
+	outStart := len(merged[0:0]) // outputs start after keys and partials
+	if len(final) > 0 {
+		outStart = len(final[0]) - len(pr.order) - nout
+	}
+	for i, row := range window(final, pr.plan.Offset, pr.plan.Limit) {
+		_ = i
+		if err := w.add(row[outStart : outStart+nout]); err != nil {
+			return st, err
+		}
+	}
+	return st, w.flush()
+}
+
+// window applies OFFSET and LIMIT (limit < 0: none).
+func window[T any](rows []T, offset, limit int64) []T {
+	if offset >= int64(len(rows)) {
+		return nil
+	}
+	rows = rows[offset:]
+	if limit >= 0 && limit < int64(len(rows)) {
+		rows = rows[:limit]
+	}
+	return rows
+}
+
+// executeStream sends fragment rows to the client as fragments complete.
+// With a LIMIT it stops as soon as it has enough rows and cancels the
+// fragments still running.
+func (s *Server) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks := make(chan [][]sqltypes.Value, 4)
+	type result struct {
+		st  *queryStats
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+			for _, b := range bs {
+				select {
+				case chunks <- arrowexec.RecordRows(b):
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		}))
+		close(chunks)
+		res <- result{st, err}
+	}()
+	skip, left := pr.plan.Offset, pr.plan.Limit
+	var werr error
+	for rows := range chunks {
+		if werr != nil || left == 0 {
+			continue // drain
+		}
+		for _, row := range rows {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			if left == 0 {
+				break
+			}
+			if werr = w.add(row[:pr.visible]); werr != nil {
+				cancel()
+				break
+			}
+			if left > 0 {
+				left--
+			}
+		}
+		if left == 0 {
+			cancel()
+		}
+	}
+	r := <-res
+	if werr != nil {
+		return r.st, werr
+	}
+	if r.err != nil && !(left == 0 && errors.Is(r.err, context.Canceled) && ctx.Err() != nil) {
+		return r.st, r.err
+	}
+	return r.st, w.flush()
+}
+
+// executeSorted gathers fragment rows (only the top offset+limit with a
+// LIMIT), sorts them and sends them.
+func (s *Server) executeSorted(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	ords := make([]arrowexec.Ordering, len(pr.order))
+	for i, o := range pr.order {
+		ords[i] = arrowexec.Ordering{Col: o.col, Desc: o.desc, Collation: o.coll}
+	}
+	var top *arrowexec.TopN
+	var all [][]sqltypes.Value
+	if pr.plan.Limit >= 0 {
+		top = arrowexec.NewTopN(ords, s.env.Collations(), int(pr.plan.Limit+pr.plan.Offset))
+	}
+	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+		for _, b := range bs {
+			for _, row := range arrowexec.RecordRows(b) {
+				if top != nil {
+					top.Push(row)
+				} else {
+					all = append(all, row)
+				}
+			}
+		}
+		return nil
+	}))
+	if err != nil {
+		return st, err
+	}
+	if top != nil {
+		if all, err = top.Rows(); err != nil {
+			return st, err
+		}
+	} else if err := arrowexec.SortRows(all, ords, s.env.Collations()); err != nil {
+		return st, err
+	}
+	for _, row := range window(all, pr.plan.Offset, pr.plan.Limit) {
+		if err := w.add(row[:pr.visible]); err != nil {
+			return st, err
+		}
+	}
+	return st, w.flush()
+}

@@ -1,0 +1,207 @@
+// Package coordinator is Shoal's MySQL endpoint: it accepts client
+// connections (vitess' go/mysql server), classifies each statement, passes
+// through what it does not distribute, and runs distributed SELECTs by
+// scheduling fragments on workers and merging their Arrow batches.
+//
+// Concurrency: vitess serializes the Handler methods of one connection; each
+// connection's state lives in its *session. Shared state — the catalog
+// snapshot, the plan cache, worker health — is read through atomic pointers
+// and sync.Map, so the query path takes no global lock.
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/vt/vtenv"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/evalexpr"
+)
+
+// Server is a running coordinator.
+type Server struct {
+	cfg      config.Coordinator
+	log      *slog.Logger
+	vt       *vtenv.Environment
+	env      *evalexpr.Env
+	mem      memory.Allocator
+	listener *mysql.Listener
+
+	snap    atomic.Pointer[snapshot]
+	plans   planCache
+	workers []*workerRef
+	metas   []*backendPool // one per replica, for metadata reads
+	queryID atomic.Uint64
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New connects to the replicas and workers named in cfg, reads the catalog
+// and starts listening. Serve must be called to accept connections.
+func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server, error) {
+	cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{cfg: cfg, log: log, mem: memory.NewGoAllocator()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	for _, r := range cfg.Replicas {
+		s.metas = append(s.metas, &backendPool{addr: r.MySQL, user: cfg.ReplicaUser, pass: cfg.ReplicaPassword})
+		s.workers = append(s.workers, newWorkerRef(r))
+	}
+	if err := s.refreshCatalog(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("reading the catalog from the replicas: %w", err)
+	}
+	version := s.snap.Load().version
+	var err error
+	if s.env, err = evalexpr.NewEnv(version); err != nil {
+		s.Close()
+		return nil, err
+	}
+	// The listener advertises the replicas' own version string so clients
+	// see the server they are really talking to.
+	if s.vt, err = vtenv.New(vtenv.Options{MySQLServerVersion: advertisedVersion(version)}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.pollWorkers(ctx)
+	auth, err := newAuth(cfg.Users)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.listener, err = mysql.NewListenerWithConfig(mysql.ListenerConfig{
+		Protocol: "tcp", Address: cfg.Listen, AuthServer: auth, Handler: &handler{s: s},
+		ConnReadBufferSize: 16 * 1024, ConnKeepAlivePeriod: 30 * time.Second,
+	})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.wg.Add(1)
+	go s.background()
+	return s, nil
+}
+
+// advertisedVersion keeps MariaDB's "5.5.5-" prefix convention out of
+// vitess' version parsing while still telling clients what runs behind.
+func advertisedVersion(v string) string {
+	if v == "" {
+		return "8.0.40-shoal"
+	}
+	return v + "-shoal"
+}
+
+// Addr is the MySQL listener's address.
+func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+
+// Serve accepts connections until Close.
+func (s *Server) Serve() { s.listener.Accept() }
+
+// Close stops accepting, cancels running queries and releases resources.
+func (s *Server) Close() {
+	s.cancel()
+	if s.listener != nil {
+		s.listener.Close()
+	}
+	s.wg.Wait()
+	for _, w := range s.workers {
+		w.close()
+	}
+	for _, p := range s.metas {
+		p.closeAll()
+	}
+}
+
+func newAuth(users []config.User) (mysql.AuthServer, error) {
+	entries := map[string][]*mysql.AuthServerStaticEntry{}
+	for _, u := range users {
+		entries[u.Name] = append(entries[u.Name], &mysql.AuthServerStaticEntry{Password: u.Password})
+	}
+	b, err := json.Marshal(entries)
+	if err != nil {
+		return nil, err
+	}
+	return mysql.NewAuthServerStatic("", string(b), 0), nil
+}
+
+// background refreshes the catalog and worker health until Close.
+func (s *Server) background() {
+	defer s.wg.Done()
+	poll := time.NewTicker(s.cfg.StatusInterval.D())
+	defer poll.Stop()
+	cat := time.NewTicker(30 * time.Second)
+	defer cat.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-poll.C:
+			s.pollWorkers(s.ctx)
+		case <-cat.C:
+			if err := s.refreshCatalog(s.ctx); err != nil {
+				s.log.Warn("catalog refresh failed; keeping the previous one", "err", err)
+			}
+		}
+	}
+}
+
+// RefreshCatalog re-reads the catalog now (after DDL, for example).
+func (s *Server) RefreshCatalog(ctx context.Context) error { return s.refreshCatalog(ctx) }
+
+func (s *Server) refreshCatalog(ctx context.Context) error {
+	var last error
+	for _, p := range s.orderedMetas() {
+		b, err := p.get(ctx)
+		if err != nil {
+			last = err
+			continue
+		}
+		snap, err := loadSnapshot(ctx, b, s.cfg.SplitColumns, s.cfg.MinRowsPerFragment)
+		p.put(b, err)
+		if err != nil {
+			last = err
+			continue
+		}
+		if old := s.snap.Load(); old != nil {
+			snap.gen = old.gen + 1
+		}
+		s.snap.Store(snap)
+		return nil
+	}
+	return last
+}
+
+// orderedMetas lists the replicas' metadata pools, healthy ones first.
+func (s *Server) orderedMetas() []*backendPool {
+	out := make([]*backendPool, 0, len(s.metas))
+	for i, w := range s.workers {
+		if w.healthy() {
+			out = append(out, s.metas[i])
+		}
+	}
+	for i, w := range s.workers {
+		if !w.healthy() {
+			out = append(out, s.metas[i])
+		}
+	}
+	return out
+}
+
+// metaPool picks a replica for a metadata read.
+func (s *Server) metaPool() *backendPool { return s.orderedMetas()[0] }

@@ -1,0 +1,69 @@
+package localcluster
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/shoaldb/shoal/config"
+)
+
+// startShoal writes the worker and coordinator configurations, starts one
+// worker per replica and the coordinator, and fills in their addresses in
+// c. ports holds the coordinator's port, then one per worker.
+func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, logf func(string, ...any)) error {
+	bin := o.ShoalBinary
+	if bin == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("localcluster: find the shoal binary: %w", err)
+		}
+		bin = exe
+	}
+	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User}
+	for i := range c.Replicas {
+		name := "worker" + strconv.Itoa(i+1)
+		w := config.Worker{
+			Listen: fmt.Sprintf("127.0.0.1:%d", ports[1+i]),
+			MySQL:  c.Replicas[i].MySQL,
+			User:   c.User,
+			Slots:  o.WorkerSlots,
+		}
+		if err := startOne(reg, bin, "worker", name, dir, w.Listen, w); err != nil {
+			return err
+		}
+		c.Replicas[i].Worker = w.Listen
+		coord.Replicas = append(coord.Replicas, config.Replica{
+			Name: fmt.Sprintf("replica%d", i+1), MySQL: c.Replicas[i].MySQL, Worker: w.Listen,
+		})
+	}
+	if err := startOne(reg, bin, "coordinator", "coordinator", dir, coord.Listen, coord); err != nil {
+		return err
+	}
+	c.Coordinator.MySQL = coord.Listen
+	logf("coordinator on %s, workers on %d replicas", coord.Listen, len(c.Replicas))
+	return nil
+}
+
+// startOne writes name.yaml, runs `bin role --config name.yaml` with its
+// output in name.log and its pid in name.pid, and waits for listen.
+func startOne(reg *registry, bin, role, name, dir, listen string, cfg any) error {
+	cfgPath := filepath.Join(dir, name+".yaml")
+	logPath := filepath.Join(dir, name+".log")
+	if err := config.Write(cfgPath, cfg); err != nil {
+		return fmt.Errorf("localcluster: %w", err)
+	}
+	p, err := reg.start(name, cfgPath, logPath, bin, role, "--config", cfgPath)
+	if err != nil {
+		return fmt.Errorf("localcluster: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".pid"), []byte(strconv.Itoa(p.pid)+"\n"), 0o644); err != nil {
+		return fmt.Errorf("localcluster: %w", err)
+	}
+	if err := waitTCP(p, listen, logPath, 30*time.Second); err != nil {
+		return fmt.Errorf("localcluster: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+const perconaQ1 = `select min(YearD), max(YearD) as max_year, Carrier, count(*) as cnt,
+ sum(if(ArrDelayMinutes>30, 1, 0)) as flights_delayed,
+ round(sum(if(ArrDelayMinutes>30, 1, 0))/count(*),2) as rate
+ FROM ontime WHERE DayOfWeek not in (6,7) and OriginState not in ('AK', 'HI', 'PR', 'VI')
+ and DestState not in ('AK', 'HI', 'PR', 'VI')
+ GROUP by Carrier HAVING cnt > 1000 and max_year > '1990'
+ ORDER by rate DESC, cnt desc LIMIT 10`
+
+// TestDistributed runs queries that must be distributed and equal MySQL's
+// answer.
+func TestDistributed(t *testing.T) {
+	cases := []struct {
+		name    string
+		q       string
+		ordered bool
+	}{
+		{"percona q1", perconaQ1, false},
+		{"percona q2", "select DayOfWeek, count(*) from ontime group by DayOfWeek", true},
+		{"selective count", "select count(*) from ontime where Carrier = 'AA' and YearD between 2000 and 2005", true},
+		{"aggregates no group", "select count(*), count(ArrDelayMinutes), sum(Distance), min(FlightDate), max(FlightDate), avg(ArrDelayMinutes), min(Origin), max(TailNum) from ontime", true},
+		{"aggregates grouped", "select Carrier, count(*), sum(DepDelayMinutes), min(ArrDelayMinutes), max(ArrDelayMinutes), avg(Distance) from ontime group by Carrier order by Carrier", true},
+		{"avg of expression", "select YearD, avg(ArrDelayMinutes * 1.5), sum(Distance / 3) from ontime group by YearD order by YearD", true},
+		{"empty input no group", "select count(*), sum(Distance), min(Origin), avg(Distance) from ontime where YearD = 1800", true},
+		{"empty input grouped", "select Carrier, count(*) from ontime where YearD = 1800 group by Carrier", true},
+		{"null group keys", "select TailNum is null, count(*) from ontime group by TailNum is null order by 1", true},
+		{"null keys nullable column", "select ArrDelayMinutes, count(*) from ontime where ArrDelayMinutes < 3 or ArrDelayMinutes is null group by ArrDelayMinutes", true},
+		{"limit offset", "select Origin, count(*) c from ontime group by Origin order by c desc, Origin limit 5 offset 3", true},
+		{"order by ordinal and alias", "select Dest d, sum(Distance) s from ontime group by d order by 2 desc, d limit 7", true},
+		{"order by aggregate not selected", "select OriginState from ontime group by OriginState order by count(*) desc, OriginState limit 4", true},
+		{"having without alias", "select Carrier, count(*) from ontime group by Carrier having count(*) > 100 and Carrier <> 'WN'", false},
+		{"group by expression", "select YearD div 10 as decade, count(*), round(avg(Distance), 1) from ontime group by decade", true},
+		{"group by two keys", "select YearD, Quarter, count(*), max(DepDelayMinutes) from ontime group by YearD, Quarter", true},
+		{"integer vs decimal division", "select Carrier, sum(Distance) / count(*), sum(Distance) div count(*) from ontime group by Carrier", true},
+		{"division by zero", "select Carrier, sum(Cancelled) / sum(0) from ontime group by Carrier", true},
+		{"case inside aggregate", "select sum(case when ArrDelayMinutes > 60 then 1 when ArrDelayMinutes > 15 then 0.5 else 0 end) from ontime", true},
+		{"rows with order and limit", "select id, Carrier, ArrDelayMinutes from ontime where Origin = 'SFO' order by ArrDelayMinutes desc, id limit 10", true},
+		{"rows star order limit", "select * from ontime order by Distance desc, id limit 5", true},
+		{"rows no order", "select id, FlightDate, TailNum from ontime where id % 97 = 0", false},
+		{"rows limit no order count", "select count(*) from (select 1 from ontime limit 0) x", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diff(t, c.q, c.ordered)
+		})
+	}
+	// The first queries must really be distributed.
+	for _, q := range []string{perconaQ1, cases[1].q, cases[3].q, cases[19].q} {
+		if ex := explain(t, q); !strings.Contains(ex, "split ontime.ontime") {
+			t.Errorf("not distributed: %s\n%s", q, ex)
+		}
+	}
+}
+
+// TestLimitWithoutOrderStopsEarly checks LIMIT without ORDER BY returns the
+// requested number of rows (any rows are a correct answer).
+func TestLimitWithoutOrderStopsEarly(t *testing.T) {
+	r, err := query(env.shoal, "select id from ontime limit 17")
+	if err != nil || r.err != nil {
+		t.Fatal(err, r.err)
+	}
+	if len(r.rows) != 17 {
+		t.Fatalf("got %d rows, want 17", len(r.rows))
+	}
+}
+
+// TestPassthrough checks statements Shoal does not distribute answer as the
+// replica does.
+func TestPassthrough(t *testing.T) {
+	for _, q := range []string{
+		"SHOW TABLES",
+		"SELECT @@version_comment LIMIT 1",
+		"select table_name from information_schema.tables where table_schema = 'ontime' order by 1",
+		"select count(distinct Carrier) from ontime",
+		"select Carrier, Origin, count(*) from ontime where id < 500 group by Carrier, Origin with rollup",
+		"select 1 + 1, 'x'",
+		"SHOW COLUMNS FROM ontime",
+		"DESCRIBE ontime",
+	} {
+		diff(t, q, true)
+	}
+}
+
+// TestErrors checks the errors a user can cause: each keeps MySQL's code
+// and the connection stays usable.
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		code uint16
+	}{
+		{"selec * from ontime", 1064},
+		{"select * from ontime where", 1064},
+		{"select * from no_such_table", 1146},
+		{"select no_such_column from ontime group by Carrier", 1054},
+		{"insert into ontime (id) values (1)", 1290},
+		{"update ontime set Carrier = 'X'", 1290},
+		{"delete from ontime", 1290},
+		{"drop table ontime", 1290},
+		{"create table x (a int)", 1290},
+		{"lock tables ontime read", 1290},
+		{"select * from ontime into outfile '/tmp/x'", 1290},
+	} {
+		r, err := query(env.shoal, c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		if r.err == nil || r.err.Number != c.code {
+			t.Errorf("%s: got %v, want error %d", c.q, r.err, c.code)
+		}
+		// The same pool (and so, usually, the same connection) still works.
+		diff(t, "select count(*) from ontime", true)
+	}
+}

@@ -1,0 +1,142 @@
+// Package e2e proves Shoal differentially: a local cluster (a MariaDB
+// primary and two GTID replicas, started by the tests) is loaded with the
+// ontime sample, workers and a coordinator run in-process, and every query
+// runs through Shoal and directly on the primary. Rows, column names and
+// column types must be equal.
+package e2e
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+	"go.uber.org/goleak"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/coordinator"
+	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/worker"
+)
+
+// env is the shared test cluster.
+var env struct {
+	cluster *localcluster.Cluster
+	coord   *coordinator.Server
+	workers []*worker.Server
+	shoal   *sql.DB // through the coordinator
+	direct  *sql.DB // the primary
+	rows    int64
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	rows := int64(60000)
+	if s := os.Getenv("SHOAL_E2E_ROWS"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "SHOAL_E2E_ROWS:", err)
+			return 2
+		}
+		rows = n
+	}
+	env.rows = rows
+	dir, err := os.MkdirTemp("", "shoal-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c, err := localcluster.Up(ctx, localcluster.Options{Dir: dir, Replicas: 2, Rows: rows, Seed: 42, NoShoal: true, Log: os.Stderr})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "starting the local cluster:", err)
+		return 1
+	}
+	defer localcluster.Down(dir)
+	env.cluster = c
+	code := func() int {
+		if err := startShoal(ctx); err != nil {
+			fmt.Fprintln(os.Stderr, "starting shoal:", err)
+			return 1
+		}
+		defer stopShoal()
+		return m.Run()
+	}()
+	if code == 0 {
+		if err := goleak.Find(leakOptions()...); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			return 1
+		}
+	}
+	return code
+}
+
+func leakOptions() []goleak.Option {
+	return []goleak.Option{
+		// go-sql-driver's and vitess' process-wide helpers.
+		goleak.IgnoreTopFunction("github.com/go-sql-driver/mysql.(*mysqlConn).startWatcher.func1"),
+		goleak.IgnoreAnyFunction("vitess.io/vitess/go/stats.(*Rates).track"),
+		goleak.IgnoreAnyFunction("github.com/golang/glog.(*fileSink).flushDaemon"),
+		goleak.IgnoreAnyFunction("vitess.io/vitess/go/vt/log.init.func1"),
+		goleak.IgnoreAnyFunction("github.com/golang/glog.(*loggingT).flushDaemon"),
+		goleak.IgnoreAnyFunction("vitess.io/vitess/go/mysql.(*AuthServerStatic).installSignalHandlers.func1"),
+		goleak.IgnoreAnyFunction("os/signal.loop"),
+	}
+}
+
+func startShoal(ctx context.Context) error {
+	var reps []config.Replica
+	for i, r := range env.cluster.Replicas {
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		w, err := worker.New(config.Worker{Listen: lis.Addr().String(), MySQL: r.MySQL, User: "root", Slots: 2})
+		if err != nil {
+			return err
+		}
+		go w.Serve(lis)
+		env.workers = append(env.workers, w)
+		reps = append(reps, config.Replica{Name: fmt.Sprintf("replica%d", i+1), MySQL: r.MySQL, Worker: lis.Addr().String()})
+	}
+	co, err := coordinator.New(ctx, config.Coordinator{
+		Listen: "127.0.0.1:0", Replicas: reps, MinRowsPerFragment: 1000,
+		Users: []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
+	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		return err
+	}
+	go co.Serve()
+	env.coord = co
+	if env.shoal, err = sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime"); err != nil {
+		return err
+	}
+	env.direct, err = sql.Open("mysql", env.cluster.DSN(env.cluster.Primary))
+	return err
+}
+
+func stopShoal() {
+	if env.shoal != nil {
+		env.shoal.Close()
+	}
+	if env.direct != nil {
+		env.direct.Close()
+	}
+	if env.coord != nil {
+		env.coord.Close()
+	}
+	for _, w := range env.workers {
+		w.Stop()
+	}
+}

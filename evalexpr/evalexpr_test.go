@@ -1,0 +1,50 @@
+package evalexpr
+
+import (
+	"testing"
+
+	"vitess.io/vitess/go/sqltypes"
+)
+
+func TestEval(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"__a0", "__a1", "__g0"}, nil)
+	row := []sqltypes.Value{
+		sqltypes.MakeTrusted(sqltypes.Decimal, []byte("7")),
+		sqltypes.NewInt64(3),
+		sqltypes.NewVarChar("AA"),
+	}
+	cases := []struct{ src, want string }{
+		{"ROUND(`__a0`/`__a1`, 2)", "2.33"},
+		{"(`__a0`)/(`__a1`)", "2.3333"},
+		{"`__a1` DIV 2", "1"},
+		{"`__g0`!=_UTF8MB4'AA'", "0"},
+		{"`__g0`=_UTF8MB4'aa'", "1"},
+		{"`__a1`>_UTF8MB4'1990'", "0"},
+		{"`__a0`/0", "NULL"},
+		{"IF(`__a1`>2, 1, 0)", "1"},
+	}
+	ev := env.NewEvaluator()
+	for _, c := range cases {
+		x, err := env.Compile(c.src, layout)
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		v, _, err := ev.Eval(x, row)
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		got := v.ToString()
+		if v.IsNull() {
+			got = "NULL"
+		}
+		if got != c.want {
+			t.Errorf("%s = %s (%v), want %s", c.src, got, v.Type(), c.want)
+		}
+	}
+}

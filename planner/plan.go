@@ -1,0 +1,168 @@
+// Package planner turns a parsed SELECT into a distributed plan: fragment
+// SQL that every worker runs on its own key range, and a merge that the
+// coordinator runs over the fragments' Arrow batches.
+//
+// The planner is a pure function of a catalog snapshot and a statement: no
+// I/O, no clock. That keeps plans golden-testable and planning cheap enough
+// to cache per statement.
+//
+// Decomposition rule (as in TiDB's aggregation push-down): an aggregate F is
+// pushed when F(S1 ∪ S2) = F2(F1(S1), F1(S2)) for a partial F1 and a final
+// F2: COUNT → SUM of counts, SUM → SUM, MIN → MIN, MAX → MAX, AVG → SUM and
+// COUNT divided at the end. Anything the planner cannot prove exact (DISTINCT
+// aggregates, non-grouped columns, unknown functions, more than one table, …)
+// is not distributed: the statement passes through to one replica unchanged.
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// RangeMarker stands in the fragment SQL template where the split range
+// predicate goes. It is a back-quoted identifier, which user SQL restored
+// by the parser can only contain if the user wrote it; the planner refuses
+// to distribute such statements.
+const RangeMarker = "`__SHOAL_RANGE__`"
+
+// AggKind is the merge function of one partial aggregate column.
+type AggKind int
+
+// Merge functions.
+const (
+	MergeSum   AggKind = iota + 1 // SUM of partial SUMs
+	MergeCount                    // SUM of partial COUNTs (0 over no rows)
+	MergeMin
+	MergeMax
+)
+
+func (k AggKind) String() string {
+	switch k {
+	case MergeSum:
+		return "sum"
+	case MergeCount:
+		return "count"
+	case MergeMin:
+		return "min"
+	case MergeMax:
+		return "max"
+	}
+	return fmt.Sprintf("AggKind(%d)", int(k))
+}
+
+// Partial is one partial aggregate a fragment computes.
+type Partial struct {
+	Kind AggKind
+	// SQL is the fragment's expression, e.g. "SUM(`ArrDelayMinutes`)".
+	SQL string
+}
+
+// OrderItem is one ORDER BY key of the final stage.
+type OrderItem struct {
+	// Expr is evaluated over the final row (see Plan.FinalColumns).
+	Expr string
+	Desc bool
+}
+
+// Plan is a distributed plan for one SELECT.
+type Plan struct {
+	// DB and Table name the split table.
+	DB, Table string
+	// SplitColumn is the split table's key column, qualified as the
+	// fragment SQL names it.
+	SplitColumn string
+	// FragmentSQL is the fragment statement with RangeMarker where the range
+	// predicate goes.
+	FragmentSQL string
+	// MetaSQL is the original statement with LIMIT 0: a replica answers it
+	// with the result's column metadata and no rows.
+	MetaSQL string
+
+	// Aggregate is true when fragments return group keys and partial
+	// aggregates that the coordinator merges by hash.
+	Aggregate bool
+	// Keys is the number of group-key columns at the front of a fragment
+	// row (aggregate plans).
+	Keys int
+	// Partials are the partial aggregate columns after the keys.
+	Partials []Partial
+
+	// Outputs are the final select expressions, evaluated over the final
+	// row. For aggregate plans the final row is the merged row (keys then
+	// partials, named __g<i> and __a<i>). For row plans it is the fragment
+	// row (named __c<i>). Empty Outputs on a row plan means "the first
+	// Visible fragment columns as they are" (SELECT * and plain columns).
+	Outputs []string
+	// Visible is the number of output columns of a row plan whose fragment
+	// rows are passed as they are (Outputs empty); -1 when unknown until the
+	// metadata arrives (SELECT *): then every column but the Hidden ones.
+	Visible int
+	// Hidden is the number of trailing fragment columns that carry ORDER BY
+	// keys only (row plans).
+	Hidden int
+	// Having filters final rows; it may reference outputs as __o<i>.
+	Having string
+	// OrderBy sorts final rows; items may reference outputs as __o<i>.
+	OrderBy []OrderItem
+	// Limit and Offset apply last; Limit < 0 means none.
+	Limit, Offset int64
+	// PushedLimit is the LIMIT each fragment applies (row plans with
+	// LIMIT), or -1.
+	PushedLimit int64
+	// Notes explain the plan's choices for EXPLAIN.
+	Notes []string
+}
+
+// Describe renders the plan for EXPLAIN, one step per line.
+func (p *Plan) Describe() []string {
+	var out []string
+	out = append(out, fmt.Sprintf("split %s.%s on %s", p.DB, p.Table, p.SplitColumn))
+	out = append(out, "fragment: "+strings.ReplaceAll(p.FragmentSQL, RangeMarker, "("+p.SplitColumn+" >= ? AND "+p.SplitColumn+" < ?)"))
+	if p.Aggregate {
+		parts := make([]string, len(p.Partials))
+		for i, pa := range p.Partials {
+			parts[i] = fmt.Sprintf("__a%d=%s(%s)", i, pa.Kind, pa.SQL)
+		}
+		out = append(out, fmt.Sprintf("merge: hash aggregate on %d key(s): %s", p.Keys, strings.Join(parts, ", ")))
+	} else if len(p.OrderBy) > 0 {
+		out = append(out, "merge: gather rows")
+	} else {
+		out = append(out, "merge: concatenate streams")
+	}
+	if len(p.Outputs) > 0 {
+		out = append(out, "project: "+strings.Join(p.Outputs, ", "))
+	}
+	if p.Having != "" {
+		out = append(out, "having: "+p.Having)
+	}
+	if len(p.OrderBy) > 0 {
+		items := make([]string, len(p.OrderBy))
+		for i, o := range p.OrderBy {
+			items[i] = o.Expr
+			if o.Desc {
+				items[i] += " DESC"
+			}
+		}
+		kind := "sort"
+		if p.Limit >= 0 {
+			kind = fmt.Sprintf("top-%d", p.Limit+p.Offset)
+		}
+		out = append(out, kind+": "+strings.Join(items, ", "))
+	}
+	if p.Limit >= 0 {
+		out = append(out, fmt.Sprintf("limit: %d offset %d", p.Limit, p.Offset))
+	}
+	for _, n := range p.Notes {
+		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+// NotDistributed explains why a statement passes through.
+type NotDistributed struct{ Reason string }
+
+func (e *NotDistributed) Error() string { return "not distributed: " + e.Reason }
+
+func notDist(format string, args ...any) error {
+	return &NotDistributed{Reason: fmt.Sprintf(format, args...)}
+}

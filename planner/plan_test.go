@@ -1,0 +1,113 @@
+package planner
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func testCatalog() Catalog {
+	cols := func(names ...string) []Column {
+		out := make([]Column, len(names))
+		for i, n := range names {
+			out[i] = Column{Name: n}
+		}
+		return out
+	}
+	c := MapCatalog{}
+	c.Add(&Table{Schema: "ontime", Name: "ontime", SplitColumn: "id", Rows: 1e7, Min: 1, Max: 1e7,
+		Columns: cols("id", "YearD", "Quarter", "MonthD", "DayofMonth", "DayOfWeek", "FlightDate",
+			"UniqueCarrier", "Carrier", "TailNum", "FlightNum", "Origin", "OriginState", "Dest",
+			"DestState", "DepDelayMinutes", "ArrDelayMinutes", "Cancelled", "Diverted", "Distance")})
+	c.Add(&Table{Schema: "ontime", Name: "nokey", Columns: cols("a", "b")})
+	return c
+}
+
+// golden is one plan test case; unknown fields in the file are rejected.
+type golden struct {
+	Comment string   `json:"comment"`
+	Query   string   `json:"query"`
+	Plan    []string `json:"plan,omitempty"`
+	Meta    string   `json:"meta,omitempty"`
+	Passes  string   `json:"passthrough,omitempty"`
+}
+
+func TestPlans(t *testing.T) {
+	path := filepath.Join("testdata", "plans.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	var cases []golden
+	if err := dec.Decode(&cases); err != nil {
+		t.Fatal(err)
+	}
+	cat := testCatalog()
+	for i := range cases {
+		c := &cases[i]
+		stmt, err := sqlparse.ParseOne(c.Query)
+		if err != nil {
+			t.Fatalf("%s: %v", c.Query, err)
+		}
+		sel, ok := stmt.(*ast.SelectStmt)
+		if !ok {
+			t.Fatalf("%s: not a SELECT", c.Query)
+		}
+		p, err := PlanSelect(cat, "ontime", sel)
+		var got golden
+		got.Comment, got.Query = c.Comment, c.Query
+		if err != nil {
+			nd, ok := err.(*NotDistributed)
+			if !ok {
+				t.Fatalf("%s: %v", c.Query, err)
+			}
+			got.Passes = nd.Reason
+		} else {
+			got.Plan = p.Describe()
+			got.Meta = p.MetaSQL
+			// Every fragment must re-parse and restore to itself.
+			frag := strings.ReplaceAll(p.FragmentSQL, RangeMarker, "(`x` >= 1 AND `x` < 2)")
+			st, err := sqlparse.ParseOne(frag)
+			if err != nil {
+				t.Fatalf("%s: fragment does not parse: %v", frag, err)
+			}
+			once, err := sqlparse.Restore(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st2, err := sqlparse.ParseOne(once)
+			if err != nil {
+				t.Fatalf("restored fragment does not parse: %v\n%s", err, once)
+			}
+			if twice, _ := sqlparse.Restore(st2); twice != once {
+				t.Errorf("fragment does not round-trip:\n%s\n%s", once, twice)
+			}
+		}
+		if *update {
+			*c = got
+			continue
+		}
+		gj, _ := json.MarshalIndent(got, "", "  ")
+		wj, _ := json.MarshalIndent(c, "", "  ")
+		if string(gj) != string(wj) {
+			t.Errorf("case %d %q:\n got %s\nwant %s", i, c.Comment, gj, wj)
+		}
+	}
+	if *update {
+		out, _ := json.MarshalIndent(cases, "", "  ")
+		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

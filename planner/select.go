@@ -1,0 +1,331 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// PlanSelect plans sel for distribution over the split table's key ranges.
+// db is the session's current database. It returns *NotDistributed when the
+// statement must pass through instead. PlanSelect may modify sel.
+func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
+	if err := checkShape(sel); err != nil {
+		return nil, err
+	}
+	ts, tn, err := singleTable(sel)
+	if err != nil {
+		return nil, err
+	}
+	schema := tn.Schema.O
+	if schema == "" {
+		schema = db
+	}
+	if schema == "" {
+		return nil, notDist("no database selected")
+	}
+	tbl, ok := cat.Table(schema, tn.Name.O)
+	if !ok {
+		return nil, notDist("table %s.%s is not in the catalog", schema, tn.Name.O)
+	}
+	if tbl.SplitColumn == "" {
+		return nil, notDist("table %s.%s has no integer primary key or configured split column", schema, tbl.Name)
+	}
+	whole, err := sqlparse.Restore(sel)
+	if err != nil {
+		return nil, notDist("cannot render statement: %v", err)
+	}
+	if strings.Contains(strings.ToUpper(whole), "__SHOAL_") {
+		return nil, notDist("statement uses a name reserved by Shoal")
+	}
+	if err := checkExprs(sel); err != nil {
+		return nil, err
+	}
+	if err := nameFields(sel); err != nil {
+		return nil, err
+	}
+	qual := ts.AsName.O
+	if qual == "" {
+		qual = tbl.Name
+	}
+	if err := normalizeColumns(sel, tbl, schema, qual); err != nil {
+		return nil, err
+	}
+
+	// Fragments run on a worker connection with no current database: name
+	// the table's database explicitly.
+	tn.Schema = ast.NewCIStr(schema)
+	p := &Plan{
+		DB: schema, Table: tbl.Name,
+		SplitColumn: quoteName(qual) + "." + quoteName(tbl.SplitColumn),
+		Limit:       -1, PushedLimit: -1,
+	}
+	if p.Limit, p.Offset, err = limitOf(sel.Limit); err != nil {
+		return nil, err
+	}
+	// Metadata statement: the original with LIMIT 0.
+	origLimit := sel.Limit
+	sel.Limit = &ast.Limit{Count: ast.NewValueExpr(0, "", "")}
+	p.MetaSQL, err = sqlparse.Restore(sel)
+	sel.Limit = origLimit
+	if err != nil {
+		return nil, notDist("cannot render metadata statement: %v", err)
+	}
+
+	from, err := sqlparse.Restore(sel.From)
+	if err != nil {
+		return nil, notDist("cannot render FROM: %v", err)
+	}
+	where := RangeMarker
+	if sel.Where != nil {
+		w, err := sqlparse.Restore(sel.Where)
+		if err != nil {
+			return nil, notDist("cannot render WHERE: %v", err)
+		}
+		where = "(" + w + ") AND " + RangeMarker
+	}
+
+	if isAggregate(sel) {
+		err = planAggregate(p, sel, tbl, from, where)
+	} else {
+		err = planRows(p, sel, from, where)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if _, err := sqlparse.ParseOne(strings.ReplaceAll(p.FragmentSQL, RangeMarker, "TRUE")); err != nil {
+		return nil, fmt.Errorf("planner: fragment SQL does not parse: %w (%s)", err, p.FragmentSQL)
+	}
+	return p, nil
+}
+
+func checkShape(sel *ast.SelectStmt) error {
+	switch {
+	case sel.Kind != ast.SelectStmtKindSelect:
+		return notDist("VALUES/TABLE statement")
+	case sel.With != nil:
+		return notDist("WITH clause")
+	case sel.Distinct:
+		return notDist("SELECT DISTINCT")
+	case len(sel.WindowSpecs) > 0:
+		return notDist("window specification")
+	case sel.From == nil:
+		return notDist("no FROM clause")
+	case sel.GroupBy != nil && sel.GroupBy.Rollup:
+		return notDist("WITH ROLLUP")
+	case sel.SelectStmtOpts != nil && sel.SelectStmtOpts.CalcFoundRows:
+		return notDist("SQL_CALC_FOUND_ROWS")
+	case sel.SelectIntoOpt != nil || sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone:
+		return notDist("locking or INTO")
+	}
+	return nil
+}
+
+func singleTable(sel *ast.SelectStmt) (*ast.TableSource, *ast.TableName, error) {
+	j := sel.From.TableRefs
+	if j == nil || j.Right != nil {
+		return nil, nil, notDist("more than one table")
+	}
+	ts, ok := j.Left.(*ast.TableSource)
+	if !ok {
+		return nil, nil, notDist("FROM is not a plain table")
+	}
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return nil, nil, notDist("FROM is a derived table")
+	}
+	if tn.AsOf != nil || tn.TableSample != nil {
+		return nil, nil, notDist("AS OF / TABLESAMPLE")
+	}
+	return ts, tn, nil
+}
+
+func isAggregate(sel *ast.SelectStmt) bool {
+	if sel.GroupBy != nil || sel.Having != nil {
+		return true
+	}
+	found := false
+	v := &finder{match: func(n ast.Node) bool { _, ok := n.(*ast.AggregateFuncExpr); return ok }, found: &found}
+	for _, f := range sel.Fields.Fields {
+		if f.Expr != nil {
+			f.Expr.Accept(v)
+		}
+	}
+	if sel.OrderBy != nil {
+		for _, it := range sel.OrderBy.Items {
+			it.Expr.Accept(v)
+		}
+	}
+	return found
+}
+
+func limitOf(l *ast.Limit) (count, offset int64, err error) {
+	if l == nil {
+		return -1, 0, nil
+	}
+	intOf := func(e ast.ExprNode) (int64, error) {
+		v, ok := e.(*driver.ValueExpr)
+		if !ok {
+			return 0, notDist("LIMIT is not a constant")
+		}
+		switch x := v.GetValue().(type) {
+		case int64:
+			return x, nil
+		case uint64:
+			if x > 1<<62 {
+				return 1 << 62, nil
+			}
+			return int64(x), nil
+		}
+		return 0, notDist("LIMIT is not an integer")
+	}
+	if count, err = intOf(l.Count); err != nil {
+		return 0, 0, err
+	}
+	if l.Offset != nil {
+		if offset, err = intOf(l.Offset); err != nil {
+			return 0, 0, err
+		}
+	}
+	return count, offset, nil
+}
+
+// planRows plans a SELECT without aggregates: fragments return the select
+// list (plus hidden ORDER BY keys) and the coordinator concatenates, sorts
+// or takes the top rows.
+func planRows(p *Plan, sel *ast.SelectStmt, from, where string) error {
+	fields := make([]string, 0, len(sel.Fields.Fields))
+	wildcard := false
+	for _, f := range sel.Fields.Fields {
+		s, err := sqlparse.Restore(f)
+		if err != nil {
+			return notDist("cannot render select field: %v", err)
+		}
+		if f.WildCard != nil {
+			wildcard = true
+		}
+		fields = append(fields, s)
+	}
+	p.Visible = len(fields)
+	if wildcard {
+		p.Visible = -1
+	}
+	var fragOrder []string
+	if sel.OrderBy != nil {
+		for _, it := range sel.OrderBy.Items {
+			if isNullLiteral(it.Expr) {
+				continue
+			}
+			idx, err := outputIndex(sel, it.Expr, !wildcard)
+			if err != nil {
+				return err
+			}
+			if idx < 0 {
+				s, err := sqlparse.Restore(it.Expr)
+				if err != nil {
+					return notDist("cannot render ORDER BY: %v", err)
+				}
+				if containsAggregate(it.Expr) {
+					return notDist("aggregate in ORDER BY of a non-aggregate query")
+				}
+				fields = append(fields, s+" AS `__shoal_h"+fmt.Sprint(p.Hidden)+"`")
+				p.OrderBy = append(p.OrderBy, OrderItem{Expr: fmt.Sprintf("__h%d", p.Hidden), Desc: it.Desc})
+				fragOrder = append(fragOrder, "`__shoal_h"+fmt.Sprint(p.Hidden)+"`"+desc(it.Desc))
+				p.Hidden++
+				continue
+			}
+			p.OrderBy = append(p.OrderBy, OrderItem{Expr: fmt.Sprintf("__c%d", idx), Desc: it.Desc})
+			fragOrder = append(fragOrder, fmt.Sprint(idx+1)+desc(it.Desc))
+		}
+	}
+	sql := "SELECT " + strings.Join(fields, ", ") + " FROM " + from + " WHERE " + where
+	if p.Limit >= 0 {
+		if len(fragOrder) > 0 {
+			sql += " ORDER BY " + strings.Join(fragOrder, ", ")
+		}
+		p.PushedLimit = p.Limit + p.Offset
+		sql += fmt.Sprintf(" LIMIT %d", p.PushedLimit)
+	}
+	p.FragmentSQL = sql
+	return nil
+}
+
+func desc(d bool) string {
+	if d {
+		return " DESC"
+	}
+	return ""
+}
+
+// outputIndex resolves an ORDER BY item to a select-list position when it
+// is an ordinal, an alias, or a bare column selected as such; -1 otherwise.
+func outputIndex(sel *ast.SelectStmt, e ast.ExprNode, positional bool) (int, error) {
+	switch x := e.(type) {
+	case *ast.PositionExpr:
+		if x.P != nil {
+			return 0, notDist("parameterised ORDER BY position")
+		}
+		if !positional || x.N < 1 || x.N > len(sel.Fields.Fields) {
+			return 0, notDist("ORDER BY position %d", x.N)
+		}
+		return x.N - 1, nil
+	case *ast.ColumnNameExpr:
+		if x.Name.Table.O != "" {
+			return -1, nil
+		}
+		if !positional {
+			return -1, nil
+		}
+		for i, f := range sel.Fields.Fields {
+			if f.AsName.O != "" && strings.EqualFold(f.AsName.O, x.Name.Name.O) {
+				return i, nil
+			}
+		}
+		for i, f := range sel.Fields.Fields {
+			if c, ok := f.Expr.(*ast.ColumnNameExpr); ok && f.AsName.O == "" && strings.EqualFold(c.Name.Name.O, x.Name.Name.O) {
+				return i, nil
+			}
+		}
+	}
+	return -1, nil
+}
+
+func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+// colExpr builds an unqualified column reference used by the final stage.
+func colExpr(name string) *ast.ColumnNameExpr {
+	return &ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(name)}}
+}
+
+func paren(e ast.ExprNode) ast.ExprNode { return &ast.ParenthesesExpr{Expr: e} }
+
+func div(l, r ast.ExprNode) ast.ExprNode {
+	return &ast.BinaryOperationExpr{Op: opcode.Div, L: paren(l), R: paren(r)}
+}
+
+// nameFields gives every unaliased select field the name MySQL gives its
+// result column — the column name for a column reference, the expression's
+// text as the client wrote it otherwise — so that the metadata statement,
+// once restored, reports the same column names as the original.
+func nameFields(sel *ast.SelectStmt) error {
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard != nil || f.AsName.O != "" {
+			continue
+		}
+		if c, ok := f.Expr.(*ast.ColumnNameExpr); ok {
+			f.AsName = ast.NewCIStr(c.Name.Name.O)
+			continue
+		}
+		name := strings.TrimSpace(f.Text())
+		if name == "" || len(name) > 256 {
+			return notDist("select expression without a usable name")
+		}
+		f.AsName = ast.NewCIStr(name)
+	}
+	return nil
+}

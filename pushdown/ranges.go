@@ -1,0 +1,95 @@
+// Package pushdown turns a plan's fragment template into the SQL each
+// fragment runs: it cuts the split column's key space into ranges and binds
+// each range into the template.
+//
+// Every row belongs to exactly one fragment: ranges are half-open
+// [lo, hi), the first is open below and the last open above, so rows
+// outside the bounds read when planning (new rows, stale statistics) are
+// still counted exactly once. A NULL split key (possible only for a
+// configured, nullable split column) gets a fragment of its own.
+package pushdown
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/shoaldb/shoal/planner"
+)
+
+// Range is a half-open range of the split column. Nil bounds are open.
+// Null selects the rows whose split key IS NULL instead.
+type Range struct {
+	Lo, Hi *int64
+	Null   bool
+}
+
+// String renders the range for logs and EXPLAIN ANALYZE.
+func (r Range) String() string {
+	if r.Null {
+		return "NULL"
+	}
+	lo, hi := "-inf", "+inf"
+	if r.Lo != nil {
+		lo = strconv.FormatInt(*r.Lo, 10)
+	}
+	if r.Hi != nil {
+		hi = strconv.FormatInt(*r.Hi, 10)
+	}
+	return "[" + lo + ", " + hi + ")"
+}
+
+// Split cuts [min, max] into n ranges of equal key width, the first open
+// below and the last open above. n < 1 is treated as 1. When nullable is
+// true a NULL range is added.
+func Split(min, max int64, n int, nullable bool) []Range {
+	if n < 1 || max <= min {
+		n = 1
+	}
+	width := uint64(max-min) + 1
+	if width != 0 && uint64(n) > width {
+		n = int(width)
+	}
+	out := make([]Range, 0, n+1)
+	var prev *int64
+	for i := 1; i < n; i++ {
+		hi, lo := bits.Mul64(width, uint64(i))
+		q, _ := bits.Div64(hi, lo, uint64(n))
+		b := min + int64(q)
+		bb := b
+		out = append(out, Range{Lo: prev, Hi: &bb})
+		prev = &bb
+	}
+	out = append(out, Range{Lo: prev})
+	if nullable {
+		out = append(out, Range{Null: true})
+	}
+	return out
+}
+
+// Predicate renders the range as a predicate on col (already quoted).
+func Predicate(col string, r Range) string {
+	switch {
+	case r.Null:
+		return "(" + col + " IS NULL)"
+	case r.Lo == nil && r.Hi == nil:
+		return "(" + col + " IS NOT NULL)"
+	case r.Lo == nil:
+		return fmt.Sprintf("(%s < %d)", col, *r.Hi)
+	case r.Hi == nil:
+		return fmt.Sprintf("(%s >= %d)", col, *r.Lo)
+	}
+	return fmt.Sprintf("(%s >= %d AND %s < %d)", col, *r.Lo, col, *r.Hi)
+}
+
+// Bind returns the fragment SQL for one range.
+func Bind(p *planner.Plan, r Range) string {
+	return strings.Replace(p.FragmentSQL, planner.RangeMarker, Predicate(p.SplitColumn, r), 1)
+}
+
+// Empty returns the fragment SQL with a predicate no row satisfies: a
+// replica answers it with the fragment's column metadata and no rows.
+func Empty(p *planner.Plan) string {
+	return strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1)
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Makes sure what Shoal's demo and tests need is on this machine: Go and a
+# MariaDB (or MySQL) server binary. Installs MariaDB from the distribution's
+# packages when missing and we are root; otherwise says what to run.
+set -euo pipefail
+export PATH=$PATH:/usr/local/go/bin:/usr/sbin
+if ! command -v go >/dev/null; then
+  echo "Go 1.26 or newer is required: https://go.dev/doc/install (or: apt-get install -y golang-go on a recent distribution)" >&2
+  exit 1
+fi
+if ! command -v mariadbd >/dev/null && ! command -v mysqld >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing mariadb-server (needed for the local cluster)..." >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server mariadb-client >/dev/null
+  else
+    echo "A MariaDB server is required. Run: sudo apt-get install -y mariadb-server mariadb-client" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite: formatting, vet, and every package's tests with the
+# race detector, including the end-to-end differential suite, which starts
+# its own MariaDB primary and replicas on free loopback ports.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+export PATH=$PATH:/usr/local/go/bin:/usr/sbin
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:" $unformatted >&2
+  exit 1
+fi
+go vet ./...
+go test -race -timeout 25m -count=1 ./... 2>&1 | tee /tmp/shoal-test.log

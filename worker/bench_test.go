@@ -1,0 +1,77 @@
+package worker
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"testing"
+
+	"github.com/shoaldb/shoal/ticket"
+)
+
+const benchRows = 200_000
+
+var benchOnce sync.Once
+
+func benchTable(b *testing.B) {
+	benchOnce.Do(func() {
+		for _, s := range []string{
+			"CREATE TABLE bench (id BIGINT PRIMARY KEY, a INT NOT NULL, d DECIMAL(12,2), s VARCHAR(20), dt DATETIME)",
+			"INSERT INTO bench SELECT seq, seq % 1000, seq / 7, CONCAT('row-', seq), '2024-01-01' + INTERVAL seq SECOND FROM seq_1_to_200000",
+		} {
+			if _, err := admin.Exec(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkFragment scans a 200k-row table through the whole Flight path
+// (validate, read-only transaction, convert to Arrow, IPC over loopback
+// gRPC, decode in the client) and, for reference, with a bare database/sql
+// scan into RawBytes on the same machine.
+func BenchmarkFragment(b *testing.B) {
+	benchTable(b)
+	const query = "SELECT id, a, d, s, dt FROM " + testDB + ".bench"
+	b.Run("flight", func(b *testing.B) {
+		ts := startServer(b, nil)
+		for b.Loop() {
+			s, err := ts.client.Fragment(context.Background(), ticket.Ticket{SQL: query}, ts.mem)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n int64
+			for s.Next() {
+				n += s.RecordBatch().NumRows()
+			}
+			err = s.Err()
+			s.Release()
+			if err != nil || n != benchRows {
+				b.Fatalf("rows=%d err=%v", n, err)
+			}
+		}
+		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	})
+	b.Run("database-sql", func(b *testing.B) {
+		for b.Loop() {
+			rows, err := admin.Query(query)
+			if err != nil {
+				b.Fatal(err)
+			}
+			raw := make([]sql.RawBytes, 5)
+			dest := []any{&raw[0], &raw[1], &raw[2], &raw[3], &raw[4]}
+			n := 0
+			for rows.Next() {
+				if err := rows.Scan(dest...); err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if err := rows.Err(); err != nil || n != benchRows {
+				b.Fatalf("rows=%d err=%v", n, err)
+			}
+			rows.Close()
+		}
+		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	})
+}

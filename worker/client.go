@@ -1,0 +1,176 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
+
+	"github.com/shoaldb/shoal/ticket"
+)
+
+// maxRecvMsg bounds one Flight message the client accepts; the worker
+// flushes batches long before (maxBatchBytes), except for single huge values.
+const maxRecvMsg = 256 << 20
+
+// Client talks to one worker. It is safe for concurrent use; one Client per
+// worker is enough (gRPC multiplexes streams over one connection).
+type Client struct {
+	addr string
+	conn *grpc.ClientConn
+	fc   flight.FlightServiceClient
+}
+
+// DialOption configures Dial.
+type DialOption func(*dialConfig)
+
+type dialConfig struct {
+	creds credentials.TransportCredentials
+	grpc  []grpc.DialOption
+}
+
+// WithTransportCredentials sets the transport security (default: insecure,
+// plain TCP).
+func WithTransportCredentials(c credentials.TransportCredentials) DialOption {
+	return func(d *dialConfig) { d.creds = c }
+}
+
+// WithGRPCOptions appends raw gRPC dial options (interceptors, keepalive,
+// per-RPC credentials).
+func WithGRPCOptions(opts ...grpc.DialOption) DialOption {
+	return func(d *dialConfig) { d.grpc = append(d.grpc, opts...) }
+}
+
+// Dial prepares a client for the worker at addr. It does not wait for the
+// connection: gRPC connects on first use and reconnects by itself, so a
+// worker that is down now can serve later. ctx only bounds the setup.
+func Dial(ctx context.Context, addr string, opts ...DialOption) (*Client, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg := dialConfig{creds: insecure.NewCredentials()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	gopts := append([]grpc.DialOption{
+		grpc.WithTransportCredentials(cfg.creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxRecvMsg)),
+	}, cfg.grpc...)
+	conn, err := grpc.NewClient(addr, gopts...)
+	if err != nil {
+		return nil, fmt.Errorf("worker %s: %w", addr, err)
+	}
+	return &Client{addr: addr, conn: conn, fc: flight.NewFlightServiceClient(conn)}, nil
+}
+
+// Addr is the worker's address.
+func (c *Client) Addr() string { return c.addr }
+
+// Close closes the connection; streams still open fail.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// Fragment asks the worker to run t and returns its stream of record
+// batches, allocated from mem. The schema is available at once, even for an
+// empty result. The stream must be Released; releasing it early cancels the
+// fragment on the worker (and the worker kills the query on its replica).
+//
+// Errors, from Fragment or Stream.Err, are gRPC status errors: a MySQL error
+// from the replica or the worker (errno, SQLSTATE) is recovered with
+// sqlerr.As; a deadline shows as codes.DeadlineExceeded.
+func (c *Client) Fragment(ctx context.Context, t ticket.Ticket, mem memory.Allocator) (*Stream, error) {
+	b, err := ticket.Encode(t)
+	if err != nil {
+		return nil, fmt.Errorf("worker %s: encoding ticket: %w", c.addr, err)
+	}
+	var cancel context.CancelFunc
+	if dl := t.DeadlineTime(); !dl.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, dl)
+	} else {
+		ctx, cancel = context.WithCancel(ctx)
+	}
+	st, err := c.fc.DoGet(ctx, &flight.Ticket{Ticket: b})
+	if err != nil {
+		cancel()
+		return nil, statusErr(err)
+	}
+	rdr, err := flight.NewRecordReader(st, ipc.WithAllocator(mem))
+	if err != nil {
+		cancel()
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("worker %s: stream ended before its schema", c.addr)
+		}
+		return nil, statusErr(err)
+	}
+	return &Stream{rdr: rdr, cancel: cancel}, nil
+}
+
+// Stream is one fragment's record batches. Like an array.RecordReader: call
+// Next until false, then Err; the batch from RecordBatch is valid until the
+// next call to Next (Retain it to keep it). Not safe for concurrent use.
+type Stream struct {
+	rdr    *flight.Reader
+	cancel context.CancelFunc
+}
+
+// Schema is the fragment's schema.
+func (s *Stream) Schema() *arrow.Schema { return s.rdr.Schema() }
+
+// Next advances to the next batch.
+func (s *Stream) Next() bool { return s.rdr.Next() }
+
+// RecordBatch is the current batch.
+func (s *Stream) RecordBatch() arrow.RecordBatch { return s.rdr.RecordBatch() }
+
+// Err is the error that ended the stream, nil at a clean end.
+func (s *Stream) Err() error {
+	if err := s.rdr.Err(); err != nil {
+		return statusErr(err)
+	}
+	return nil
+}
+
+// Release cancels the stream if still open and frees its memory.
+func (s *Stream) Release() {
+	s.cancel()
+	s.rdr.Release()
+}
+
+// Status fetches the worker's status.
+func (c *Client) Status(ctx context.Context) (Status, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var st Status
+	stream, err := c.fc.DoAction(ctx, &flight.Action{Type: ActionStatus})
+	if err != nil {
+		return st, statusErr(err)
+	}
+	res, err := stream.Recv()
+	if err != nil {
+		return st, statusErr(err)
+	}
+	if err := json.Unmarshal(res.GetBody(), &st); err != nil {
+		return st, fmt.Errorf("worker %s: decoding status: %w", c.addr, err)
+	}
+	return st, nil
+}
+
+// statusErr returns the gRPC status inside err (wrapped by the ipc reader)
+// as a bare status error, so its message is the worker's and its details
+// reach sqlerr.As intact.
+func statusErr(err error) error {
+	var gs interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &gs) {
+		return gs.GRPCStatus().Err()
+	}
+	return err
+}

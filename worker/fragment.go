@@ -1,0 +1,148 @@
+package worker
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/go-sql-driver/mysql"
+)
+
+// errUnknownThread is MySQL's reply to KILL of a thread that already ended.
+const errUnknownThread = 1094
+
+// runFragment runs query on a dedicated connection of the replica and
+// streams it as record batches. It returns the number of rows sent.
+//
+// Cancellation: go-sql-driver reacts to a cancelled context by closing its
+// socket, which leaves the statement running on the server. So while the
+// query runs, a watcher sends KILL QUERY for this connection's thread id
+// through a side connection; the connection is then discarded instead of
+// returned to the pool. The watcher has finished before runFragment
+// returns, so a KILL can never hit a later user of the same thread.
+func (s *Server) runFragment(ctx context.Context, query string, batch int,
+	stream flight.FlightService_DoGetServer, log *slog.Logger) (rows int64, err error) {
+
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("worker: connecting to replica: %w", err)
+	}
+	defer conn.Close()
+	id, err := threadID(conn)
+	if err != nil {
+		return 0, err
+	}
+
+	k := s.watchKill(ctx, id, log)
+	defer func() {
+		if k.stop() {
+			discard(conn)
+		}
+	}()
+
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, fmt.Errorf("worker: starting read-only transaction: %w", err)
+	}
+	defer tx.Rollback() // read-only: nothing to commit
+
+	r, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	cts, err := r.ColumnTypes()
+	if err != nil {
+		return 0, err
+	}
+	conv := newConverter(cts, s.mem, batch)
+	defer conv.Release()
+	defer func() {
+		for i := range conv.cols {
+			if n := conv.cols[i].zero; n > 0 {
+				log.Warn("zero dates returned as NULL", "column", conv.cols[i].name, "count", n)
+			}
+		}
+	}()
+
+	// No deferred Close: on failure the status alone ends the stream.
+	w := flight.NewRecordWriter(stream, ipc.WithSchema(conv.schema), ipc.WithAllocator(s.mem))
+	send := func() error {
+		rec := conv.flush()
+		defer rec.Release()
+		if err := w.Write(rec); err != nil {
+			return fmt.Errorf("worker: sending batch: %w", err)
+		}
+		return nil
+	}
+	for r.Next() {
+		if err := r.Scan(conv.dest...); err != nil {
+			return rows, err
+		}
+		if err := conv.appendRow(); err != nil {
+			return rows, err
+		}
+		rows++
+		if conv.full() {
+			if err := send(); err != nil {
+				return rows, err
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		return rows, err
+	}
+	if conv.rows > 0 {
+		if err := send(); err != nil {
+			return rows, err
+		}
+	}
+	// Close writes the schema when no batch was sent, so an empty result
+	// still describes its columns.
+	if err := w.Close(); err != nil {
+		return rows, fmt.Errorf("worker: finishing stream: %w", err)
+	}
+	// A cancelled context can end the rows early without an error from the
+	// driver; a short stream must never pass for a complete one.
+	return rows, ctx.Err()
+}
+
+// killer sends KILL QUERY when its context ends before stop is called.
+type killer struct {
+	stopFn func() bool
+	wg     sync.WaitGroup
+	fired  bool
+}
+
+func (s *Server) watchKill(ctx context.Context, id uint64, log *slog.Logger) *killer {
+	k := &killer{}
+	k.wg.Add(1)
+	k.stopFn = context.AfterFunc(ctx, func() {
+		defer k.wg.Done()
+		k.fired = true
+		err := s.connector.killQuery(id)
+		var me *mysql.MySQLError
+		if err != nil && !(errors.As(err, &me) && me.Number == errUnknownThread) {
+			log.Warn("KILL QUERY failed; the statement may keep running on the replica", "thread", id, "err", err)
+			return
+		}
+		log.Debug("killed fragment query", "thread", id, "cause", context.Cause(ctx))
+	})
+	return k
+}
+
+// stop disarms the watcher, waits for a KILL in flight, and reports whether
+// one was sent (the connection must then not be reused).
+func (k *killer) stop() bool {
+	if k.stopFn() {
+		k.wg.Done() // never ran
+		return false
+	}
+	k.wg.Wait()
+	return k.fired
+}

@@ -1,0 +1,242 @@
+// Package worker is the Arrow Flight server that runs next to one MySQL
+// replica, and the client the coordinator uses to reach it.
+//
+// Why a process next to each replica: a fragment's rows cross the network
+// once, as compact Arrow record batches, instead of as MySQL text rows to a
+// central process; the worker can parallelise over its replica's cores; and
+// the replica's credentials stay on the replica's host. A ticket carries only
+// SQL (see package ticket), never a password.
+//
+// The worker is read-only by construction, whatever a ticket says: it parses
+// the fragment with the TiDB parser and refuses anything but a single SELECT
+// (or UNION of SELECTs) without INTO, locking clauses, user-variable
+// assignment or state-changing functions (errno 1290); it runs the SQL
+// re-rendered from the checked AST, never the ticket's text; it runs it in a
+// START TRANSACTION READ ONLY on a connection without multi-statements.
+//
+// A fragment's life:
+//
+//	DoGet(ticket) ─ decode ─ validate ─ wait for a slot (ctx) ─ dedicated *sql.Conn
+//	   ─ START TRANSACTION READ ONLY ─ query ─ rows → converter → record batch ─┐
+//	                                                     stream.Send ◀─────────┘
+//	   ctx cancelled or deadline ─▶ KILL QUERY <thread id> on a side connection
+//
+// The fragment deadline is the ticket's, else the configured
+// FragmentTimeout; the client's gRPC deadline applies too. At most Slots
+// fragments run at once; the rest wait, cancellably.
+package worker
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/ticket"
+)
+
+// ActionStatus is the DoAction type that returns a Status as JSON.
+const ActionStatus = "status"
+
+// maxBatchRows bounds a ticket's BatchRows.
+const maxBatchRows = 1 << 17
+
+// stopGrace is how long Stop lets running fragments finish before
+// cancelling them.
+const stopGrace = 10 * time.Second
+
+// Server serves fragments of one replica over Arrow Flight. Its methods are
+// safe for concurrent use; Serve is called once.
+type Server struct {
+	flight.BaseFlightServer
+
+	cfg       config.Worker
+	slots     int
+	sem       chan struct{}
+	connector *idConnector
+	db        *sql.DB
+	grpc      *grpc.Server
+	mem       memory.Allocator
+	log       *slog.Logger
+
+	running atomic.Int64
+	served  atomic.Uint64
+}
+
+// New validates cfg (after filling defaults) and prepares a server. It does
+// not contact the replica; Serve does not either until the first request.
+func New(cfg config.Worker) (*Server, error) {
+	cfg.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Slots < 0 || cfg.BatchRows < 0 {
+		return nil, fmt.Errorf("config: worker slots and batch_rows must not be negative")
+	}
+	if cfg.Slots == 0 {
+		cfg.Slots = runtime.NumCPU()
+	}
+	cfg.BatchRows = min(cfg.BatchRows, maxBatchRows)
+	conn, err := newConnector(cfg)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(conn)
+	db.SetMaxOpenConns(cfg.Slots * 2)
+	db.SetMaxIdleConns(cfg.Slots * 2)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetConnMaxLifetime(time.Hour)
+
+	s := &Server{
+		cfg:       cfg,
+		slots:     cfg.Slots,
+		sem:       make(chan struct{}, cfg.Slots),
+		connector: conn,
+		db:        db,
+		mem:       memory.NewGoAllocator(),
+		log:       slog.Default().With("component", "worker", "replica", cfg.MySQL),
+	}
+	s.grpc = grpc.NewServer(
+		grpc.WaitForHandlers(true), // Stop returns after every fragment ended
+		grpc.MaxRecvMsgSize(2*ticket.MaxSize),
+	)
+	flight.RegisterFlightServiceServer(s.grpc, s)
+	return s, nil
+}
+
+// Serve accepts Flight connections on lis until Stop. It returns nil after
+// Stop.
+func (s *Server) Serve(lis net.Listener) error {
+	s.log.Info("worker serving", "addr", lis.Addr().String(), "slots", s.slots)
+	if err := s.grpc.Serve(lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+		return err
+	}
+	return nil
+}
+
+// Stop stops accepting fragments, lets running ones finish for a short
+// grace period, cancels (and KILLs) the rest, waits for them, and closes the
+// replica pool.
+func (s *Server) Stop() {
+	done := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		s.log.Warn("worker: fragments still running after grace period; cancelling them")
+		s.grpc.Stop()
+		<-done
+	}
+	s.db.Close()
+}
+
+// DoGet runs the fragment described by the ticket and streams its rows.
+func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+	t, err := ticket.Decode(tkt.GetTicket())
+	if err != nil {
+		return status.Errorf(codes.InvalidArgument, "worker: bad ticket: %v", err)
+	}
+	log := s.log.With("query", t.QueryID, "fragment", t.FragmentID)
+	query, err := readOnlySQL(t.SQL)
+	if err != nil {
+		var r *refusal
+		errors.As(err, &r)
+		log.Warn("fragment refused", "reason", r.kind, "detail", r.detail)
+		return permissionDenied(sqlerr.ReadOnly(r.kind))
+	}
+
+	ctx := stream.Context()
+	var cancel context.CancelFunc
+	if dl := t.DeadlineTime(); !dl.IsZero() {
+		ctx, cancel = context.WithDeadline(ctx, dl)
+	} else {
+		ctx, cancel = context.WithTimeout(ctx, s.cfg.FragmentTimeout.D())
+	}
+	defer cancel()
+
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return ctxStatus(ctx, fmt.Errorf("worker: waiting for a slot: %w", ctx.Err()))
+	}
+	s.running.Add(1)
+	defer func() {
+		s.running.Add(-1)
+		<-s.sem
+	}()
+
+	batch := s.cfg.BatchRows
+	if t.BatchRows > 0 {
+		batch = min(t.BatchRows, maxBatchRows)
+	}
+	start := time.Now()
+	rows, err := s.runFragment(ctx, query, batch, stream, log)
+	if err != nil {
+		log.Info("fragment failed", "err", err, "rows", rows, "elapsed", time.Since(start))
+		return ctxStatus(ctx, err)
+	}
+	s.served.Add(1)
+	log.Debug("fragment done", "rows", rows, "elapsed", time.Since(start))
+	return nil
+}
+
+// ctxStatus converts a fragment error into a gRPC status: the context's own
+// error when it ended (the replica's 1317 after our KILL is a consequence,
+// not the cause), else the MySQL error with errno and SQLSTATE in details.
+func ctxStatus(ctx context.Context, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		if errors.Is(ctxErr, context.DeadlineExceeded) {
+			return sqlerr.ToStatus(fmt.Errorf("worker: fragment deadline exceeded: %w", ctxErr))
+		}
+		return sqlerr.ToStatus(fmt.Errorf("worker: fragment cancelled: %w", ctxErr))
+	}
+	return sqlerr.ToStatus(err)
+}
+
+// permissionDenied is sqlerr.ToStatus with code PermissionDenied, details
+// (errno, SQLSTATE) kept.
+func permissionDenied(err error) error {
+	st, _ := status.FromError(sqlerr.ToStatus(err))
+	p := st.Proto()
+	p.Code = int32(codes.PermissionDenied)
+	return status.FromProto(p).Err()
+}
+
+// DoAction serves the "status" action.
+func (s *Server) DoAction(a *flight.Action, stream flight.FlightService_DoActionServer) error {
+	switch a.GetType() {
+	case ActionStatus:
+		st := s.status(stream.Context())
+		body, err := json.Marshal(st)
+		if err != nil {
+			return status.Errorf(codes.Internal, "worker: encoding status: %v", err)
+		}
+		return stream.Send(&flight.Result{Body: body})
+	}
+	return status.Errorf(codes.Unimplemented, "worker: unknown action %q (supported: %q)", a.GetType(), ActionStatus)
+}
+
+// ListActions lists the actions DoAction serves.
+func (s *Server) ListActions(_ *flight.Empty, stream flight.FlightService_ListActionsServer) error {
+	return stream.Send(&flight.ActionType{
+		Type:        ActionStatus,
+		Description: "worker and replica status as JSON: slots, running fragments, replication lag, GTID position, health",
+	})
+}
