@@ -95,8 +95,13 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 			}
 		}
 	}
+	// Split key bounds: one index dive at each end per table. Row estimates
+	// from information_schema can be stale (zero on a freshly loaded
+	// replica), so bounds are read for every splittable table unless there
+	// are very many, and the key width then stands in for a low estimate.
+	many := len(s.tables) > 2000
 	for _, t := range s.tables {
-		if t.SplitColumn == "" || t.Rows < minRows {
+		if t.SplitColumn == "" || many && t.Rows < minRows {
 			continue
 		}
 		q := fmt.Sprintf("SELECT MIN(`%s`), MAX(`%s`) FROM `%s`.`%s`", escapeID(t.SplitColumn), escapeID(t.SplitColumn), escapeID(t.Schema), escapeID(t.Name))
@@ -107,6 +112,9 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 		if len(r.Rows) == 1 && !r.Rows[0][0].IsNull() {
 			t.Min, _ = r.Rows[0][0].ToInt64()
 			t.Max, _ = r.Rows[0][1].ToInt64()
+			if w := t.Max - t.Min + 1; w > t.Rows {
+				t.Rows = w
+			}
 		}
 	}
 	return s, nil

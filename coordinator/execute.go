@@ -242,4 +242,3 @@ func lockedSink(f batchSink) batchSink {
 		return f(b)
 	}
 }
-

@@ -16,6 +16,23 @@ import (
 // errUnknownThread is MySQL's reply to KILL of a thread that already ended.
 const errUnknownThread = 1094
 
+// replicaError marks a failure to talk to the replica (connection refused,
+// lost, driver state), as opposed to an error the replica returned: the
+// first may not happen on another replica, the second would.
+type replicaError struct{ err error }
+
+func (e *replicaError) Error() string { return e.err.Error() }
+func (e *replicaError) Unwrap() error { return e.err }
+
+// fromReplica classifies an error from database/sql.
+func fromReplica(err error) error {
+	var me *mysql.MySQLError
+	if err == nil || errors.As(err, &me) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &replicaError{err}
+}
+
 // runFragment runs query on a dedicated connection of the replica and
 // streams it as record batches. It returns the number of rows sent.
 //
@@ -30,7 +47,7 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("worker: connecting to replica: %w", err)
+		return 0, &replicaError{fmt.Errorf("connecting: %w", err)}
 	}
 	defer conn.Close()
 	id, err := threadID(conn)
@@ -47,18 +64,18 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 
 	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return 0, fmt.Errorf("worker: starting read-only transaction: %w", err)
+		return 0, fromReplica(fmt.Errorf("starting read-only transaction: %w", err))
 	}
 	defer tx.Rollback() // read-only: nothing to commit
 
 	r, err := tx.QueryContext(ctx, query)
 	if err != nil {
-		return 0, err
+		return 0, fromReplica(err)
 	}
 	defer r.Close()
 	cts, err := r.ColumnTypes()
 	if err != nil {
-		return 0, err
+		return 0, fromReplica(err)
 	}
 	conv := newConverter(cts, s.mem, batch)
 	defer conv.Release()
@@ -82,7 +99,7 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 	}
 	for r.Next() {
 		if err := r.Scan(conv.dest...); err != nil {
-			return rows, err
+			return rows, fromReplica(err)
 		}
 		if err := conv.appendRow(); err != nil {
 			return rows, err
@@ -95,7 +112,7 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 		}
 	}
 	if err := r.Err(); err != nil {
-		return rows, err
+		return rows, fromReplica(err)
 	}
 	if conv.rows > 0 {
 		if err := send(); err != nil {

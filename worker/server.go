@@ -72,6 +72,7 @@ type Server struct {
 	grpc      *grpc.Server
 	mem       memory.Allocator
 	log       *slog.Logger
+	grace     time.Duration // Stop's wait before cancelling fragments
 
 	running atomic.Int64
 	served  atomic.Uint64
@@ -109,6 +110,7 @@ func New(cfg config.Worker) (*Server, error) {
 		db:        db,
 		mem:       memory.NewGoAllocator(),
 		log:       slog.Default().With("component", "worker", "replica", cfg.MySQL),
+		grace:     stopGrace,
 	}
 	s.grpc = grpc.NewServer(
 		grpc.WaitForHandlers(true), // Stop returns after every fragment ended
@@ -139,7 +141,7 @@ func (s *Server) Stop() {
 	}()
 	select {
 	case <-done:
-	case <-time.After(stopGrace):
+	case <-time.After(s.grace):
 		s.log.Warn("worker: fragments still running after grace period; cancelling them")
 		s.grpc.Stop()
 		<-done
@@ -159,7 +161,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 		var r *refusal
 		errors.As(err, &r)
 		log.Warn("fragment refused", "reason", r.kind, "detail", r.detail)
-		return permissionDenied(sqlerr.ReadOnly(r.kind))
+		return withCode(codes.PermissionDenied, sqlerr.ReadOnly(r.kind))
 	}
 
 	ctx := stream.Context()
@@ -174,7 +176,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
-		return ctxStatus(ctx, fmt.Errorf("worker: waiting for a slot: %w", ctx.Err()))
+		return fragmentStatus(ctx, fmt.Errorf("worker: waiting for a slot: %w", ctx.Err()), s.cfg.MySQL)
 	}
 	s.running.Add(1)
 	defer func() {
@@ -190,32 +192,44 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 	rows, err := s.runFragment(ctx, query, batch, stream, log)
 	if err != nil {
 		log.Info("fragment failed", "err", err, "rows", rows, "elapsed", time.Since(start))
-		return ctxStatus(ctx, err)
+		return fragmentStatus(ctx, err, s.cfg.MySQL)
 	}
 	s.served.Add(1)
 	log.Debug("fragment done", "rows", rows, "elapsed", time.Since(start))
 	return nil
 }
 
-// ctxStatus converts a fragment error into a gRPC status: the context's own
-// error when it ended (the replica's 1317 after our KILL is a consequence,
-// not the cause), else the MySQL error with errno and SQLSTATE in details.
-func ctxStatus(ctx context.Context, err error) error {
+// fragmentStatus converts a fragment error into a gRPC status:
+//   - the context's own error when it ended (the replica's 1317 after our
+//     KILL is a consequence, not the cause): Canceled or DeadlineExceeded;
+//   - an error returned by the replica: its errno and SQLSTATE in details;
+//   - a failure to reach the replica: Unavailable with errno 2013 (a client
+//     error, so the coordinator may retry on another replica);
+//   - anything else (a value the worker cannot convert): 1105.
+func fragmentStatus(ctx context.Context, err error, replica string) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		if errors.Is(ctxErr, context.DeadlineExceeded) {
 			return sqlerr.ToStatus(fmt.Errorf("worker: fragment deadline exceeded: %w", ctxErr))
 		}
 		return sqlerr.ToStatus(fmt.Errorf("worker: fragment cancelled: %w", ctxErr))
 	}
+	var re *replicaError
+	if errors.As(err, &re) {
+		return withCode(codes.Unavailable, sqlerr.New(errLostConnection, "HY000",
+			"Lost connection to MySQL server during query: worker cannot use its replica %s: %v", replica, re.err))
+	}
 	return sqlerr.ToStatus(err)
 }
 
-// permissionDenied is sqlerr.ToStatus with code PermissionDenied, details
-// (errno, SQLSTATE) kept.
-func permissionDenied(err error) error {
+// errLostConnection is CR_SERVER_LOST.
+const errLostConnection = 2013
+
+// withCode is sqlerr.ToStatus with another gRPC code, details (errno,
+// SQLSTATE) kept.
+func withCode(code codes.Code, err error) error {
 	st, _ := status.FromError(sqlerr.ToStatus(err))
 	p := st.Proto()
-	p.Code = int32(codes.PermissionDenied)
+	p.Code = int32(code)
 	return status.FromProto(p).Err()
 }
 

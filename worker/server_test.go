@@ -193,28 +193,7 @@ func TestTypesRoundTrip(t *testing.T) {
 		t.Errorf("dtm mysql.scale = %q, want 6", s)
 	}
 
-	// Every value, formatted back, equals what database/sql reads directly.
-	want := direct(t, query)
-	var got [][]string
-	for _, rec := range recs {
-		for r := 0; r < int(rec.NumRows()); r++ {
-			row := make([]string, rec.NumCols())
-			for c := range row {
-				row[c] = format(schema.Field(c), rec.Column(c), r)
-			}
-			got = append(got, row)
-		}
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d rows, want %d", len(got), len(want))
-	}
-	for r := range want {
-		for c := range want[r] {
-			if got[r][c] != want[r][c] {
-				t.Errorf("row %d column %s: got %q, want %q", r, schema.Field(c).Name, got[r][c], want[r][c])
-			}
-		}
-	}
+	compareDirect(t, query, schema, recs)
 
 	// A few exact checks that do not go through text.
 	rec := recs[0]
@@ -241,6 +220,54 @@ func TestTypesRoundTrip(t *testing.T) {
 		if !rec.Column(c).IsNull(1) {
 			t.Errorf("row 2 column %s is not NULL", schema.Field(c).Name)
 		}
+	}
+}
+
+// compareDirect checks that every value, formatted back, equals what
+// database/sql reads directly from the replica.
+func compareDirect(t *testing.T, query string, schema *arrow.Schema, recs []arrow.RecordBatch) {
+	t.Helper()
+	want := direct(t, query)
+	var got [][]string
+	for _, rec := range recs {
+		for r := 0; r < int(rec.NumRows()); r++ {
+			row := make([]string, rec.NumCols())
+			for c := range row {
+				row[c] = format(schema.Field(c), rec.Column(c), r)
+			}
+			got = append(got, row)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d rows, want %d", len(got), len(want))
+	}
+	for r := range want {
+		for c := range want[r] {
+			if got[r][c] != want[r][c] {
+				t.Errorf("row %d column %s: got %q, want %q", r, schema.Field(c).Name, got[r][c], want[r][c])
+			}
+		}
+	}
+}
+
+// Expressions carry types the driver reports differently from columns.
+func TestExpressionsRoundTrip(t *testing.T) {
+	ts := startServer(t, nil)
+	for _, q := range []string{
+		"SELECT NULL AS n, 1.5 AS d, -0.001 AS d3, CAST(18446744073709551615 AS UNSIGNED) AS u, 2 * 3 AS i, 1e3 AS e",
+		"SELECT SUM(d1) AS s, AVG(d1) AS a, COUNT(*) AS c, MIN(dt) AS mn, MAX(dtm) AS mx, SUM(d2) AS s2, AVG(i) AS ai FROM " + testDB + ".types",
+		"SELECT CONCAT(vc, '!') AS c, HEX(vb) AS h, DATE(dtm) AS d, CAST(dtm AS DATETIME(3)) AS t3, TIME(dtm) AS t, CAST(d1 AS DECIMAL(40,5)) AS big FROM " + testDB + ".types ORDER BY id",
+		"SELECT id, v FROM " + testDB + ".victim UNION ALL SELECT id, v * 2 FROM " + testDB + ".victim ORDER BY 1, 2",
+		"WITH c AS (SELECT id FROM " + testDB + ".victim) SELECT COUNT(*) AS n FROM c",
+	} {
+		t.Run(q, func(t *testing.T) {
+			schema, recs, err := fetch(context.Background(), ts, ticket.Ticket{SQL: q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer releaseAll(recs)
+			compareDirect(t, q, schema, recs)
+		})
 	}
 }
 
@@ -543,8 +570,13 @@ func TestStatus(t *testing.T) {
 	}
 }
 
-func TestStatusUnreachableReplica(t *testing.T) {
+func TestUnreachableReplica(t *testing.T) {
 	ts := startServer(t, func(c *config.Worker) { c.MySQL = "127.0.0.1:1" })
+	_, _, err := fetch(context.Background(), ts, ticket.Ticket{SQL: "SELECT 1"})
+	se, ok := sqlerr.As(err)
+	if status.Code(err) != codes.Unavailable || !ok || se.Num != 2013 {
+		t.Errorf("fragment on a dead replica: %v, want Unavailable with errno 2013", err)
+	}
 	st, err := ts.client.Status(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -593,5 +625,32 @@ func TestReadOnlyTransaction(t *testing.T) {
 	se, ok := sqlerr.As(err)
 	if !ok || se.Num != 1792 {
 		t.Fatalf("write in the fragment transaction: %v, want errno 1792", err)
+	}
+}
+
+// Stop waits a grace period, then cancels running fragments, which kills
+// their queries on the replica, and returns only once they have ended.
+func TestStopCancelsRunningFragments(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.srv.grace = 300 * time.Millisecond
+	const marker = "shoal_stop_marker"
+	errc := make(chan error, 1)
+	go func() {
+		_, recs, err := fetch(context.Background(), ts, ticket.Ticket{SQL: "SELECT SLEEP(30) AS " + marker})
+		releaseAll(recs)
+		errc <- err
+	}()
+	waitFor(t, 2*time.Second, "query visible in PROCESSLIST", func() bool { return running(t, marker) == 1 })
+	start := time.Now()
+	ts.srv.Stop()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Stop took %v", d)
+	}
+	if ts.srv.running.Load() != 0 {
+		t.Errorf("Stop returned with fragments running")
+	}
+	waitFor(t, 2*time.Second, "query gone from PROCESSLIST", func() bool { return running(t, marker) == 0 })
+	if err := <-errc; err == nil {
+		t.Errorf("fragment cut by Stop reported success")
 	}
 }
