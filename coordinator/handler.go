@@ -72,6 +72,13 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 
 // query classifies and runs one statement.
 func (s *Server) query(ctx context.Context, ss *session, query string, callback func(*sqltypes.Result) error) error {
+	// A statement seen before skips parsing and planning.
+	if e, ok := s.plans.get(ss.db+"\x00"+query, s.snap.Load().gen); ok {
+		if e.pr == nil {
+			return s.passthrough(ctx, ss, query, callback)
+		}
+		return s.runPrepared(ctx, e.pr, callback)
+	}
 	stmts, perr := sqlparse.Parse(query)
 	if perr != nil || len(stmts) != 1 {
 		if len(stmts) > 1 {
@@ -107,13 +114,17 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		if pr == nil {
 			return s.passthrough(ctx, ss, query, callback)
 		}
-		qid := strconv.FormatUint(s.queryID.Add(1), 10)
-		_, err = s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
-		return err
+		return s.runPrepared(ctx, pr, callback)
 	case planner.Explain:
 		return s.explain(ctx, ss, query, stmt.(*ast.ExplainStmt), callback)
 	}
 	return s.passthrough(ctx, ss, query, callback)
+}
+
+func (s *Server) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
+	qid := strconv.FormatUint(s.queryID.Add(1), 10)
+	_, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	return err
 }
 
 func (s *Server) use(ss *session, db string, callback func(*sqltypes.Result) error) error {

@@ -3,7 +3,7 @@
 // It exists for three reasons. The parser needs its value-expression driver
 // imported once (test_driver, despite the name) or parser.New panics. A
 // *parser.Parser keeps scanner state and is not safe for concurrent use, so
-// this package hands out parsers from a pool. And the Restore flags decide
+// this package makes a. And the Restore flags decide
 // what SQL a replica sees: they are chosen here, once, for MySQL/MariaDB
 // (single-quoted strings with backslash escapes, back-quoted names, upper-case
 // keywords, no TiDB-only comments).
@@ -12,7 +12,6 @@ package sqlparse
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -26,12 +25,9 @@ const RestoreFlags = format.RestoreStringSingleQuotes |
 	format.RestoreNameBackQuotes |
 	format.RestoreStringEscapeBackslash
 
-var pool = sync.Pool{New: func() any { return parser.New() }}
-
 // Parse parses sql (one or more statements).
 func Parse(sql string) ([]ast.StmtNode, error) {
-	p := pool.Get().(*parser.Parser)
-	defer pool.Put(p)
+	p := parser.New()
 	stmts, _, err := p.ParseSQL(sql)
 	return stmts, err
 }

@@ -3,12 +3,10 @@ package worker
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,7 +22,7 @@ import (
 )
 
 func tk(sql string) ticket.Ticket {
-	return ticket.Ticket{QueryID: "test", SQL: "/* " + testDB + " */ " + sql}
+	return ticket.Ticket{QueryID: "test", SQL: sql}
 }
 
 // fetch runs a fragment and returns its schema and batches (retained; the
@@ -63,9 +61,6 @@ func format(f arrow.Field, a arrow.Array, i int) string {
 	}
 	switch a := a.(type) {
 	case *array.Int64:
-		if typ == "YEAR" {
-			return fmt.Sprintf("%d", a.Value(i))
-		}
 		return strconv.FormatInt(a.Value(i), 10)
 	case *array.Uint64:
 		return strconv.FormatUint(a.Value(i), 10)
@@ -405,104 +400,6 @@ func TestReplicaErrors(t *testing.T) {
 	}
 }
 
-// running counts statements containing marker on the replica.
-func running(t *testing.T, marker string) int {
-	t.Helper()
-	var n int
-	// The marker is split so that this query does not match itself.
-	q := "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE CONCAT('%', ?, ?, '%')"
-	if err := admin.QueryRow(q, marker[:3], marker[3:]).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) time.Duration {
-	t.Helper()
-	start := time.Now()
-	for !cond() {
-		if time.Since(start) > d {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return time.Since(start)
-}
-
-func TestCancelKillsQuery(t *testing.T) {
-	ts := startServer(t, nil)
-	for _, c := range []struct {
-		name     string
-		deadline bool // ticket deadline instead of client cancel
-		code     codes.Code
-	}{
-		{"cancel", false, codes.Canceled},
-		{"deadline", true, codes.DeadlineExceeded},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			marker := "shoal_kill_" + c.name
-			tkt := ticket.Ticket{SQL: "SELECT SLEEP(30) AS " + marker}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var trigger time.Time
-			if c.deadline {
-				trigger = time.Now().Add(500 * time.Millisecond)
-				tkt.Deadline = trigger.UnixMilli()
-			}
-			errc := make(chan error, 1)
-			go func() {
-				_, recs, err := fetch(ctx, ts, tkt)
-				releaseAll(recs)
-				errc <- err
-			}()
-			waitFor(t, 2*time.Second, "query visible in PROCESSLIST", func() bool { return running(t, marker) == 1 })
-			if !c.deadline {
-				time.Sleep(200 * time.Millisecond)
-				cancel()
-				trigger = time.Now()
-			}
-			waitFor(t, 3*time.Second, "query gone from PROCESSLIST", func() bool { return running(t, marker) == 0 })
-			gone := time.Since(trigger)
-			t.Logf("query gone from the replica %v after the cancel/deadline", gone)
-			if gone > 2*time.Second {
-				t.Errorf("query lingered %v", gone)
-			}
-			err := <-errc
-			if code := status.Code(err); code != c.code {
-				t.Errorf("err = %v, want %v", err, c.code)
-			}
-			waitFor(t, 2*time.Second, "slot released", func() bool { return ts.srv.running.Load() == 0 })
-		})
-	}
-}
-
-func TestSlotsLimitConcurrency(t *testing.T) {
-	ts := startServer(t, func(c *config.Worker) { c.Slots = 1 })
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		_, recs, err := fetch(context.Background(), ts, ticket.Ticket{SQL: "SELECT SLEEP(1)"})
-		releaseAll(recs)
-		if err != nil {
-			t.Error(err)
-		}
-	}()
-	waitFor(t, 2*time.Second, "first fragment running", func() bool { return ts.srv.running.Load() == 1 })
-	st, err := ts.client.Status(context.Background())
-	if err != nil || st.Running != 1 || st.Slots != 1 {
-		t.Errorf("status = %+v, %v; want 1 running of 1 slot", st, err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	_, recs, err := fetch(ctx, ts, ticket.Ticket{SQL: "SELECT 1"})
-	releaseAll(recs)
-	if status.Code(err) != codes.DeadlineExceeded {
-		t.Errorf("second fragment: err = %v, want DeadlineExceeded while waiting for the slot", err)
-	}
-	wg.Wait()
-}
-
 func TestLargeFragmentBatches(t *testing.T) {
 	ts := startServer(t, nil)
 	for _, batch := range []int{0, 1000} {
@@ -586,25 +483,6 @@ func TestUnreachableReplica(t *testing.T) {
 	}
 }
 
-func TestClientDeadline(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	// Nothing listens here; the call must end with the context.
-	c, err := Dial(ctx, "127.0.0.1:1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	start := time.Now()
-	_, err = c.Status(ctx)
-	if err == nil || time.Since(start) > 2*time.Second {
-		t.Errorf("Status on a dead address: %v after %v", err, time.Since(start))
-	}
-	if !errors.Is(ctx.Err(), context.DeadlineExceeded) && status.Code(err) != codes.Unavailable {
-		t.Errorf("err = %v", err)
-	}
-}
-
 // Fragments run in db.BeginTx(ReadOnly: true) on the worker's pool: check
 // that this issues START TRANSACTION READ ONLY on the replica, which then
 // refuses writes with ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION.
@@ -625,32 +503,5 @@ func TestReadOnlyTransaction(t *testing.T) {
 	se, ok := sqlerr.As(err)
 	if !ok || se.Num != 1792 {
 		t.Fatalf("write in the fragment transaction: %v, want errno 1792", err)
-	}
-}
-
-// Stop waits a grace period, then cancels running fragments, which kills
-// their queries on the replica, and returns only once they have ended.
-func TestStopCancelsRunningFragments(t *testing.T) {
-	ts := startServer(t, nil)
-	ts.srv.grace = 300 * time.Millisecond
-	const marker = "shoal_stop_marker"
-	errc := make(chan error, 1)
-	go func() {
-		_, recs, err := fetch(context.Background(), ts, ticket.Ticket{SQL: "SELECT SLEEP(30) AS " + marker})
-		releaseAll(recs)
-		errc <- err
-	}()
-	waitFor(t, 2*time.Second, "query visible in PROCESSLIST", func() bool { return running(t, marker) == 1 })
-	start := time.Now()
-	ts.srv.Stop()
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Stop took %v", d)
-	}
-	if ts.srv.running.Load() != 0 {
-		t.Errorf("Stop returned with fragments running")
-	}
-	waitFor(t, 2*time.Second, "query gone from PROCESSLIST", func() bool { return running(t, marker) == 0 })
-	if err := <-errc; err == nil {
-		t.Errorf("fragment cut by Stop reported success")
 	}
 }
