@@ -25,8 +25,11 @@ type prepared struct {
 	fields []*querypb.Field
 	// fragFields are the fragment result's columns.
 	fragFields []*querypb.Field
-	keys       []arrowexec.KeySpec
-	aggs       []arrowexec.AggSpec
+	// keys and aggs configure the merge of fragment batches (level 1: the
+	// group keys and the distinct keys); keys2 and aggs2 the second level
+	// of a plan with DISTINCT aggregates.
+	keys, keys2 []arrowexec.KeySpec
+	aggs, aggs2 []arrowexec.AggSpec
 	outputs    []*evalexpr.Expr
 	having     *evalexpr.Expr
 	order      []orderKey
@@ -83,18 +86,45 @@ func collationOf(f *querypb.Field) collations.ID {
 
 func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 	p := pr.plan
-	if len(pr.fragFields) != p.Keys+len(p.Partials) {
-		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), p.Keys+len(p.Partials))
+	fromFrag := 0
+	for _, pa := range p.Partials {
+		if pa.FromFragment() {
+			fromFrag++
+		}
+	}
+	nk := p.Keys + p.DistinctKeys
+	if len(pr.fragFields) != nk+fromFrag {
+		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), nk+fromFrag)
 	}
 	if len(pr.fields) != len(p.Outputs) {
 		return fmt.Errorf("statement returns %d columns, plan has %d outputs", len(pr.fields), len(p.Outputs))
 	}
-	for i := 0; i < p.Keys; i++ {
+	for i := 0; i < nk; i++ {
 		pr.keys = append(pr.keys, arrowexec.KeySpec{Collation: collationOf(pr.fragFields[i])})
 	}
+	// partialField[i] is the fragment field of plan partial i, or nil.
+	partialField := make([]*querypb.Field, len(p.Partials))
+	j := nk
 	for i, pa := range p.Partials {
-		f := pr.fragFields[p.Keys+i]
-		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(f)})
+		if !pa.FromFragment() {
+			continue
+		}
+		partialField[i] = pr.fragFields[j]
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(pr.fragFields[j])})
+		j++
+	}
+	if p.DistinctKeys > 0 {
+		pr.keys2 = pr.keys[:p.Keys]
+		for i, pa := range p.Partials {
+			switch pa.Kind {
+			case planner.MergeDistinctCount:
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggCount})
+			case planner.MergeDistinctSum:
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggSum})
+			default:
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(partialField[i])})
+			}
+		}
 	}
 	names := make([]string, 0, len(pr.fragFields)+len(p.Outputs))
 	fields := make([]*querypb.Field, 0, cap(names))
@@ -102,11 +132,11 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		names = append(names, fmt.Sprintf("__g%d", i))
 		fields = append(fields, pr.fragFields[i])
 	}
-	for i := range p.Partials {
+	for i, pa := range p.Partials {
 		names = append(names, fmt.Sprintf("__a%d", i))
-		f := pr.fragFields[p.Keys+i]
-		if p.Partials[i].Kind == planner.MergeCount {
-			f = nil // merged counts are BIGINT whatever the fragment says
+		f := partialField[i]
+		if pa.Kind == planner.MergeCount || pa.Kind == planner.MergeSum {
+			f = nil // merged counts and sums take their type from the values
 		}
 		fields = append(fields, f)
 	}

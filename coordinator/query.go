@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/planner"
 )
 
 // resultWriter streams rows to the client: the column definitions once,
@@ -72,8 +73,12 @@ func (s *Server) execute(ctx context.Context, pr *prepared, qid string, w *resul
 func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
 	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys, pr.aggs, s.cfg.MergeMemoryLimit)
 	defer h.Release()
+	var schema *arrow.Schema
 	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
 		for _, b := range bs {
+			if schema == nil {
+				schema = b.Schema()
+			}
 			if err := h.Add(b); err != nil {
 				return err
 			}
@@ -86,6 +91,11 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	merged, err := h.Rows()
 	if err != nil {
 		return st, err
+	}
+	if pr.plan.DistinctKeys > 0 {
+		if merged, err = s.mergeDistinct(pr, schema, merged); err != nil {
+			return st, err
+		}
 	}
 	ev := s.env.NewEvaluator()
 	nout := len(pr.outputs)
@@ -263,4 +273,77 @@ func (s *Server) executeSorted(ctx context.Context, pr *prepared, qid string, w 
 		}
 	}
 	return st, w.flush()
+}
+
+// mergeDistinct is the second merge level of a plan with DISTINCT
+// aggregates. Its input has one row per group and distinct-key combination
+// (keys, distinct keys, merged partials); it aggregates by the keys alone:
+// ordinary partials merge again, COUNT(DISTINCT) counts the combinations
+// whose distinct keys are all non-NULL, SUM(DISTINCT) adds the distinct key.
+func (s *Server) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	p := pr.plan
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys2, pr.aggs2, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	if len(rows) > 0 {
+		nk := p.Keys + p.DistinctKeys
+		fields := append([]arrow.Field{}, schema.Fields()[:p.Keys]...)
+		src := make([]int, len(p.Partials)) // level-1 column of each partial
+		j := nk
+		for i, pa := range p.Partials {
+			var f arrow.Field
+			switch pa.Kind {
+			case planner.MergeDistinctCount:
+				f = arrow.Field{Name: fmt.Sprintf("d%d", i), Type: arrow.PrimitiveTypes.Int64, Nullable: true}
+				src[i] = -1
+			case planner.MergeDistinctSum:
+				f = widen(schema.Field(p.Keys + pa.Arg))
+				src[i] = p.Keys + pa.Arg
+			default:
+				f = widen(schema.Field(j))
+				src[i] = j
+				j++
+			}
+			fields = append(fields, f)
+		}
+		rb := arrowexec.NewRowBuilder(s.mem, arrow.NewSchema(fields, nil))
+		defer rb.Release()
+		out := make([]sqltypes.Value, len(fields))
+		for _, row := range rows {
+			copy(out, row[:p.Keys])
+			for i, c := range src {
+				if c >= 0 {
+					out[p.Keys+i] = row[c]
+					continue
+				}
+				all := int64(1)
+				for _, v := range row[p.Keys:nk] {
+					if v.IsNull() {
+						all = 0
+					}
+				}
+				out[p.Keys+i] = sqltypes.NewInt64(all)
+			}
+			if err := rb.Append(out); err != nil {
+				return nil, err
+			}
+		}
+		rec := rb.NewRecordBatch()
+		err := h.Add(rec)
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return h.Rows()
+}
+
+// widen gives a DECIMAL column room for sums of sums.
+func widen(f arrow.Field) arrow.Field {
+	switch t := f.Type.(type) {
+	case *arrow.Decimal128Type:
+		f.Type = &arrow.Decimal256Type{Precision: 76, Scale: t.Scale}
+	case *arrow.Decimal256Type:
+		f.Type = &arrow.Decimal256Type{Precision: 76, Scale: t.Scale}
+	}
+	return f
 }

@@ -34,6 +34,12 @@ const (
 	MergeCount                    // SUM of partial COUNTs (0 over no rows)
 	MergeMin
 	MergeMax
+	// MergeDistinctCount counts the distinct-key combinations (all
+	// non-NULL) of a group; it has no fragment column.
+	MergeDistinctCount
+	// MergeDistinctSum sums distinct key Arg over a group's distinct-key
+	// combinations; it has no fragment column.
+	MergeDistinctSum
 )
 
 func (k AggKind) String() string {
@@ -46,6 +52,10 @@ func (k AggKind) String() string {
 		return "min"
 	case MergeMax:
 		return "max"
+	case MergeDistinctCount:
+		return "count-distinct"
+	case MergeDistinctSum:
+		return "sum-distinct"
 	}
 	return fmt.Sprintf("AggKind(%d)", int(k))
 }
@@ -53,9 +63,15 @@ func (k AggKind) String() string {
 // Partial is one partial aggregate a fragment computes.
 type Partial struct {
 	Kind AggKind
-	// SQL is the fragment's expression, e.g. "SUM(`ArrDelayMinutes`)".
+	// SQL is the fragment's expression, e.g. "SUM(`ArrDelayMinutes`)";
+	// empty for the distinct merges, which read the distinct keys.
 	SQL string
+	// Arg is the distinct key a MergeDistinctSum adds up.
+	Arg int
 }
+
+// FromFragment reports whether the partial is a fragment column.
+func (p Partial) FromFragment() bool { return p.SQL != "" }
 
 // OrderItem is one ORDER BY key of the final stage.
 type OrderItem struct {
@@ -84,7 +100,14 @@ type Plan struct {
 	// Keys is the number of group-key columns at the front of a fragment
 	// row (aggregate plans).
 	Keys int
-	// Partials are the partial aggregate columns after the keys.
+	// DistinctKeys is the number of fragment columns after the keys that
+	// hold the arguments of DISTINCT aggregates. Fragments group by them
+	// too; the coordinator merges in two levels: first by keys and
+	// distinct keys, then by keys alone, counting or summing the distinct
+	// values.
+	DistinctKeys int
+	// Partials are the partial aggregates, in final-row order. Those with
+	// SQL are fragment columns, after the keys and distinct keys, in order.
 	Partials []Partial
 
 	// Outputs are the final select expressions, evaluated over the final
@@ -121,9 +144,17 @@ func (p *Plan) Describe() []string {
 	if p.Aggregate {
 		parts := make([]string, len(p.Partials))
 		for i, pa := range p.Partials {
-			parts[i] = fmt.Sprintf("__a%d=%s(%s)", i, pa.Kind, pa.SQL)
+			arg := pa.SQL
+			if !pa.FromFragment() {
+				arg = fmt.Sprintf("distinct key %d", pa.Arg)
+			}
+			parts[i] = fmt.Sprintf("__a%d=%s(%s)", i, pa.Kind, arg)
 		}
-		out = append(out, fmt.Sprintf("merge: hash aggregate on %d key(s): %s", p.Keys, strings.Join(parts, ", ")))
+		if p.DistinctKeys > 0 {
+			out = append(out, fmt.Sprintf("merge: hash aggregate on %d key(s) + %d distinct key(s), then on the key(s): %s", p.Keys, p.DistinctKeys, strings.Join(parts, ", ")))
+		} else {
+			out = append(out, fmt.Sprintf("merge: hash aggregate on %d key(s): %s", p.Keys, strings.Join(parts, ", ")))
+		}
 	} else if len(p.OrderBy) > 0 {
 		out = append(out, "merge: gather rows")
 	} else {

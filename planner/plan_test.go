@@ -29,6 +29,8 @@ func testCatalog() Catalog {
 			"UniqueCarrier", "Carrier", "TailNum", "FlightNum", "Origin", "OriginState", "Dest",
 			"DestState", "DepDelayMinutes", "ArrDelayMinutes", "Cancelled", "Diverted", "Distance")})
 	c.Add(&Table{Schema: "ontime", Name: "nokey", Columns: cols("a", "b")})
+	c.Add(&Table{Schema: "ontime", Name: "carriers", SplitColumn: "", Rows: 22, Columns: cols("code", "name", "country")})
+	c.Add(&Table{Schema: "ontime", Name: "airports", SplitColumn: "", Rows: 105, Columns: cols("code", "city", "state", "name")})
 	return c
 }
 

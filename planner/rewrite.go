@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -9,15 +10,20 @@ import (
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
-// finder reports whether any node matches.
+// finder reports whether any node matches. It does not look inside
+// subqueries unless deep is set: their names and aggregates are their own.
 type finder struct {
 	match func(ast.Node) bool
 	found *bool
+	deep  bool
 }
 
 func (f *finder) Enter(n ast.Node) (ast.Node, bool) {
 	if f.match(n) {
 		*f.found = true
+		return n, true
+	}
+	if _, ok := n.(*ast.SubqueryExpr); ok && !f.deep {
 		return n, true
 	}
 	return n, *f.found
@@ -47,38 +53,72 @@ var volatile = map[string]bool{
 }
 
 // checkExprs refuses expression forms that fragments cannot evaluate
-// independently with the same result as one MySQL query.
-func checkExprs(sel *ast.SelectStmt) error {
+// independently with the same result as one MySQL query. Subqueries are
+// allowed in WHERE when they do not read the split table: every fragment
+// sees the whole of every other table, so they evaluate as on one server.
+func checkExprs(sel *ast.SelectStmt, split *source) error {
 	var bad string
 	found := false
-	v := &finder{found: &found, match: func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
-			bad = "subquery"
-		case *ast.VariableExpr:
-			bad = "variable reference"
-		case *ast.WindowFuncExpr:
-			bad = "window function"
-		case ast.ParamMarkerExpr:
-			bad = "parameter marker"
-		case *ast.DefaultExpr, *ast.RowExpr, *ast.ValuesExpr, *ast.MatchAgainst:
-			bad = fmt.Sprintf("%T", n)
-		case *ast.FuncCallExpr:
-			if volatile[x.FnName.L] {
-				bad = "function " + x.FnName.O + "()"
-			}
-		case *ast.AggregateFuncExpr:
-			for _, a := range x.Args {
-				if containsAggregate(a) {
-					bad = "nested aggregate"
+	check := func(allowSubquery bool) *finder {
+		return &finder{found: &found, deep: true, match: func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
+				if !allowSubquery {
+					bad = "subquery outside WHERE"
 				}
+			case *ast.TableName:
+				if x.Name.L == strings.ToLower(split.tbl.Name) && (x.Schema.O == "" || x.Schema.O == split.tbl.Schema) {
+					bad = "subquery reads the split table " + split.tbl.Name
+				}
+			case *ast.VariableExpr:
+				bad = "variable reference"
+			case *ast.WindowFuncExpr:
+				bad = "window function"
+			case ast.ParamMarkerExpr:
+				bad = "parameter marker"
+			case *ast.DefaultExpr, *ast.RowExpr, *ast.ValuesExpr, *ast.MatchAgainst:
+				bad = fmt.Sprintf("%T", n)
+			case *ast.FuncCallExpr:
+				if volatile[x.FnName.L] {
+					bad = "function " + x.FnName.O + "()"
+				}
+			case *ast.AggregateFuncExpr:
+				for _, a := range x.Args {
+					if containsAggregate(a) {
+						bad = "nested aggregate"
+					}
+				}
+			default:
+				return false
 			}
-		default:
-			return false
+			return bad != ""
+		}}
+	}
+	outside := check(false)
+	for _, f := range sel.Fields.Fields {
+		if f.Expr != nil {
+			f.Expr.Accept(outside)
 		}
-		return bad != ""
-	}}
-	visitAll(sel, v)
+	}
+	if sel.GroupBy != nil {
+		for _, it := range sel.GroupBy.Items {
+			it.Expr.Accept(outside)
+		}
+	}
+	if sel.Having != nil {
+		sel.Having.Expr.Accept(outside)
+	}
+	if sel.OrderBy != nil {
+		for _, it := range sel.OrderBy.Items {
+			it.Expr.Accept(outside)
+		}
+	}
+	if sel.Where != nil {
+		sel.Where.Accept(check(true))
+	}
+	if sel.From != nil {
+		forEachOn(sel.From.TableRefs, func(on ast.ExprNode) { on.Accept(check(true)) })
+	}
 	if found {
 		return notDist("%s", bad)
 	}
@@ -109,11 +149,12 @@ func visitAll(sel *ast.SelectStmt, v ast.Visitor) {
 	}
 }
 
-// normalizeColumns rewrites every column reference of the table to its
-// catalog name without qualifiers, so that equal expressions restore to
-// equal text. Unqualified names that are not columns are left alone: they
-// may be select-list aliases.
-func normalizeColumns(sel *ast.SelectStmt, tbl *Table, schema, qual string) error {
+// normalizeColumns rewrites every column reference to one spelling — the
+// catalog's column name, qualified by its table's alias when the FROM clause
+// has several tables and unqualified otherwise — so that equal expressions
+// restore to equal text. Unqualified names that are no table's column are
+// left alone: they may be select-list aliases.
+func normalizeColumns(sel *ast.SelectStmt, srcs []*source) error {
 	var bad error
 	found := false
 	v := &finder{found: &found, match: func(n ast.Node) bool {
@@ -122,16 +163,22 @@ func normalizeColumns(sel *ast.SelectStmt, tbl *Table, schema, qual string) erro
 			return false
 		}
 		name := c.Name
-		if name.Schema.O != "" && name.Schema.O != schema {
-			bad = notDist("column %s names another database", name.Name.O)
-			return true
+		var hits []*source
+		var col Column
+		for _, s := range srcs {
+			if name.Table.O != "" && (name.Table.O != s.alias || name.Schema.O != "" && name.Schema.O != s.tbl.Schema) {
+				continue
+			}
+			if cc, ok := s.tbl.Column(name.Name.O); ok {
+				hits = append(hits, s)
+				col = cc
+			}
 		}
-		if name.Table.O != "" && name.Table.O != qual {
-			bad = notDist("column %s names another table", name.Name.O)
+		switch {
+		case len(hits) > 1:
+			bad = notDist("ambiguous column %s", name.Name.O)
 			return true
-		}
-		col, ok := tbl.Column(name.Name.O)
-		if !ok {
+		case len(hits) == 0:
 			if name.Table.O != "" {
 				bad = notDist("unknown column %s.%s", name.Table.O, name.Name.O)
 				return true
@@ -139,6 +186,9 @@ func normalizeColumns(sel *ast.SelectStmt, tbl *Table, schema, qual string) erro
 			return false
 		}
 		name.Schema, name.Table = ast.CIStr{}, ast.CIStr{}
+		if len(srcs) > 1 {
+			name.Table = ast.NewCIStr(hits[0].alias)
+		}
 		name.Name = ast.NewCIStr(col.Name)
 		return false
 	}}
@@ -146,20 +196,31 @@ func normalizeColumns(sel *ast.SelectStmt, tbl *Table, schema, qual string) erro
 	return bad
 }
 
+// isColumn reports whether an unqualified name is a column of some table.
+func isColumn(srcs []*source, name string) bool {
+	for _, s := range srcs {
+		if _, ok := s.tbl.Column(name); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // aggPlanner holds the state of planning one aggregate query.
 type aggPlanner struct {
 	sel      *ast.SelectStmt
-	tbl      *Table
+	srcs     []*source
 	keys     []string // restored group-key expressions
 	keyDesc  []bool   // GROUP BY key DESC (MariaDB sorts groups)
+	distinct []string // restored arguments of the DISTINCT aggregates
 	partials []Partial
 	// outputs are the select fields' aliases (lower case) for HAVING and
 	// ORDER BY name resolution; "" when a field has none.
 	aliases []string
 }
 
-func planAggregate(p *Plan, sel *ast.SelectStmt, tbl *Table, from, where string) error {
-	a := &aggPlanner{sel: sel, tbl: tbl}
+func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where string) error {
+	a := &aggPlanner{sel: sel, srcs: srcs}
 	for _, f := range sel.Fields.Fields {
 		if f.WildCard != nil {
 			return notDist("SELECT * with aggregates")
@@ -171,6 +232,22 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, tbl *Table, from, where string)
 			}
 		}
 		a.aliases = append(a.aliases, alias)
+	}
+	if sel.Distinct {
+		// SELECT DISTINCT is a GROUP BY of the select list.
+		if sel.GroupBy != nil || containsAggregateAnywhere(sel) {
+			return notDist("SELECT DISTINCT with aggregates")
+		}
+		for _, f := range sel.Fields.Fields {
+			s, err := sqlparse.Restore(f.Expr)
+			if err != nil {
+				return notDist("cannot render select field: %v", err)
+			}
+			if !contains(a.keys, s) {
+				a.keys = append(a.keys, s)
+				a.keyDesc = append(a.keyDesc, false)
+			}
+		}
 	}
 	if sel.GroupBy != nil {
 		for _, it := range sel.GroupBy.Items {
@@ -234,14 +311,21 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, tbl *Table, from, where string)
 	}
 	p.Aggregate = true
 	p.Keys = len(a.keys)
+	p.DistinctKeys = len(a.distinct)
 	p.Partials = a.partials
-	cols := append([]string{}, a.keys...)
+	groupBy := append(append([]string{}, a.keys...), a.distinct...)
+	cols := append([]string{}, groupBy...)
 	for _, pa := range a.partials {
-		cols = append(cols, pa.SQL)
+		if pa.FromFragment() {
+			cols = append(cols, pa.SQL)
+		}
+	}
+	if len(cols) == 0 {
+		return notDist("nothing to compute")
 	}
 	sql := "SELECT " + strings.Join(cols, ", ") + " FROM " + from + " WHERE " + where
-	if len(a.keys) > 0 {
-		sql += " GROUP BY " + strings.Join(a.keys, ", ")
+	if len(groupBy) > 0 {
+		sql += " GROUP BY " + strings.Join(groupBy, ", ")
 	}
 	p.FragmentSQL = sql
 	return nil
@@ -267,7 +351,7 @@ func (a *aggPlanner) groupExpr(e ast.ExprNode) (ast.ExprNode, error) {
 		}
 		e = a.sel.Fields.Fields[x.N-1].Expr
 	case *ast.ColumnNameExpr:
-		if _, ok := a.tbl.Column(x.Name.Name.O); !ok {
+		if x.Name.Table.O == "" && !isColumn(a.srcs, x.Name.Name.O) {
 			i := a.aliasIndex(x)
 			if i < 0 {
 				return nil, notDist("unknown column %s in GROUP BY", x.Name.Name.O)
@@ -375,28 +459,36 @@ func (r *finalRewriter) Leave(n ast.Node) (ast.Node, bool) {
 // aggregate registers the partials of one aggregate call and returns the
 // final expression over them.
 func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
-	if x.Distinct || x.Order != nil {
-		return nil, notDist("%s(DISTINCT/ORDER BY)", x.F)
-	}
 	f := strings.ToLower(x.F)
-	if f == "avg" {
-		if len(x.Args) != 1 {
-			return nil, notDist("AVG with %d arguments", len(x.Args))
-		}
-		arg, err := sqlparse.Restore(x.Args[0])
+	if x.Order != nil {
+		return nil, notDist("%s with ORDER BY", strings.ToUpper(x.F))
+	}
+	args := make([]string, len(x.Args))
+	for i, arg := range x.Args {
+		s, err := sqlparse.Restore(arg)
 		if err != nil {
 			return nil, notDist("cannot render aggregate: %v", err)
 		}
+		args[i] = s
+	}
+	if x.Distinct {
+		return a.distinctAggregate(f, args)
+	}
+	if len(args) != 1 {
+		return nil, notDist("%s with %d arguments", x.F, len(args))
+	}
+	arg := args[0]
+	switch f {
+	case "avg":
 		sum := a.partial(MergeSum, "SUM("+arg+")")
 		cnt := a.partial(MergeCount, "COUNT("+arg+")")
 		return div(sum, cnt), nil
+	case "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp":
+		return a.variance(f, arg)
 	}
 	kind := map[string]AggKind{"count": MergeCount, "sum": MergeSum, "min": MergeMin, "max": MergeMax}[f]
 	if kind == 0 {
 		return nil, notDist("aggregate %s is not distributed yet", strings.ToUpper(x.F))
-	}
-	if len(x.Args) != 1 {
-		return nil, notDist("%s with %d arguments", x.F, len(x.Args))
 	}
 	s, err := sqlparse.Restore(x)
 	if err != nil {
@@ -405,8 +497,90 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	return a.partial(kind, s), nil
 }
 
+// variance decomposes the STDDEV/VARIANCE family into COUNT, SUM and SUM of
+// squares (exact for integer and DECIMAL arguments) and finishes in DOUBLE,
+// as MySQL returns them.
+func (a *aggPlanner) variance(f, arg string) (ast.ExprNode, error) {
+	n := a.partial(MergeCount, "COUNT("+arg+")")
+	s := a.partial(MergeSum, "SUM("+arg+")")
+	sq := a.partial(MergeSum, "SUM(("+arg+")*("+arg+"))")
+	ns, ss, sqs := sqlparse.MustRestore(n), sqlparse.MustRestore(s), sqlparse.MustRestore(sq)
+	dev := fmt.Sprintf("(CAST(%s AS DOUBLE)-CAST(%s AS DOUBLE)*CAST(%s AS DOUBLE)/%s)", sqs, ss, ss, ns)
+	var expr string
+	switch f {
+	case "variance", "var_pop":
+		expr = fmt.Sprintf("IF(%s=0, NULL, GREATEST(%s/%s, 0))", ns, dev, ns)
+	case "var_samp":
+		expr = fmt.Sprintf("IF(%s<=1, NULL, GREATEST(%s/(%s-1), 0))", ns, dev, ns)
+	case "stddev_samp":
+		expr = fmt.Sprintf("IF(%s<=1, NULL, SQRT(GREATEST(%s/(%s-1), 0)))", ns, dev, ns)
+	default: // std, stddev, stddev_pop
+		expr = fmt.Sprintf("IF(%s=0, NULL, SQRT(GREATEST(%s/%s, 0)))", ns, dev, ns)
+	}
+	return parseExpr(expr)
+}
+
+// distinctAggregate plans COUNT/SUM/AVG(DISTINCT …): the arguments become
+// extra group keys of the fragments, and the coordinator counts or sums the
+// distinct combinations. All DISTINCT aggregates of a query must share one
+// argument set.
+func (a *aggPlanner) distinctAggregate(f string, args []string) (ast.ExprNode, error) {
+	set := append([]string{}, args...)
+	slices.Sort(set)
+	set = slices.Compact(set)
+	if len(a.distinct) == 0 {
+		a.distinct = set
+	} else if !slices.Equal(a.distinct, set) && !(len(set) == 1 && contains(a.distinct, set[0]) && f != "count") {
+		return nil, notDist("DISTINCT aggregates over different arguments")
+	}
+	switch f {
+	case "count":
+		if !slices.Equal(a.distinct, set) {
+			return nil, notDist("DISTINCT aggregates over different arguments")
+		}
+		return a.special(MergeDistinctCount, 0), nil
+	case "sum", "avg":
+		if len(args) != 1 || len(a.distinct) != 1 {
+			return nil, notDist("%s(DISTINCT) over several arguments", strings.ToUpper(f))
+		}
+		sum := a.special(MergeDistinctSum, 0)
+		if f == "sum" {
+			return sum, nil
+		}
+		return div(sum, a.special(MergeDistinctCount, 0)), nil
+	}
+	return nil, notDist("%s(DISTINCT) is not distributed yet", strings.ToUpper(f))
+}
+
+func (a *aggPlanner) special(kind AggKind, arg int) ast.ExprNode {
+	for i, p := range a.partials {
+		if p.Kind == kind && p.Arg == arg && p.SQL == "" {
+			return colExpr(fmt.Sprintf("__a%d", i))
+		}
+	}
+	a.partials = append(a.partials, Partial{Kind: kind, Arg: arg})
+	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1))
+}
+
+func parseExpr(s string) (ast.ExprNode, error) {
+	stmt, err := sqlparse.ParseOne("SELECT " + s)
+	if err != nil {
+		return nil, notDist("cannot parse %q: %v", s, err)
+	}
+	return stmt.(*ast.SelectStmt).Fields.Fields[0].Expr, nil
+}
+
+func containsAggregateAnywhere(sel *ast.SelectStmt) bool {
+	found := false
+	visitAll(sel, &finder{found: &found, match: func(n ast.Node) bool { _, ok := n.(*ast.AggregateFuncExpr); return ok }})
+	return found
+}
+
 func (a *aggPlanner) partial(kind AggKind, sql string) ast.ExprNode {
 	for i, p := range a.partials {
+		if p.SQL == "" {
+			continue
+		}
 		if p.Kind == kind && p.SQL == sql {
 			return colExpr(fmt.Sprintf("__a%d", i))
 		}
@@ -418,4 +592,21 @@ func (a *aggPlanner) partial(kind AggKind, sql string) ast.ExprNode {
 func isNullLiteral(e ast.ExprNode) bool {
 	v, ok := e.(ast.ValueExpr)
 	return ok && v.GetValue() == nil
+}
+
+// forEachOn calls f with every ON condition of a join tree.
+func forEachOn(n ast.ResultSetNode, f func(ast.ExprNode)) {
+	j, ok := n.(*ast.Join)
+	if !ok {
+		return
+	}
+	if j.On != nil {
+		f(j.On.Expr)
+	}
+	if j.Left != nil {
+		forEachOn(j.Left, f)
+	}
+	if j.Right != nil {
+		forEachOn(j.Right, f)
+	}
 }

@@ -18,23 +18,16 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if err := checkShape(sel); err != nil {
 		return nil, err
 	}
-	ts, tn, err := singleTable(sel)
+	if sel.From.TableRefs == nil {
+		return nil, notDist("no FROM clause")
+	}
+	srcs, err := sources(cat, db, sel.From.TableRefs)
 	if err != nil {
 		return nil, err
 	}
-	schema := tn.Schema.O
-	if schema == "" {
-		schema = db
-	}
-	if schema == "" {
-		return nil, notDist("no database selected")
-	}
-	tbl, ok := cat.Table(schema, tn.Name.O)
-	if !ok {
-		return nil, notDist("table %s.%s is not in the catalog", schema, tn.Name.O)
-	}
-	if tbl.SplitColumn == "" {
-		return nil, notDist("table %s.%s has no integer primary key or configured split column", schema, tbl.Name)
+	split, why, err := chooseSplit(srcs)
+	if err != nil {
+		return nil, err
 	}
 	whole, err := sqlparse.Restore(sel)
 	if err != nil {
@@ -43,27 +36,24 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if strings.Contains(strings.ToUpper(whole), "__SHOAL_") {
 		return nil, notDist("statement uses a name reserved by Shoal")
 	}
-	if err := checkExprs(sel); err != nil {
+	if err := checkExprs(sel, split); err != nil {
 		return nil, err
 	}
 	if err := nameFields(sel); err != nil {
 		return nil, err
 	}
-	qual := ts.AsName.O
-	if qual == "" {
-		qual = tbl.Name
-	}
-	if err := normalizeColumns(sel, tbl, schema, qual); err != nil {
+	if err := normalizeColumns(sel, srcs); err != nil {
 		return nil, err
 	}
-
 	// Fragments run on a worker connection with no current database: name
-	// the table's database explicitly.
-	tn.Schema = ast.NewCIStr(schema)
+	// every table's database explicitly, subqueries included.
+	qualifyTables(sel, db)
+
 	p := &Plan{
-		DB: schema, Table: tbl.Name,
-		SplitColumn: quoteName(qual) + "." + quoteName(tbl.SplitColumn),
+		DB: split.tbl.Schema, Table: split.tbl.Name,
+		SplitColumn: quoteName(split.alias) + "." + quoteName(split.tbl.SplitColumn),
 		Limit:       -1, PushedLimit: -1,
+		Notes:       []string{"split table: " + why},
 	}
 	if p.Limit, p.Offset, err = limitOf(sel.Limit); err != nil {
 		return nil, err
@@ -90,8 +80,8 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 		where = "(" + w + ") AND " + RangeMarker
 	}
 
-	if isAggregate(sel) {
-		err = planAggregate(p, sel, tbl, from, where)
+	if isAggregate(sel) || sel.Distinct {
+		err = planAggregate(p, sel, srcs, from, where)
 	} else {
 		err = planRows(p, sel, from, where)
 	}
@@ -104,14 +94,23 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	return p, nil
 }
 
+// qualifyTables names the database of every table reference that has none.
+func qualifyTables(sel *ast.SelectStmt, db string) {
+	found := false
+	sel.Accept(&finder{found: &found, deep: true, match: func(n ast.Node) bool {
+		if tn, ok := n.(*ast.TableName); ok && tn.Schema.O == "" {
+			tn.Schema = ast.NewCIStr(db)
+		}
+		return false
+	}})
+}
+
 func checkShape(sel *ast.SelectStmt) error {
 	switch {
 	case sel.Kind != ast.SelectStmtKindSelect:
 		return notDist("VALUES/TABLE statement")
 	case sel.With != nil:
 		return notDist("WITH clause")
-	case sel.Distinct:
-		return notDist("SELECT DISTINCT")
 	case len(sel.WindowSpecs) > 0:
 		return notDist("window specification")
 	case sel.From == nil:
@@ -124,25 +123,6 @@ func checkShape(sel *ast.SelectStmt) error {
 		return notDist("locking or INTO")
 	}
 	return nil
-}
-
-func singleTable(sel *ast.SelectStmt) (*ast.TableSource, *ast.TableName, error) {
-	j := sel.From.TableRefs
-	if j == nil || j.Right != nil {
-		return nil, nil, notDist("more than one table")
-	}
-	ts, ok := j.Left.(*ast.TableSource)
-	if !ok {
-		return nil, nil, notDist("FROM is not a plain table")
-	}
-	tn, ok := ts.Source.(*ast.TableName)
-	if !ok {
-		return nil, nil, notDist("FROM is a derived table")
-	}
-	if tn.AsOf != nil || tn.TableSample != nil {
-		return nil, nil, notDist("AS OF / TABLESAMPLE")
-	}
-	return ts, tn, nil
 }
 
 func isAggregate(sel *ast.SelectStmt) bool {

@@ -1,0 +1,109 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
+
+// source is one table of the FROM clause.
+type source struct {
+	ts    *ast.TableSource
+	tn    *ast.TableName
+	alias string // the name columns qualify it with
+	tbl   *Table
+	// nullable is true when the table is on the null-supplying side of an
+	// outer join: some output rows have no row of it.
+	nullable bool
+}
+
+// sources collects the tables of a FROM clause made of plain tables joined
+// with inner, cross, LEFT and RIGHT joins (ON conditions). Derived tables,
+// USING and NATURAL joins are not distributed (yet).
+func sources(cat Catalog, db string, j *ast.Join) ([]*source, error) {
+	var out []*source
+	var walk func(n ast.ResultSetNode, nullable bool) error
+	walk = func(n ast.ResultSetNode, nullable bool) error {
+		switch x := n.(type) {
+		case *ast.Join:
+			if x.NaturalJoin || len(x.Using) > 0 {
+				return notDist("NATURAL or USING join")
+			}
+			if x.Right == nil {
+				return walk(x.Left, nullable)
+			}
+			ln, rn := nullable, nullable
+			switch x.Tp {
+			case ast.LeftJoin:
+				rn = true
+			case ast.RightJoin:
+				ln = true
+			}
+			if err := walk(x.Left, ln); err != nil {
+				return err
+			}
+			return walk(x.Right, rn)
+		case *ast.TableSource:
+			tn, ok := x.Source.(*ast.TableName)
+			if !ok {
+				return notDist("derived table in FROM")
+			}
+			if tn.AsOf != nil || tn.TableSample != nil {
+				return notDist("AS OF / TABLESAMPLE")
+			}
+			schema := tn.Schema.O
+			if schema == "" {
+				schema = db
+			}
+			if schema == "" {
+				return notDist("no database selected")
+			}
+			tbl, ok := cat.Table(schema, tn.Name.O)
+			if !ok {
+				return notDist("table %s.%s is not in the catalog", schema, tn.Name.O)
+			}
+			alias := x.AsName.O
+			if alias == "" {
+				alias = tbl.Name
+			}
+			for _, s := range out {
+				if s.alias == alias {
+					return notDist("table name %s used twice", alias)
+				}
+			}
+			out = append(out, &source{ts: x, tn: tn, alias: alias, tbl: tbl, nullable: nullable})
+			return nil
+		}
+		return notDist("unsupported FROM item %T", n)
+	}
+	if err := walk(j, false); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// chooseSplit picks the table to split: the largest splittable table
+// (by the catalog's row estimate) that is on the preserved side of every
+// outer join, so that every output row comes from exactly one of its rows.
+func chooseSplit(srcs []*source) (*source, string, error) {
+	var best *source
+	for _, s := range srcs {
+		if s.tbl.SplitColumn == "" {
+			continue
+		}
+		if best == nil || s.tbl.Rows > best.tbl.Rows {
+			best = s
+		}
+	}
+	if best == nil {
+		return nil, "", notDist("no table in FROM has an integer primary key or configured split column")
+	}
+	if best.nullable {
+		return nil, "", notDist("the largest table %s is on the null-supplying side of an outer join", best.tbl.Name)
+	}
+	why := fmt.Sprintf("largest table (~%d rows)", best.tbl.Rows)
+	if len(srcs) > 1 {
+		why += fmt.Sprintf(", preserved side of every join; %d other table(s) joined inside each fragment", len(srcs)-1)
+	}
+	return best, why, nil
+}
