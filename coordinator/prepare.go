@@ -30,10 +30,10 @@ type prepared struct {
 	// of a plan with DISTINCT aggregates.
 	keys, keys2 []arrowexec.KeySpec
 	aggs, aggs2 []arrowexec.AggSpec
-	outputs    []*evalexpr.Expr
-	having     *evalexpr.Expr
-	order      []orderKey
-	visible    int // row plans: columns sent to the client
+	outputs     []*evalexpr.Expr
+	having      *evalexpr.Expr
+	order       []orderKey
+	visible     int // row plans: columns sent to the client
 }
 
 // orderKey is one final-stage ORDER BY key: an expression over the final

@@ -53,7 +53,7 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 		DB: split.tbl.Schema, Table: split.tbl.Name,
 		SplitColumn: quoteName(split.alias) + "." + quoteName(split.tbl.SplitColumn),
 		Limit:       -1, PushedLimit: -1,
-		Notes:       []string{"split table: " + why},
+		Notes: []string{"split table: " + why},
 	}
 	if p.Limit, p.Offset, err = limitOf(sel.Limit); err != nil {
 		return nil, err
