@@ -36,6 +36,8 @@ func newAccumulator(env *collations.Environment, spec AggSpec) (accumulator, err
 	case AggMin, AggMax:
 		c, err := newCollator(env, spec.Collation)
 		return &minmaxAcc{max: spec.Kind == AggMax, coll: c}, err
+	case AggBitAnd, AggBitOr, AggBitXor:
+		return &bitAcc{kind: spec.Kind}, nil
 	}
 	return &countAcc{}, fmt.Errorf("arrowexec: unknown aggregate kind %d", spec.Kind)
 }

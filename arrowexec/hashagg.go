@@ -31,6 +31,11 @@ const (
 	AggMin
 	// AggMax keeps the largest partial, compared as for AggMin.
 	AggMax
+	// AggBitAnd, AggBitOr and AggBitXor combine BIGINT UNSIGNED partials
+	// bitwise; never NULL (see bitAcc).
+	AggBitAnd
+	AggBitOr
+	AggBitXor
 )
 
 func (k AggKind) String() string {
@@ -43,6 +48,12 @@ func (k AggKind) String() string {
 		return "MIN"
 	case AggMax:
 		return "MAX"
+	case AggBitAnd:
+		return "BIT_AND"
+	case AggBitOr:
+		return "BIT_OR"
+	case AggBitXor:
+		return "BIT_XOR"
 	}
 	return fmt.Sprintf("AggKind(%d)", uint8(k))
 }

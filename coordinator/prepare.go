@@ -212,6 +212,12 @@ func aggKind(k planner.AggKind) arrowexec.AggKind {
 		return arrowexec.AggCount
 	case planner.MergeMin:
 		return arrowexec.AggMin
+	case planner.MergeBitAnd:
+		return arrowexec.AggBitAnd
+	case planner.MergeBitOr:
+		return arrowexec.AggBitOr
+	case planner.MergeBitXor:
+		return arrowexec.AggBitXor
 	}
 	return arrowexec.AggMax
 }

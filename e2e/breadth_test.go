@@ -26,6 +26,8 @@ func TestBreadth(t *testing.T) {
 		{"select distinct", "select distinct Carrier, YearD from ontime where Cancelled = 1", false},
 		{"select distinct order limit", "select distinct Origin from ontime order by Origin desc limit 5", true},
 		{"stddev variance", "select Carrier, round(stddev_pop(ArrDelayMinutes), 6), round(var_samp(Distance), 6), round(std(DepDelayMinutes), 6), round(variance(Distance), 4) from ontime group by Carrier", true},
+		{"bit aggregates", "select Carrier, bit_and(Distance), bit_or(FlightNum), bit_xor(id), bit_and(FlightNum + 0) from ontime group by Carrier", true},
+		{"bit aggregates empty", "select bit_and(Distance), bit_or(Distance), bit_xor(Distance) from ontime where YearD = 1800", true},
 		{"join with distinct", "select c.country, count(distinct o.Origin) from ontime o join carriers c on c.code = o.Carrier group by c.country", true},
 	}
 	for _, c := range cases {

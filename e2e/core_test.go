@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"database/sql"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 const perconaQ1 = `select min(YearD), max(YearD) as max_year, Carrier, count(*) as cnt,
@@ -115,5 +119,30 @@ func TestErrors(t *testing.T) {
 		}
 		// The same pool (and so, usually, the same connection) still works.
 		diff(t, "select count(*) from ontime", true)
+	}
+}
+
+// TestAuth checks accounts from the config: the right password works, a
+// wrong one gets 1045.
+func TestAuth(t *testing.T) {
+	addr := env.coord.Addr().String()
+	good, err := sql.Open("mysql", "alice:s3cret@tcp("+addr+")/ontime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer good.Close()
+	var n int64
+	if err := good.QueryRow("select count(*) from ontime").Scan(&n); err != nil || n != env.rows {
+		t.Fatalf("alice: %d rows, %v", n, err)
+	}
+	bad, err := sql.Open("mysql", "alice:wrong@tcp("+addr+")/ontime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bad.Close()
+	err = bad.Ping()
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) || me.Number != 1045 {
+		t.Fatalf("wrong password: %v, want error 1045", err)
 	}
 }

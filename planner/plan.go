@@ -40,6 +40,11 @@ const (
 	// MergeDistinctSum sums distinct key Arg over a group's distinct-key
 	// combinations; it has no fragment column.
 	MergeDistinctSum
+	// MergeBitAnd, MergeBitOr and MergeBitXor combine partial BIT_AND,
+	// BIT_OR and BIT_XOR bitwise.
+	MergeBitAnd
+	MergeBitOr
+	MergeBitXor
 )
 
 func (k AggKind) String() string {
@@ -56,6 +61,12 @@ func (k AggKind) String() string {
 		return "count-distinct"
 	case MergeDistinctSum:
 		return "sum-distinct"
+	case MergeBitAnd:
+		return "bit_and"
+	case MergeBitOr:
+		return "bit_or"
+	case MergeBitXor:
+		return "bit_xor"
 	}
 	return fmt.Sprintf("AggKind(%d)", int(k))
 }

@@ -486,7 +486,8 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	case "std", "stddev", "stddev_pop", "stddev_samp", "variance", "var_pop", "var_samp":
 		return a.variance(f, arg)
 	}
-	kind := map[string]AggKind{"count": MergeCount, "sum": MergeSum, "min": MergeMin, "max": MergeMax}[f]
+	kind := map[string]AggKind{"count": MergeCount, "sum": MergeSum, "min": MergeMin, "max": MergeMax,
+		"bit_and": MergeBitAnd, "bit_or": MergeBitOr, "bit_xor": MergeBitXor}[f]
 	if kind == 0 {
 		return nil, notDist("aggregate %s is not distributed yet", strings.ToUpper(x.F))
 	}
