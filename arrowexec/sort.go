@@ -276,3 +276,21 @@ func (t *TopN) Rows() ([][]sqltypes.Value, error) {
 	}
 	return rows, nil
 }
+
+// Comparer compares rows under a list of orderings, as SortRows does.
+type Comparer struct{ rc *rowComparer }
+
+// NewComparer returns a comparer for order.
+func NewComparer(order []Ordering, env *collations.Environment) (*Comparer, error) {
+	rc, err := newRowComparer(order, env)
+	if err != nil {
+		return nil, err
+	}
+	return &Comparer{rc: rc}, nil
+}
+
+// Compare returns -1, 0 or 1; Err reports the first comparison error.
+func (c *Comparer) Compare(a, b []sqltypes.Value) int { return c.rc.compare(a, b) }
+
+// Err returns the first error a comparison met.
+func (c *Comparer) Err() error { return c.rc.err }

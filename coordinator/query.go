@@ -97,6 +97,11 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			return st, err
 		}
 	}
+	if pr.plan.Rollup {
+		if merged, err = s.rollup(pr, schema, merged); err != nil {
+			return st, err
+		}
+	}
 	ev := s.env.NewEvaluator()
 	nout := len(pr.outputs)
 	final := make([][]sqltypes.Value, 0, len(merged))
@@ -346,4 +351,101 @@ func widen(f arrow.Field) arrow.Field {
 		f.Type = &arrow.Decimal256Type{Precision: 76, Scale: t.Scale}
 	}
 	return f
+}
+
+// rollup adds WITH ROLLUP's super-aggregate rows to the merged groups and
+// returns all rows in MariaDB's order: groups sorted by their keys, each
+// prefix's subtotal after its last group, the grand total last. Subtotals
+// merge the groups' merged partials again, which is exact for every
+// partial kind a ROLLUP plan has (the planner refuses DISTINCT ones).
+func (s *Server) rollup(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	k := pr.plan.Keys
+	if len(rows) == 0 || k == 0 {
+		return rows, nil
+	}
+	ords := make([]arrowexec.Ordering, k)
+	for i := range ords {
+		ords[i] = arrowexec.Ordering{Col: i, Collation: pr.keys[i].Collation}
+	}
+	env := s.env.Collations()
+	if err := arrowexec.SortRows(rows, ords, env); err != nil {
+		return nil, err
+	}
+	levels := make([][][]sqltypes.Value, k)
+	for l := 0; l < k; l++ {
+		sub, err := s.reaggregate(pr, schema, rows, l)
+		if err != nil {
+			return nil, err
+		}
+		if err := arrowexec.SortRows(sub, ords[:l], env); err != nil {
+			return nil, err
+		}
+		levels[l] = sub
+	}
+	cmps := make([]*arrowexec.Comparer, k)
+	for l := range cmps {
+		c, err := arrowexec.NewComparer(ords[:l], env)
+		if err != nil {
+			return nil, err
+		}
+		cmps[l] = c
+	}
+	next := make([]int, k)
+	out := make([][]sqltypes.Value, 0, len(rows)*2)
+	for i, row := range rows {
+		out = append(out, row)
+		for l := k - 1; l >= 0; l-- {
+			if i+1 < len(rows) && cmps[l].Compare(row, rows[i+1]) == 0 {
+				break
+			}
+			if next[l] < len(levels[l]) {
+				out = append(out, levels[l][next[l]])
+				next[l]++
+			}
+		}
+	}
+	return out, nil
+}
+
+// reaggregate merges rows (keys then partials) by their first l keys and
+// returns rows of the same width with the other keys NULL.
+func (s *Server) reaggregate(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value, l int) ([][]sqltypes.Value, error) {
+	k := pr.plan.Keys
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys[:l], pr.aggs, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	fields := append([]arrow.Field{}, schema.Fields()[:l]...)
+	for _, f := range schema.Fields()[k:] {
+		fields = append(fields, widen(f))
+	}
+	rb := arrowexec.NewRowBuilder(s.mem, arrow.NewSchema(fields, nil))
+	defer rb.Release()
+	buf := make([]sqltypes.Value, len(fields))
+	for _, row := range rows {
+		copy(buf, row[:l])
+		copy(buf[l:], row[k:])
+		if err := rb.Append(buf); err != nil {
+			return nil, err
+		}
+	}
+	rec := rb.NewRecordBatch()
+	err := h.Add(rec)
+	rec.Release()
+	if err != nil {
+		return nil, err
+	}
+	sub, err := h.Rows()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]sqltypes.Value, len(sub))
+	for i, r := range sub {
+		row := make([]sqltypes.Value, len(rows[0]))
+		copy(row, r[:l])
+		for j := l; j < k; j++ {
+			row[j] = sqltypes.NULL
+		}
+		copy(row[k:], r[l:])
+		out[i] = row
+	}
+	return out, nil
 }

@@ -28,6 +28,9 @@ func TestBreadth(t *testing.T) {
 		{"stddev variance", "select Carrier, round(stddev_pop(ArrDelayMinutes), 6), round(var_samp(Distance), 6), round(std(DepDelayMinutes), 6), round(variance(Distance), 4) from ontime group by Carrier", true},
 		{"bit aggregates", "select Carrier, bit_and(Distance), bit_or(FlightNum), bit_xor(id), bit_and(FlightNum + 0) from ontime group by Carrier", true},
 		{"bit aggregates empty", "select bit_and(Distance), bit_or(Distance), bit_xor(Distance) from ontime where YearD = 1800", true},
+		{"rollup one key", "select Carrier, count(*), sum(Distance), max(FlightDate) from ontime group by Carrier with rollup", true},
+		{"rollup two keys", "select YearD, Quarter, count(*), min(ArrDelayMinutes) from ontime where YearD > 2010 group by YearD, Quarter with rollup", true},
+		{"rollup having limit", "select OriginState, Cancelled, count(*) c from ontime group by OriginState, Cancelled with rollup having c > 10 limit 20", true},
 		{"join with distinct", "select c.country, count(distinct o.Origin) from ontime o join carriers c on c.code = o.Carrier group by c.country", true},
 	}
 	for _, c := range cases {

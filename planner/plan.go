@@ -117,6 +117,10 @@ type Plan struct {
 	// distinct keys, then by keys alone, counting or summing the distinct
 	// values.
 	DistinctKeys int
+	// Rollup adds WITH ROLLUP's super-aggregate rows: for every prefix of
+	// the keys, rows with the remaining keys NULL, each after its group, the
+	// grand total last (MariaDB's order).
+	Rollup bool
 	// Partials are the partial aggregates, in final-row order. Those with
 	// SQL are fragment columns, after the keys and distinct keys, in order.
 	Partials []Partial

@@ -49,7 +49,7 @@ var volatile = map[string]bool{
 	"sleep": true, "get_lock": true, "release_lock": true, "release_all_locks": true,
 	"is_free_lock": true, "is_used_lock": true, "benchmark": true, "master_pos_wait": true,
 	"master_gtid_wait": true, "source_pos_wait": true, "nextval": true, "lastval": true,
-	"setval": true, "load_file": true, "random_bytes": true, "version": true,
+	"setval": true, "load_file": true, "random_bytes": true, "version": true, "grouping": true,
 }
 
 // checkExprs refuses expression forms that fragments cannot evaluate
@@ -301,7 +301,20 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			p.OrderBy = append(p.OrderBy, OrderItem{Expr: expr, Desc: it.Desc})
 		}
 	}
-	if sel.OrderBy == nil {
+	if sel.GroupBy != nil && sel.GroupBy.Rollup {
+		if len(a.distinct) > 0 {
+			return notDist("WITH ROLLUP and DISTINCT aggregates")
+		}
+		for _, d := range a.keyDesc {
+			if d {
+				return notDist("WITH ROLLUP and GROUP BY … DESC")
+			}
+		}
+		if len(a.keys) != len(sel.GroupBy.Items) {
+			return notDist("WITH ROLLUP over repeated keys")
+		}
+		p.Rollup = true
+	} else if sel.OrderBy == nil {
 		// MariaDB (and MySQL before 8.0) return GROUP BY results sorted by
 		// the group keys; MySQL 8 leaves the order unspecified, so sorting
 		// is right for both.

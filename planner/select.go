@@ -115,8 +115,8 @@ func checkShape(sel *ast.SelectStmt) error {
 		return notDist("window specification")
 	case sel.From == nil:
 		return notDist("no FROM clause")
-	case sel.GroupBy != nil && sel.GroupBy.Rollup:
-		return notDist("WITH ROLLUP")
+	case sel.GroupBy != nil && sel.GroupBy.Rollup && sel.OrderBy != nil:
+		return notDist("WITH ROLLUP and ORDER BY")
 	case sel.SelectStmtOpts != nil && sel.SelectStmtOpts.CalcFoundRows:
 		return notDist("SQL_CALC_FOUND_ROWS")
 	case sel.SelectIntoOpt != nil || sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone:
