@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"golang.org/x/sync/errgroup"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/shoaldb/shoal/pushdown"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -20,6 +23,10 @@ import (
 // so running one again on another replica is always safe; the output of a
 // failed attempt is dropped, never merged.
 const maxAttempts = 3
+
+// maxRowsPerRowFragment bounds the rows a fragment of a row plan (no
+// aggregates, no LIMIT) is expected to return.
+const maxRowsPerRowFragment = 100_000
 
 // fragment is one key range of a distributed query.
 type fragment struct {
@@ -67,6 +74,12 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 		if m := t.Rows / s.cfg.MinRowsPerFragment; int64(n) > m {
 			n = int(max(m, 1))
 		}
+		// A fragment's output is held until it completes (so a failed
+		// attempt is never half-sent); for row plans that bounds memory by
+		// fragment size, so cut them small enough.
+		if !p.Aggregate && p.PushedLimit < 0 {
+			n = max(n, int(t.Rows/maxRowsPerRowFragment)+1)
+		}
 	}
 	ranges := pushdown.Split(lo, hi, n, false)
 	out := make([]*fragment, len(ranges))
@@ -107,6 +120,12 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 		for slot := 0; slot < w.slots(); slot++ {
 			g.Go(func() error {
 				for {
+					// A worker found failing mid-query (here or by the
+					// poller) takes no more fragments; the others drain
+					// the queue.
+					if !w.healthy() {
+						return nil
+					}
 					var f *fragment
 					select {
 					case <-gctx.Done():
@@ -138,7 +157,7 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 					// The worker (or its replica) failed: stop using it until
 					// its status says it is healthy again, and put the
 					// fragment back for the other workers' slots.
-					w.up.Store(false)
+					w.markDown("fragment failed: " + err.Error())
 					backoff := time.Duration(f.attempts*f.attempts)*50*time.Millisecond + time.Duration(rand.IntN(50))*time.Millisecond
 					time.AfterFunc(backoff, func() { queue <- f })
 					return nil
@@ -167,6 +186,9 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 // retryable reports whether a fragment error might not recur elsewhere: a
 // transport or worker failure rather than a MySQL error about the SQL.
 func retryable(err error) bool {
+	if errors.Is(err, errStalled) {
+		return true
+	}
 	if se, ok := sqlerr.As(err); ok {
 		switch se.Num {
 		case 1317, 2006, 2013, 1053, 1927, 1152, 1040, 1203: // interrupted, gone, lost, shutdown, killed, aborted, too many connections
@@ -177,8 +199,23 @@ func retryable(err error) bool {
 	return true
 }
 
+// errStalled marks an attempt that ran past fragment_timeout while the
+// query itself still had time: the worker or its replica hangs, so the
+// fragment is worth trying elsewhere.
+var errStalled = errors.New("fragment attempt exceeded fragment_timeout")
+
 // runFragment runs one attempt of f on w and hands its output to sink.
 func (s *Server) runFragment(ctx context.Context, w *workerRef, f *fragment, qid string, sink batchSink) error {
+	parent := ctx
+	err := s.runAttempt(ctx, w, f, qid, sink)
+	if err != nil && parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || isDeadlineStatus(err)) {
+		return fmt.Errorf("%w (%s on %s): %v", errStalled, s.cfg.FragmentTimeout.D(), w.name(), err)
+	}
+	return err
+}
+
+// runAttempt is one attempt of runFragment.
+func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid string, sink batchSink) error {
 	f.attempts++
 	f.stat.Tries = f.attempts
 	f.stat.Worker = w.name()
@@ -241,4 +278,11 @@ func lockedSink(f batchSink) batchSink {
 		defer mu.Unlock()
 		return f(b)
 	}
+}
+
+// isDeadlineStatus reports a gRPC DeadlineExceeded from the worker (the
+// fragment's deadline, which the ticket carries, passed on its side).
+func isDeadlineStatus(err error) bool {
+	st, ok := status.FromError(err)
+	return ok && err != nil && st.Code() == codes.DeadlineExceeded
 }
