@@ -3,6 +3,8 @@ package planner
 import (
 	"fmt"
 	"slices"
+
+	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -210,9 +212,10 @@ func isColumn(srcs []*source, name string) bool {
 type aggPlanner struct {
 	sel      *ast.SelectStmt
 	srcs     []*source
-	keys     []string // restored group-key expressions
-	keyDesc  []bool   // GROUP BY key DESC (MariaDB sorts groups)
-	distinct []string // restored arguments of the DISTINCT aggregates
+	keys     []string        // restored group-key expressions
+	keyDesc  []bool          // GROUP BY key DESC (MariaDB sorts groups)
+	distinct []string        // restored arguments of the DISTINCT aggregates
+	strKeys  map[string]bool // restored keys that are string columns
 	partials []Partial
 	// outputs are the select fields' aliases (lower case) for HAVING and
 	// ORDER BY name resolution; "" when a field has none.
@@ -246,6 +249,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			if !contains(a.keys, s) {
 				a.keys = append(a.keys, s)
 				a.keyDesc = append(a.keyDesc, false)
+				a.noteStringKey(f.Expr, s)
 			}
 		}
 	}
@@ -262,6 +266,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			if !contains(a.keys, s) {
 				a.keys = append(a.keys, s)
 				a.keyDesc = append(a.keyDesc, it.Desc)
+				a.noteStringKey(e, s)
 			}
 		}
 	}
@@ -378,6 +383,51 @@ func (a *aggPlanner) groupExpr(e ast.ExprNode) (ast.ExprNode, error) {
 	return e, nil
 }
 
+var stringTypes = map[string]bool{"char": true, "varchar": true, "tinytext": true, "text": true,
+	"mediumtext": true, "longtext": true, "enum": true, "set": true}
+
+// noteStringKey remembers group keys that are string columns: the final
+// stage must not compare them with numbers, because vitess' evalengine
+// converts strings such as '9E' to numbers differently from MySQL.
+func (a *aggPlanner) noteStringKey(e ast.ExprNode, restored string) {
+	c, ok := e.(*ast.ColumnNameExpr)
+	if !ok {
+		return
+	}
+	for _, s := range a.srcs {
+		if c.Name.Table.O != "" && c.Name.Table.O != s.alias {
+			continue
+		}
+		if col, ok := s.tbl.Column(c.Name.Name.O); ok && stringTypes[col.Type] {
+			if a.strKeys == nil {
+				a.strKeys = map[string]bool{}
+			}
+			a.strKeys[restored] = true
+		}
+	}
+}
+
+// mixesStringKeyAndNumber reports a comparison or arithmetic between a
+// string group key and a numeric literal.
+func (a *aggPlanner) mixesStringKeyAndNumber(b *ast.BinaryOperationExpr) bool {
+	isKey := func(e ast.ExprNode) bool {
+		s, err := sqlparse.Restore(e)
+		return err == nil && a.strKeys[s]
+	}
+	isNum := func(e ast.ExprNode) bool {
+		v, ok := e.(ast.ValueExpr)
+		if !ok {
+			return false
+		}
+		switch v.GetValue().(type) {
+		case string, []byte, nil:
+			return false
+		}
+		return true
+	}
+	return isKey(b.L) && isNum(b.R) || isNum(b.L) && isKey(b.R)
+}
+
 // aliasIndex returns the select field whose alias e names, or -1.
 func (a *aggPlanner) aliasIndex(e ast.ExprNode) int {
 	c, ok := e.(*ast.ColumnNameExpr)
@@ -441,6 +491,11 @@ func (r *finalRewriter) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	}
 	switch x := n.(type) {
+	case *ast.BinaryOperationExpr:
+		if r.a.mixesStringKeyAndNumber(x) {
+			r.err = notDist("string group key compared with a number after the merge")
+			return n, true
+		}
 	case *ast.AggregateFuncExpr:
 		rep, err := r.a.aggregate(x)
 		if err != nil {
@@ -491,6 +546,14 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 		return nil, notDist("%s with %d arguments", x.F, len(args))
 	}
 	arg := args[0]
+	if f != "count" && a.hasExactDivision(x.Args[0]) {
+		// MySQL keeps a DECIMAL quotient's internal digits (a multiple of
+		// nine) inside the aggregate, and MariaDB rounds its running sum
+		// to the declared scale when it groups through a temporary table:
+		// the answer depends on the server's execution strategy, so no
+		// merge can reproduce it. Let the replica answer.
+		return nil, notDist("aggregate over a DECIMAL division (its rounding depends on MySQL's execution)")
+	}
 	switch f {
 	case "avg":
 		sum := a.partial(MergeSum, "SUM("+arg+")")
@@ -576,6 +639,52 @@ func (a *aggPlanner) special(kind AggKind, arg int) ast.ExprNode {
 	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1))
 }
 
+// hasExactDivision reports an expression that divides with DECIMAL
+// arithmetic: it contains "/" and only integer or DECIMAL columns, numeric
+// literals and operators (no function that could turn it into DOUBLE).
+func (a *aggPlanner) hasExactDivision(e ast.ExprNode) bool {
+	div, ok := false, true
+	found := false
+	e.Accept(&finder{found: &found, match: func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.BinaryOperationExpr:
+			if x.Op == opcode.Div {
+				div = true
+			}
+		case *ast.ColumnNameExpr:
+			typ := ""
+			for _, s := range a.srcs {
+				if x.Name.Table.O != "" && x.Name.Table.O != s.alias {
+					continue
+				}
+				if col, ok := s.tbl.Column(x.Name.Name.O); ok {
+					typ = col.Type
+				}
+			}
+			if !intTypes[typ] && typ != "decimal" {
+				ok = false
+			}
+		case ast.ValueExpr:
+			switch x.GetValue().(type) {
+			case string, []byte, float64, float32:
+				ok = false
+			}
+		case *ast.ParenthesesExpr, *ast.UnaryOperationExpr, *ast.ColumnName:
+		case *ast.FuncCallExpr:
+			switch x.FnName.L {
+			case "if", "ifnull", "coalesce", "abs", "round", "truncate", "nullif", "greatest", "least":
+			default:
+				ok = false
+			}
+		case *ast.CaseExpr, *ast.WhenClause, *ast.IsNullExpr, *ast.PatternInExpr, *ast.BetweenExpr:
+		default:
+			ok = false
+		}
+		return false
+	}})
+	return div && ok
+}
+
 func parseExpr(s string) (ast.ExprNode, error) {
 	stmt, err := sqlparse.ParseOne("SELECT " + s)
 	if err != nil {
@@ -624,3 +733,5 @@ func forEachOn(n ast.ResultSetNode, f func(ast.ExprNode)) {
 		forEachOn(j.Right, f)
 	}
 }
+
+var intTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true, "year": true}

@@ -1,0 +1,282 @@
+package e2e
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestRandomQueries runs generated reporting queries (querygen.go) through
+// Shoal and directly on the primary and compares their answers.
+//
+//	SHOAL_RANDOM_QUERIES  how many queries (default 2000)
+//	SHOAL_RANDOM_SEED     the generator's seed (default 1)
+//	SHOAL_RANDOM_PARALLEL concurrent queries (default 3)
+//
+// Query i of a seed does not depend on the others, so a failing subtest
+// "q/0042-grouped" is reproduced alone with
+// -run 'TestRandomQueries/q/0042-' and the same seed. Mismatches fail their
+// subtest and the run goes on; the end of the log lists the first ones and,
+// per category, how many queries Shoal distributed and passed through.
+func TestRandomQueries(t *testing.T) {
+	n := envInt(t, "SHOAL_RANDOM_QUERIES", 2000)
+	seed := uint64(envInt(t, "SHOAL_RANDOM_SEED", 1))
+	par := max(1, envInt(t, "SHOAL_RANDOM_PARALLEL", 3))
+	t.Logf("SHOAL_RANDOM_SEED=%d SHOAL_RANDOM_QUERIES=%d SHOAL_RANDOM_PARALLEL=%d", seed, n, par)
+
+	start := time.Now()
+	outcomes := make([]outcome, n)
+	t.Run("q", func(t *testing.T) {
+		next := make(chan int)
+		var wg sync.WaitGroup
+		for range par {
+			wg.Go(func() {
+				for i := range next {
+					q := GenQuery(seed, i)
+					o := &outcomes[i]
+					o.q = q
+					o.ok = t.Run(fmt.Sprintf("%04d-%s", i, q.Category), func(t *testing.T) {
+						runGenerated(t, q, o)
+					})
+				}
+			})
+		}
+		for i := range n {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	})
+	elapsed := time.Since(start)
+	t.Logf("%d queries in %s (seed %d)", n, elapsed.Round(time.Millisecond), seed)
+	summarize(t, outcomes)
+}
+
+// outcome is what happened to one generated query.
+type outcome struct {
+	q           Query
+	distributed bool
+	reason      string // passthrough reason, or the EXPLAIN error
+	explainErr  bool
+	invalid     bool // MariaDB itself refused the query: a generator bug
+	ok          bool
+}
+
+func runGenerated(t *testing.T, q Query, o *outcome) {
+	ex, err := query(env.shoal, "EXPLAIN "+q.SQL)
+	switch {
+	case err != nil:
+		o.explainErr, o.reason = true, err.Error()
+	case ex.err != nil:
+		o.explainErr, o.reason = true, ex.err.Error()
+	case len(ex.rows) == 0:
+		o.explainErr, o.reason = true, "no rows"
+	default:
+		first := ex.rows[0][0]
+		o.distributed = strings.HasPrefix(first, "split ")
+		if !o.distributed {
+			o.reason = strings.TrimPrefix(first, "passthrough to one replica: ")
+		}
+	}
+	defer func() {
+		if t.Failed() {
+			mode := "distributed"
+			if !o.distributed {
+				mode = "passthrough (" + o.reason + ")"
+			}
+			t.Logf("failed query (%s, ordered=%v, %s):\n%s", q.Category, q.Ordered, mode, q.SQL)
+		}
+	}()
+	if o.explainErr {
+		t.Errorf("EXPLAIN %s: %s", q.SQL, o.reason)
+	}
+	r := diff(t, q.SQL, q.Ordered)
+	if r != nil && r.err != nil {
+		o.invalid = true
+		t.Errorf("generator bug: MariaDB refuses %s: %v", q.SQL, r.err)
+	}
+}
+
+func summarize(t *testing.T, outcomes []outcome) {
+	type counts struct{ total, dist, pass, failed, invalid, explainErr int }
+	byCat := map[string]*counts{}
+	byFeature := map[string]*counts{}
+	reasons := map[string]int{}
+	add := func(m map[string]*counts, k string, o outcome) {
+		c := m[k]
+		if c == nil {
+			c = &counts{}
+			m[k] = c
+		}
+		c.total++
+		switch {
+		case o.explainErr:
+			c.explainErr++
+		case o.distributed:
+			c.dist++
+		default:
+			c.pass++
+		}
+		if !o.ok {
+			c.failed++
+		}
+		if o.invalid {
+			c.invalid++
+		}
+	}
+	var failed []outcome
+	for _, o := range outcomes {
+		if o.q.SQL == "" {
+			continue // not run (the run was interrupted)
+		}
+		add(byCat, o.q.Category, o)
+		if o.q.Feature != "" {
+			add(byFeature, o.q.Feature, o)
+		}
+		if o.q.Category != CatBreadth && !o.distributed && !o.explainErr {
+			reasons[normalizeReason(o.reason)]++
+		}
+		if !o.ok {
+			failed = append(failed, o)
+		}
+	}
+	var b strings.Builder
+	table := func(title string, m map[string]*counts) {
+		fmt.Fprintf(&b, "\n%-16s %6s %12s %12s %7s %8s %8s\n", title, "total", "distributed", "passthrough", "failed", "invalid", "explain!")
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var sum counts
+		for _, k := range keys {
+			c := m[k]
+			fmt.Fprintf(&b, "%-16s %6d %12d %12d %7d %8d %8d\n", k, c.total, c.dist, c.pass, c.failed, c.invalid, c.explainErr)
+			sum.total += c.total
+			sum.dist += c.dist
+			sum.pass += c.pass
+			sum.failed += c.failed
+			sum.invalid += c.invalid
+			sum.explainErr += c.explainErr
+		}
+		fmt.Fprintf(&b, "%-16s %6d %12d %12d %7d %8d %8d\n", "all", sum.total, sum.dist, sum.pass, sum.failed, sum.invalid, sum.explainErr)
+	}
+	table("category", byCat)
+	table("breadth feature", byFeature)
+	if len(reasons) > 0 {
+		type rc struct {
+			reason string
+			n      int
+		}
+		var rs []rc
+		for r, n := range reasons {
+			rs = append(rs, rc{r, n})
+		}
+		slices.SortFunc(rs, func(a, b rc) int { return cmp.Or(b.n-a.n, strings.Compare(a.reason, b.reason)) })
+		b.WriteString("\npassthrough reasons of non-breadth queries:\n")
+		for _, r := range rs {
+			fmt.Fprintf(&b, "%6d  %s\n", r.n, r.reason)
+		}
+	}
+	t.Log(b.String())
+	if len(failed) > 0 {
+		var fb strings.Builder
+		fmt.Fprintf(&fb, "%d of %d queries failed; the first ones:\n", len(failed), len(outcomes))
+		for _, o := range failed[:min(len(failed), 10)] {
+			mode := "unordered"
+			if o.q.Ordered {
+				mode = "ordered"
+			}
+			fmt.Fprintf(&fb, "-- %s, %s\n%s\n", mode, o.q.Category, o.q.SQL)
+		}
+		t.Error(fb.String())
+	}
+}
+
+// normalizeReason shortens a passthrough reason to its first line with
+// Shoal's internal aggregate names (__a0, __a1, ...) made equal, so equal
+// causes count together.
+func normalizeReason(r string) string {
+	r, _, _ = strings.Cut(r, "\n")
+	r = hiddenName.ReplaceAllString(r, "__aN")
+	if len(r) > 160 {
+		r = r[:160] + "..."
+	}
+	return r
+}
+
+var hiddenName = regexp.MustCompile(`__a[0-9]+`)
+
+func envInt(t *testing.T, name string, def int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a non-negative integer", name, s)
+	}
+	return n
+}
+
+// regression is one query of testdata/regressions.sql.
+type regression struct {
+	line    int
+	sql     string
+	ordered bool
+}
+
+// readRegressions parses testdata/regressions.sql; its header documents the
+// format.
+func readRegressions(path string) ([]regression, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []regression
+	var mode *bool
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		s := strings.TrimSpace(sc.Text())
+		switch {
+		case s == "-- ordered" || s == "-- unordered":
+			v := s == "-- ordered"
+			mode = &v
+		case s == "" || strings.HasPrefix(s, "--"):
+		default:
+			if mode == nil {
+				return nil, fmt.Errorf("%s:%d: query without a preceding -- ordered / -- unordered line", path, line)
+			}
+			out = append(out, regression{line: line, sql: strings.TrimSuffix(s, ";"), ordered: *mode})
+			mode = nil
+		}
+	}
+	return out, sc.Err()
+}
+
+// TestRegressions runs the queries of testdata/regressions.sql: queries
+// that once answered differently through Shoal than on MySQL.
+func TestRegressions(t *testing.T) {
+	regs, err := readRegressions("testdata/regressions.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(regs) == 0 {
+		t.Skip("no regression queries")
+	}
+	for _, r := range regs {
+		t.Run(fmt.Sprintf("line%d", r.line), func(t *testing.T) {
+			diff(t, r.sql, r.ordered)
+		})
+	}
+}
