@@ -50,20 +50,42 @@ func run(m *testing.M) int {
 		rows = n
 	}
 	env.rows = rows
-	dir, err := os.MkdirTemp("", "shoal-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c, err := localcluster.Up(ctx, localcluster.Options{Dir: dir, Replicas: 2, Rows: rows, Seed: 42, NoShoal: true, Log: os.Stderr})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "starting the local cluster:", err)
-		return 1
+	var c *localcluster.Cluster
+	var err error
+	if dir := os.Getenv("SHOAL_E2E_CLUSTER"); dir != "" {
+		// Reuse a running local cluster (shoal local up), e.g. the 10M-row
+		// one for the long randomized run: only its primary and replicas
+		// are used. Do not run the fault tests against it: they kill
+		// servers.
+		if c, err = localcluster.Load(dir); err != nil {
+			fmt.Fprintln(os.Stderr, "SHOAL_E2E_CLUSTER:", err)
+			return 2
+		}
+		db, err := sql.Open("mysql", c.DSN(c.Primary))
+		if err == nil {
+			err = db.QueryRow("select count(*) from ontime").Scan(&env.rows)
+			db.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "SHOAL_E2E_CLUSTER:", err)
+			return 2
+		}
+	} else {
+		dir, err := os.MkdirTemp("", "shoal-e2e-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer os.RemoveAll(dir)
+		c, err = localcluster.Up(ctx, localcluster.Options{Dir: dir, Replicas: 2, Rows: rows, Seed: 42, NoShoal: true, Log: os.Stderr})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "starting the local cluster:", err)
+			return 1
+		}
+		defer localcluster.Down(dir)
 	}
-	defer localcluster.Down(dir)
 	env.cluster = c
 	code := func() int {
 		if err := startShoal(ctx); err != nil {
@@ -111,7 +133,7 @@ func startShoal(ctx context.Context) error {
 		reps = append(reps, config.Replica{Name: fmt.Sprintf("replica%d", i+1), MySQL: r.MySQL, Worker: lis.Addr().String()})
 	}
 	co, err := coordinator.New(ctx, config.Coordinator{
-		Listen: "127.0.0.1:0", Replicas: reps, MinRowsPerFragment: 1000,
+		Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"), Replicas: reps, MinRowsPerFragment: 1000,
 		Users: []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
 	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
