@@ -24,6 +24,7 @@ func runBench(args []string) error {
 	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
 	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
 	verbose := fs.Bool("v", false, "print both results")
+	set := fs.String("queries", "core", "query set: core (Percona q1, q2), breadth (join, count distinct) or all")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -48,7 +49,18 @@ func runBench(args []string) error {
 	}
 	fmt.Printf("ontime rows: %d; direct = one connection to %s; shoal = coordinator %s over %d replicas\n",
 		rows, c.Replicas[0].MySQL, c.Coordinator.MySQL, len(c.Replicas))
-	rs, err := bench.Run(ctx, direct, shoal, bench.Core(rows), *runs)
+	var qs []bench.Query
+	switch *set {
+	case "core":
+		qs = bench.Core(rows)
+	case "breadth":
+		qs = bench.Breadth()
+	case "all":
+		qs = append(bench.Core(rows), bench.Breadth()...)
+	default:
+		return fmt.Errorf("--queries: unknown set %q (core, breadth or all)", *set)
+	}
+	rs, err := bench.Run(ctx, direct, shoal, qs, *runs)
 	if err != nil {
 		return err
 	}
