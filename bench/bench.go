@@ -38,7 +38,7 @@ func Core(rows int64) []Query {
 func Breadth() []Query {
 	return []Query{
 		{"join", "select c.name, a.state, count(*) as flights, sum(o.Cancelled) as cancelled from ontime o join carriers c on c.code = o.Carrier join airports a on a.code = o.Origin where o.DayOfWeek < 6 group by c.name, a.state order by flights desc, c.name, a.state limit 20"},
-		{"distinct", "select Carrier, count(distinct TailNum) as planes from ontime group by Carrier order by planes desc, Carrier"},
+		{"distinct", "select Carrier, count(distinct Dest) as destinations from ontime group by Carrier order by destinations desc, Carrier"},
 	}
 }
 

@@ -226,9 +226,12 @@ func (g *generator) appendRow(b []byte) []byte {
 	if rng.IntN(100) == 0 {
 		b = append(b, `\N`...)
 	} else {
+		// Each carrier flies its own fleet of 300 aircraft, as in the BTS
+		// data (a few thousand tail numbers in all, each with one carrier).
+		plane := ci*300 + rng.IntN(300)
 		b = append(b, 'N')
-		b = strconv.AppendInt(b, 100+rng.Int64N(900), 10)
-		b = append(b, g.tails[rng.IntN(len(g.tails))]...)
+		b = strconv.AppendInt(b, int64(100+plane%900), 10)
+		b = append(b, g.tails[(plane/900)%len(g.tails)]...)
 	}
 	b = append(b, '\t')
 	b = strconv.AppendInt(b, 1+rng.Int64N(1+rng.Int64N(7500)), 10)
