@@ -21,6 +21,8 @@ type backend struct {
 	conn *mysql.Conn
 	addr string
 	db   string // database selected on conn
+	// idleSince is when the connection went back to its pool.
+	idleSince time.Time
 }
 
 func dialBackend(ctx context.Context, addr, user, pass, db string) (*backend, error) {
@@ -88,16 +90,28 @@ type backendPool struct {
 }
 
 func (p *backendPool) get(ctx context.Context) (*backend, error) {
-	p.mu.Lock()
-	if n := len(p.idle); n > 0 {
+	for {
+		p.mu.Lock()
+		n := len(p.idle)
+		if n == 0 {
+			p.mu.Unlock()
+			return dialBackend(ctx, p.addr, p.user, p.pass, "")
+		}
 		b := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
-		return b, nil
+		// A connection idle for a while may have outlived its replica (a
+		// crash and restart): check it before handing it out.
+		if time.Since(b.idleSince) < idleCheck || b.conn.Ping() == nil {
+			return b, nil
+		}
+		b.close()
 	}
-	p.mu.Unlock()
-	return dialBackend(ctx, p.addr, p.user, p.pass, "")
 }
+
+// idleCheck is the idle time after which a pooled connection is pinged
+// before use.
+const idleCheck = time.Second
 
 func (p *backendPool) put(b *backend, err error) {
 	if err != nil && broken(err) {
@@ -110,6 +124,7 @@ func (p *backendPool) put(b *backend, err error) {
 		b.close()
 		return
 	}
+	b.idleSince = time.Now()
 	p.idle = append(p.idle, b)
 }
 

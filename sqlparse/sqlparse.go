@@ -25,10 +25,18 @@ const RestoreFlags = format.RestoreStringSingleQuotes |
 	format.RestoreNameBackQuotes |
 	format.RestoreStringEscapeBackslash
 
-// Parse parses sql (one or more statements).
-func Parse(sql string) ([]ast.StmtNode, error) {
+// Parse parses sql (one or more statements). A panic inside the parser
+// (its test driver panics on some over-long numeric literals; found by
+// FuzzPlan) becomes a parse error: hostile input must not take down a
+// connection or a worker.
+func Parse(sql string) (stmts []ast.StmtNode, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			stmts, err = nil, fmt.Errorf("the parser cannot read the statement: %v", r)
+		}
+	}()
 	p := parser.New()
-	stmts, _, err := p.ParseSQL(sql)
+	stmts, _, err = p.ParseSQL(sql)
 	return stmts, err
 }
 

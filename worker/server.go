@@ -112,9 +112,12 @@ func New(cfg config.Worker) (*Server, error) {
 		log:       slog.Default().With("component", "worker", "replica", cfg.MySQL),
 		grace:     stopGrace,
 	}
+	auth := authorizer{secret: []byte(cfg.ClusterSecret)}
 	s.grpc = grpc.NewServer(
 		grpc.WaitForHandlers(true), // Stop returns after every fragment ended
 		grpc.MaxRecvMsgSize(2*ticket.MaxSize),
+		grpc.ChainUnaryInterceptor(auth.unary),
+		grpc.ChainStreamInterceptor(auth.stream),
 	)
 	flight.RegisterFlightServiceServer(s.grpc, s)
 	return s, nil
@@ -148,6 +151,17 @@ func (s *Server) Stop() {
 	}
 	s.db.Close()
 }
+
+// Abort stops the server at once, as a crash would from the callers' point
+// of view: every connection is closed and running fragments are cancelled
+// (and KILLed on the replica) without grace. It waits for them to end.
+func (s *Server) Abort() {
+	s.grpc.Stop()
+	s.db.Close()
+}
+
+// Running is the number of fragments running now.
+func (s *Server) Running() int { return int(s.running.Load()) }
 
 // DoGet runs the fragment described by the ticket and streams its rows.
 func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServer) error {

@@ -27,8 +27,11 @@ type Status struct {
 	// ReplicaLagSeconds is Seconds_Behind_Master; nil when the server is not
 	// a replica or the lag is unknown (replication stopped).
 	ReplicaLagSeconds *float64 `json:"replica_lag_seconds"`
-	IORunning         bool     `json:"io_running"`
-	SQLRunning        bool     `json:"sql_running"`
+	// IsReplica is true when the server has a replication source
+	// configured (SHOW SLAVE STATUS has a row).
+	IsReplica  bool `json:"is_replica"`
+	IORunning  bool `json:"io_running"`
+	SQLRunning bool `json:"sql_running"`
 	// GTIDExecuted is @@gtid_slave_pos/@@gtid_current_pos on MariaDB and
 	// @@gtid_executed on MySQL.
 	GTIDExecuted string `json:"gtid_executed"`
@@ -81,6 +84,7 @@ func (s *Server) replicaStatus(ctx context.Context, st *Status) error {
 		return fmt.Errorf("reading replication status: %w", err)
 	}
 	isReplica := repl != nil
+	st.IsReplica = isReplica
 	if isReplica {
 		st.IORunning = pick(repl, "Slave_IO_Running", "Replica_IO_Running") == "Yes"
 		st.SQLRunning = pick(repl, "Slave_SQL_Running", "Replica_SQL_Running") == "Yes"

@@ -22,7 +22,10 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 		}
 		bin = exe
 	}
-	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User}
+	// The coordinator authenticates to the workers with a secret made for
+	// this cluster, written (0600) into both configurations.
+	secret := randomPassword() + randomPassword()
+	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User, ClusterSecret: secret}
 	for i := range c.Replicas {
 		name := "worker" + strconv.Itoa(i+1)
 		w := config.Worker{
@@ -30,6 +33,8 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 			MySQL:  c.Replicas[i].MySQL,
 			User:   c.User,
 			Slots:  o.WorkerSlots,
+
+			ClusterSecret: secret,
 		}
 		if err := startOne(reg, bin, "worker", name, dir, w.Listen, w); err != nil {
 			return err

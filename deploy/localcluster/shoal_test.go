@@ -99,6 +99,9 @@ func TestUpDownWithShoalProcesses(t *testing.T) {
 	if co.Listen != c.Coordinator.MySQL || len(co.Replicas) != 1 || co.Replicas[0].Worker != w.Listen || co.ReplicaUser != "root" {
 		t.Errorf("coordinator.yaml: %+v", co)
 	}
+	if len(co.ClusterSecret) < 32 || co.ClusterSecret != w.ClusterSecret {
+		t.Errorf("cluster secret: coordinator and worker must share a generated one (lengths %d, %d)", len(co.ClusterSecret), len(w.ClusterSecret))
+	}
 	for _, f := range []string{"worker1.pid", "coordinator.pid"} {
 		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || strings.TrimSpace(string(b)) == "" {
 			t.Errorf("%s: %q %v", f, b, err)

@@ -1,0 +1,418 @@
+package e2e
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/coordinator"
+	"github.com/shoaldb/shoal/worker"
+)
+
+// Fault tests run their own coordinator and workers (with short timeouts
+// and their own cluster secret) against the shared cluster's replicas, and
+// put every replica back as they found it: restarted, running, replicating
+// and seen healthy by the shared coordinator. Each ends goroutine-clean.
+
+// faultShoal is a coordinator with one in-process worker per replica.
+type faultShoal struct {
+	t       *testing.T
+	secret  string
+	co      *coordinator.Server
+	workers []*worker.Server
+	addrs   []string // worker addresses
+	served  []chan error
+	db      *sql.DB
+}
+
+// checkLeaks registers, first, a cleanup that runs last: every goroutine
+// the test started has ended.
+func checkLeaks(t *testing.T) {
+	t.Helper()
+	opts := append(leakOptions(), goleak.IgnoreCurrent(),
+		// The shared workers' database/sql pools start and stop their
+		// cleaner as the killed replica's connections come and go.
+		goleak.IgnoreAnyFunction("database/sql.(*DB).connectionCleaner"))
+	t.Cleanup(func() { goleak.VerifyNone(t, opts...) })
+}
+
+func startFaultShoal(t *testing.T, mod func(*config.Coordinator)) *faultShoal {
+	t.Helper()
+	fs := &faultShoal{t: t, secret: "fault-" + strconv.FormatInt(time.Now().UnixNano(), 36)}
+	var reps []config.Replica
+	for i, r := range env.cluster.Replicas {
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs.addrs = append(fs.addrs, lis.Addr().String())
+		fs.workers = append(fs.workers, nil)
+		fs.served = append(fs.served, nil)
+		fs.serveWorker(i, lis)
+		reps = append(reps, config.Replica{Name: fmt.Sprintf("replica%d", i+1), MySQL: r.MySQL, Worker: lis.Addr().String()})
+	}
+	cfg := config.Coordinator{
+		Listen: "127.0.0.1:0", Replicas: reps, MinRowsPerFragment: 1000, ClusterSecret: fs.secret,
+		StatusInterval: config.Duration(time.Hour), // tests that want polling set it
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	co, err := coordinator.New(ctx, cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
+	if err != nil {
+		fs.stopWorkers()
+		t.Fatal(err)
+	}
+	fs.co = co
+	go co.Serve()
+	if fs.db, err = sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		fs.db.Close()
+		fs.co.Close()
+		fs.stopWorkers()
+	})
+	return fs
+}
+
+// serveWorker starts worker i on lis.
+func (fs *faultShoal) serveWorker(i int, lis net.Listener) {
+	w, err := worker.New(config.Worker{Listen: lis.Addr().String(), MySQL: env.cluster.Replicas[i].MySQL, User: "root", Slots: 2, ClusterSecret: fs.secret})
+	if err != nil {
+		fs.t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- w.Serve(lis) }()
+	fs.workers[i], fs.served[i] = w, done
+}
+
+// killWorker stops worker i abruptly (connections dropped, fragments
+// cancelled), as a crash would.
+func (fs *faultShoal) killWorker(i int) {
+	fs.workers[i].Abort()
+	<-fs.served[i]
+	fs.workers[i] = nil
+}
+
+// restartWorker starts worker i again on its old address.
+func (fs *faultShoal) restartWorker(i int) {
+	var lis net.Listener
+	var err error
+	for range 50 {
+		if lis, err = net.Listen("tcp", fs.addrs[i]); err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		fs.t.Fatalf("rebinding worker %d: %v", i, err)
+	}
+	fs.serveWorker(i, lis)
+}
+
+func (fs *faultShoal) stopWorkers() {
+	for i, w := range fs.workers {
+		if w != nil {
+			w.Stop()
+			<-fs.served[i]
+			fs.workers[i] = nil
+		}
+	}
+}
+
+// waitRunning waits until worker i runs at least one fragment.
+func (fs *faultShoal) waitRunning(i int, timeout time.Duration) {
+	fs.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for fs.workers[i].Running() == 0 {
+		if time.Now().After(deadline) {
+			fs.t.Fatalf("worker %d never started a fragment", i)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// replicaRow is one row of SHOW SHOAL REPLICAS.
+type replicaRow struct {
+	name, mysql, worker string
+	healthy             bool
+	lag                 sql.NullFloat64
+	io, sqlRunning      sql.NullBool
+	gtid                sql.NullString
+	slots, running      sql.NullInt64
+	lastErr             sql.NullString
+	checked             sql.NullString
+}
+
+func showReplicas(t *testing.T, db *sql.DB) []replicaRow {
+	t.Helper()
+	rows, err := db.Query("show   shoal\n replicas")
+	if err != nil {
+		t.Fatalf("SHOW SHOAL REPLICAS: %v", err)
+	}
+	defer rows.Close()
+	var out []replicaRow
+	for rows.Next() {
+		var r replicaRow
+		if err := rows.Scan(&r.name, &r.mysql, &r.worker, &r.healthy, &r.lag, &r.io, &r.sqlRunning, &r.gtid, &r.slots, &r.running, &r.lastErr, &r.checked); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// waitReplica waits until SHOW SHOAL REPLICAS on db says replica i (0-based)
+// satisfies cond.
+func waitReplica(t *testing.T, db *sql.DB, i int, timeout time.Duration, what string, cond func(replicaRow) bool) replicaRow {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		rs := showReplicas(t, db)
+		if cond(rs[i]) {
+			return rs[i]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica%d not %s after %s: %+v", i+1, what, timeout, rs[i])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func healthy(r replicaRow) bool   { return r.healthy }
+func unhealthy(r replicaRow) bool { return !r.healthy }
+
+// replicaDir is the directory of replica i (0-based) in the cluster.
+func replicaDir(i int) string {
+	return filepath.Join(env.cluster.Dir, fmt.Sprintf("replica%d", i+1))
+}
+
+// replicaPid reads replica i's mariadbd pid file.
+func replicaPid(t *testing.T, i int) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(replicaDir(i), "mysqld.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		t.Fatalf("replica%d pid file: %q", i+1, b)
+	}
+	return pid
+}
+
+// signalReplica sends sig to replica i's server.
+func signalReplica(t *testing.T, i int, sig syscall.Signal) {
+	t.Helper()
+	if err := syscall.Kill(replicaPid(t, i), sig); err != nil {
+		t.Fatalf("signal %v to replica%d: %v", sig, i+1, err)
+	}
+}
+
+// stopReplica SIGSTOPs replica i and makes sure it is continued when the
+// test ends, whatever happens.
+func stopReplica(t *testing.T, i int) (cont func()) {
+	t.Helper()
+	pid := replicaPid(t, i)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	done := false
+	cont = func() {
+		if !done {
+			done = true
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	}
+	t.Cleanup(cont)
+	return cont
+}
+
+// crashReplica kill -9s replica i's server and returns a function that
+// starts it again from its own option file, records it in the cluster's
+// pid registry (so Down stops it) and waits until it serves and
+// replicates again.
+func crashReplica(t *testing.T, i int) (restart func()) {
+	t.Helper()
+	pid := replicaPid(t, i)
+	argv, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00")
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil) // reap: it is our child
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err != nil || len(b) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica%d (pid %d) survives SIGKILL", i+1, pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	started := false
+	restart = func() {
+		if started {
+			return
+		}
+		started = true
+		restartReplica(t, i, args)
+	}
+	t.Cleanup(restart)
+	return restart
+}
+
+func restartReplica(t *testing.T, i int, args []string) {
+	t.Helper()
+	logf, err := os.OpenFile(filepath.Join(replicaDir(i), "stdout.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("restarting replica%d: %v", i+1, err)
+	}
+	pid := cmd.Process.Pid
+	_ = cmd.Process.Release() // no waiting goroutine: goleak; Down stops it
+	var match string
+	for _, a := range args {
+		if strings.HasPrefix(a, "--defaults-file=") {
+			match = a
+		}
+	}
+	reg, err := os.OpenFile(filepath.Join(env.cluster.Dir, "pids"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err == nil {
+		fmt.Fprintf(reg, "%d\t%s\t%s\n", pid, fmt.Sprintf("replica%d", i+1), match)
+		reg.Close()
+	}
+	db, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Replicas[i].MySQL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		var io, sqlRun string
+		err := replicationThreads(db, &io, &sqlRun)
+		if err == nil && io == "Yes" && sqlRun == "Yes" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("replica%d does not replicate after restart: io %q sql %q err %v", i+1, io, sqlRun, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// replicationThreads reads Slave_IO_Running and Slave_SQL_Running.
+func replicationThreads(db *sql.DB, io, sqlRun *string) error {
+	rows, err := db.Query("SHOW SLAVE STATUS")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	if !rows.Next() {
+		return fmt.Errorf("not a replica")
+	}
+	vals := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return err
+	}
+	for i, c := range cols {
+		switch c {
+		case "Slave_IO_Running":
+			*io = string(vals[i])
+		case "Slave_SQL_Running":
+			*sqlRun = string(vals[i])
+		}
+	}
+	return rows.Err()
+}
+
+// sharedHealthy waits until the shared coordinator sees every replica
+// healthy again, so later tests find the cluster as it was.
+func sharedHealthy(t *testing.T) {
+	t.Helper()
+	// Its own client pool, closed here: the leak check sees no connection
+	// of this test left open.
+	db, err := sql.Open("mysql", "root@tcp("+env.coord.Addr().String()+")/ontime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i := range env.cluster.Replicas {
+		waitReplica(t, db, i, time.Minute, "healthy in the shared coordinator", healthy)
+	}
+}
+
+// sameAnswer runs q through db and on the primary and compares rows.
+func sameAnswer(t *testing.T, db *sql.DB, q string) {
+	t.Helper()
+	got, err := query(db, q)
+	if err != nil {
+		t.Fatalf("shoal: %v", err)
+	}
+	if got.err != nil {
+		t.Fatalf("shoal: %s: %v", q, got.err)
+	}
+	want, err := query(env.direct, q)
+	if err != nil || want.err != nil {
+		t.Fatalf("direct: %v %v", err, want.err)
+	}
+	g, w := fmt.Sprint(got.rows), fmt.Sprint(want.rows)
+	if g != w {
+		t.Fatalf("%s:\nshoal  %s\ndirect %s", q, g, w)
+	}
+	if len(got.rows) == 0 {
+		t.Fatalf("%s: no rows", q)
+	}
+}
+
+// fragmentWorkers returns the workers EXPLAIN ANALYZE says ran q's
+// fragments.
+func fragmentWorkers(t *testing.T, db *sql.DB, q string) map[string]int {
+	t.Helper()
+	r, err := query(db, "EXPLAIN ANALYZE "+q)
+	if err != nil || r.err != nil {
+		t.Fatalf("EXPLAIN ANALYZE: %v %v", err, r.err)
+	}
+	out := map[string]int{}
+	for _, row := range r.rows {
+		if _, rest, ok := strings.Cut(row[0], ": worker "); ok {
+			name, _, _ := strings.Cut(rest, ",")
+			out[name]++
+		}
+	}
+	return out
+}
