@@ -81,8 +81,20 @@ type Coordinator struct {
 	// MergeMemoryLimit bounds the Arrow memory of one query's merge in
 	// bytes (default 1 GiB).
 	MergeMemoryLimit int64 `yaml:"merge_memory_limit"`
-	// MaxConnections is the client connection limit (default 1000).
+	// MaxConnections is the client connection limit (default 1000); past
+	// it a client gets error 1040 "Too many connections" at handshake.
 	MaxConnections int `yaml:"max_connections"`
+	// HTTPListen is the address of the HTTP listener serving /metrics
+	// (Prometheus) and /healthz. Unset: DefaultHTTPListen, skipped with a
+	// warning when that port is taken; "": no HTTP listener.
+	HTTPListen *string `yaml:"http_listen,omitempty"`
+	// MaxReplicaLag is the replication lag past which a replica gets no
+	// fragments and serves no passthrough or metadata reads (default 30s).
+	MaxReplicaLag Duration `yaml:"max_replica_lag"`
+	// ClusterSecret authenticates the coordinator to the workers (gRPC
+	// metadata on every call); it must equal the workers'. The
+	// SHOAL_CLUSTER_SECRET environment variable overrides it.
+	ClusterSecret string `yaml:"cluster_secret,omitempty"`
 }
 
 // Worker is a worker's configuration.
@@ -100,7 +112,19 @@ type Worker struct {
 	BatchRows int `yaml:"batch_rows"`
 	// FragmentTimeout is the default deadline of a fragment (default 10m).
 	FragmentTimeout Duration `yaml:"fragment_timeout"`
+	// ClusterSecret is the shared secret every caller must present (the
+	// coordinator's cluster_secret). Empty: only loopback callers are
+	// served. The SHOAL_CLUSTER_SECRET environment variable overrides it.
+	ClusterSecret string `yaml:"cluster_secret,omitempty"`
 }
+
+// SecretEnv is the environment variable that overrides cluster_secret on
+// the coordinator and the workers.
+const SecretEnv = "SHOAL_CLUSTER_SECRET"
+
+// DefaultHTTPListen is the coordinator's HTTP address when http_listen is
+// not set.
+const DefaultHTTPListen = "127.0.0.1:4080"
 
 // Defaults fills zero fields of c with their defaults.
 func (c *Coordinator) Defaults() {
@@ -134,6 +158,12 @@ func (c *Coordinator) Defaults() {
 	if c.MaxConnections == 0 {
 		c.MaxConnections = 1000
 	}
+	if c.MaxReplicaLag == 0 {
+		c.MaxReplicaLag = Duration(30 * time.Second)
+	}
+	if v := os.Getenv(SecretEnv); v != "" {
+		c.ClusterSecret = v
+	}
 }
 
 // Validate reports the first problem in c.
@@ -162,6 +192,9 @@ func (w *Worker) Defaults() {
 	}
 	if w.FragmentTimeout == 0 {
 		w.FragmentTimeout = Duration(10 * time.Minute)
+	}
+	if v := os.Getenv(SecretEnv); v != "" {
+		w.ClusterSecret = v
 	}
 }
 

@@ -29,7 +29,11 @@ type handler struct {
 func (h *handler) Env() *vtenv.Environment { return h.s.vt }
 
 func (h *handler) NewConnection(c *mysql.Conn) {
-	c.ClientData = &session{id: c.ConnectionID}
+	ss := &session{id: c.ConnectionID}
+	c.ClientData = ss
+	h.s.register(c, ss)
+	h.s.metrics.conns.Inc()
+	h.s.metrics.connsTotal.Inc()
 }
 
 func (h *handler) ConnectionReady(c *mysql.Conn) {
@@ -39,7 +43,9 @@ func (h *handler) ConnectionReady(c *mysql.Conn) {
 }
 
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	h.s.metrics.conns.Dec()
 	if ss, ok := c.ClientData.(*session); ok {
+		h.s.unregister(ss)
 		ss.kill()
 		ss.closeBackend()
 	}
@@ -59,24 +65,42 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if !ok {
 		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
 	}
+	// Statements the TiDB parser does not know, and KILL, which must never
+	// reach a replica (its ids are the coordinator's).
+	if isShowReplicas(query) {
+		return h.s.showReplicas(callback)
+	}
+	if id, queryOnly, ok := parseKill(query); ok {
+		return sqlerr.ToMySQL(h.s.kill(ss, id, queryOnly, callback))
+	}
+	if ok, err := connectionID(query, ss, callback); ok {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(h.s.ctx, h.s.cfg.QueryTimeout.D())
 	defer cancel()
 	ss.setCancel(cancel)
 	defer ss.setCancel(nil)
+	defer watchClient(c, cancel)()
+	start := time.Now()
+	ss.kind = ""
 	err := h.s.query(ctx, ss, query, callback)
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return sqlerr.Timeout(h.s.cfg.QueryTimeout.D())
+		err = sqlerr.Timeout(h.s.cfg.QueryTimeout.D())
 	}
-	return sqlerr.ToMySQL(err)
+	err = sqlerr.ToMySQL(err)
+	h.s.metrics.observe(ss.kind, err, time.Since(start))
+	return err
 }
 
 // query classifies and runs one statement.
 func (s *Server) query(ctx context.Context, ss *session, query string, callback func(*sqltypes.Result) error) error {
 	// A statement seen before skips parsing and planning.
 	if e, ok := s.plans.get(ss.db+"\x00"+query, s.snap.Load().gen); ok {
+		s.metrics.planHits.Inc()
 		if e.pr == nil {
 			return s.passthrough(ctx, ss, query, callback)
 		}
+		ss.kind = kindDistributed
 		return s.runPrepared(ctx, e.pr, callback)
 	}
 	stmts, perr := sqlparse.Parse(query)
@@ -114,6 +138,7 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		if pr == nil {
 			return s.passthrough(ctx, ss, query, callback)
 		}
+		ss.kind = kindDistributed
 		return s.runPrepared(ctx, pr, callback)
 	case planner.Explain:
 		return s.explain(ctx, ss, query, stmt.(*ast.ExplainStmt), callback)
@@ -123,7 +148,8 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 
 func (s *Server) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
 	qid := strconv.FormatUint(s.queryID.Add(1), 10)
-	_, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	s.metrics.shipped(st)
 	return err
 }
 
@@ -144,8 +170,10 @@ func (s *Server) plan(ctx context.Context, db, query string, sel *ast.SelectStmt
 	snap := s.snap.Load()
 	key := db + "\x00" + query
 	if e, ok := s.plans.get(key, snap.gen); ok {
+		s.metrics.planHits.Inc()
 		return e.pr, e.pass, nil
 	}
+	s.metrics.planMisses.Inc()
 	p, err := planner.PlanSelect(snap.tables, db, sel)
 	if err != nil {
 		var nd *planner.NotDistributed

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,14 @@ type Server struct {
 	metas   []*backendPool // one per replica, for metadata reads
 	queryID atomic.Uint64
 
+	metrics  *metrics
+	http     *http.Server // nil when http_listen is ""
+	httpAddr net.Addr
+	// sessions maps connection id → *session for KILL; conns counts open
+	// client connections for max_connections (see limits.go).
+	sessions sync.Map
+	conns    atomic.Int64
+
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -59,9 +68,10 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 	}
 	s := &Server{cfg: cfg, log: log, mem: memory.NewGoAllocator()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.metrics = newMetrics(s)
 	for _, r := range cfg.Replicas {
 		s.metas = append(s.metas, &backendPool{addr: r.MySQL, user: cfg.ReplicaUser, pass: cfg.ReplicaPassword})
-		s.workers = append(s.workers, newWorkerRef(r))
+		s.workers = append(s.workers, newWorkerRef(r, cfg.ClusterSecret))
 	}
 	if err := s.refreshCatalog(ctx); err != nil {
 		s.Close()
@@ -93,6 +103,11 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 		s.Close()
 		return nil, err
 	}
+	s.listener.PreHandleFunc = s.admit
+	if err := s.startHTTP(); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("http_listen: %w", err)
+	}
 	s.wg.Add(1)
 	go s.background()
 	return s, nil
@@ -119,6 +134,7 @@ func (s *Server) Close() {
 	if s.listener != nil {
 		s.listener.Close()
 	}
+	s.stopHTTP()
 	s.wg.Wait()
 	for _, w := range s.workers {
 		w.close()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
 )
 
@@ -20,6 +21,11 @@ type session struct {
 	// SET statements the client ran are replayed when it is reopened.
 	backend *backend
 	sets    []string
+	// kind is the path of the statement running now (metrics).
+	kind string
+
+	// conn is the client connection, for KILL (set by register).
+	conn *mysql.Conn
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -50,22 +56,16 @@ func (ss *session) closeBackend() {
 // streams the replica's result — column definitions, rows, or error with
 // its own code — to the client.
 func (s *Server) passthrough(ctx context.Context, ss *session, query string, callback func(*sqltypes.Result) error) error {
-	b, err := s.sessionBackend(ctx, ss)
+	ss.kind = kindPassthrough
+	b, stop, err := s.startPassthrough(ctx, ss, query)
 	if err != nil {
 		return err
 	}
-	if err := b.use(ss.db); err != nil {
-		if broken(err) {
-			ss.closeBackend()
+	defer func() {
+		if stop() {
+			ss.closeBackend() // KILLed: the connection's state is unknown
 		}
-		return err
-	}
-	if err := b.conn.ExecuteStreamFetch(query); err != nil {
-		if broken(err) {
-			ss.closeBackend()
-		}
-		return err
-	}
+	}()
 	defer b.conn.CloseResult()
 	fields, err := b.conn.Fields()
 	if err != nil {
@@ -112,10 +112,13 @@ func (s *Server) passthrough(ctx context.Context, ss *session, query string, cal
 // healthy replica (and replaying the session's SETs) if needed.
 func (s *Server) sessionBackend(ctx context.Context, ss *session) (*backend, error) {
 	if ss.backend != nil {
-		return ss.backend, nil
+		if s.servesReads(ss.backend.addr) {
+			return ss.backend, nil
+		}
+		ss.closeBackend() // its replica turned unhealthy: move the session
 	}
-	var last error
-	for _, p := range s.orderedMetas() {
+	last := errNoReplica()
+	for _, p := range s.healthyMetas() {
 		b, err := dialBackend(ctx, p.addr, p.user, p.pass, "")
 		if err != nil {
 			last = err

@@ -4,14 +4,14 @@ import (
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/replication"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
 // The commands below are part of vitess' Handler interface. Shoal is not a
-// replication source, and prepared statements and multi-statement queries
-// come in a later release; each answers with a clear MySQL error.
+// replication source, and multi-statement queries come in a later release;
+// each answers with a clear MySQL error. Prepared statements are in
+// prepared.go.
 
 func notSupported(what string) error {
 	return sqlerr.New(sqlerr.ErrNotSupported, "42000", "This version of Shoal doesn't yet support '%s'; use text-protocol queries", what)
@@ -24,14 +24,6 @@ func (h *handler) ComQueryMulti(c *mysql.Conn, sql string, callback func(qr sqlt
 		first = false
 		return callback(sqltypes.QueryResponse{QueryResult: r}, false, f)
 	})
-}
-
-func (h *handler) ComPrepare(*mysql.Conn, string) ([]*querypb.Field, uint16, error) {
-	return nil, 0, notSupported("server-side prepared statements")
-}
-
-func (h *handler) ComStmtExecute(*mysql.Conn, *mysql.PrepareData, func(*sqltypes.Result) error) error {
-	return notSupported("server-side prepared statements")
 }
 
 func (h *handler) ComRegisterReplica(*mysql.Conn, string, uint16, string, string) error {

@@ -22,6 +22,7 @@ func runCoordinator(args []string) error {
 	}
 	path := fs.String("config", "", "YAML config file (see docs/operations.md)")
 	listen := fs.String("listen", "", "MySQL listen address (default 127.0.0.1:4000)")
+	httpListen := fs.String("http", "", `HTTP address for /metrics and /healthz (default 127.0.0.1:4080; "off" disables)`)
 	replicas := fs.String("replicas", "", "comma-separated mysql=worker address pairs, e.g. 127.0.0.1:3307=127.0.0.1:4100")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -34,6 +35,13 @@ func runCoordinator(args []string) error {
 	}
 	if *listen != "" {
 		cfg.Listen = *listen
+	}
+	switch *httpListen {
+	case "":
+	case "off":
+		cfg.HTTPListen = new("")
+	default:
+		cfg.HTTPListen = new(*httpListen)
 	}
 	if *replicas != "" {
 		cfg.Replicas = nil
@@ -55,7 +63,11 @@ func runCoordinator(args []string) error {
 	if err != nil {
 		return err
 	}
-	log.Info("coordinator listening", "mysql", s.Addr().String())
+	if a := s.HTTPAddr(); a != nil {
+		log.Info("coordinator listening", "mysql", s.Addr().String(), "http", a.String())
+	} else {
+		log.Info("coordinator listening", "mysql", s.Addr().String())
+	}
 	go s.Serve()
 	<-ctx.Done()
 	log.Info("coordinator stopping")

@@ -1,0 +1,93 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/shoaldb/shoal/config"
+)
+
+// The coordinator's HTTP listener (config http_listen) serves:
+//
+//	/metrics  Prometheus metrics (metrics.go)
+//	/healthz  200 when the catalog is loaded and at least one worker is
+//	          healthy, 503 otherwise; a small JSON body says which.
+
+// startHTTP listens on the configured address. An address set in the
+// configuration must be free; the default one is best effort (a second
+// coordinator on the same machine logs a warning and serves without it).
+func (s *Server) startHTTP() error {
+	addr, explicit := config.DefaultHTTPListen, false
+	if s.cfg.HTTPListen != nil {
+		addr, explicit = *s.cfg.HTTPListen, true
+	}
+	if addr == "" {
+		return nil
+	}
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		if explicit {
+			return err
+		}
+		s.log.Warn("HTTP listener (metrics, health) not started; set http_listen", "addr", addr, "err", err)
+		return nil
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{Registry: s.metrics.reg}))
+	mux.HandleFunc("GET /healthz", s.healthz)
+	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	s.httpAddr = lis.Addr()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.http.Serve(lis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Warn("HTTP listener stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// HTTPAddr is the HTTP listener's address, nil when it is disabled.
+func (s *Server) HTTPAddr() net.Addr { return s.httpAddr }
+
+func (s *Server) stopHTTP() {
+	if s.http == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := s.http.Shutdown(ctx); err != nil {
+		s.http.Close()
+	}
+}
+
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
+	type worker struct {
+		Name    string `json:"name"`
+		Healthy bool   `json:"healthy"`
+	}
+	body := struct {
+		OK      bool     `json:"ok"`
+		Catalog bool     `json:"catalog"`
+		Workers []worker `json:"workers"`
+	}{Catalog: s.snap.Load() != nil}
+	healthy := 0
+	for _, wr := range s.workers {
+		body.Workers = append(body.Workers, worker{wr.name(), wr.healthy()})
+		if wr.healthy() {
+			healthy++
+		}
+	}
+	body.OK = body.Catalog && healthy > 0
+	w.Header().Set("Content-Type", "application/json")
+	if !body.OK {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}
+	json.NewEncoder(w).Encode(body)
+}

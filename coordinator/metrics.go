@@ -1,0 +1,154 @@
+package coordinator
+
+import (
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"vitess.io/vitess/go/mysql/sqlerror"
+
+	"github.com/shoaldb/shoal/sqlerr"
+)
+
+// Query kinds, the "kind" label of the query metrics: which path a
+// statement took.
+const (
+	kindDistributed = "distributed" // planned and run as fragments on workers
+	kindPassthrough = "passthrough" // sent verbatim to one replica
+	kindLocal       = "local"       // answered by the coordinator (USE, EXPLAIN)
+	kindRefused     = "refused"     // a write, answered with 1290
+	kindError       = "error"       // failed before it had a path (syntax, multi-statement)
+)
+
+// metrics are the coordinator's Prometheus metrics, in a registry of its
+// own (never the process-global one, so two servers in one process, as in
+// tests, do not collide). Counters are safe for concurrent use; the query
+// path only increments them.
+type metrics struct {
+	reg *prometheus.Registry
+
+	queries     *prometheus.CounterVec   // kind, outcome
+	latency     *prometheus.HistogramVec // kind
+	fragments   prometheus.Counter
+	retries     prometheus.Counter
+	rowsShipped prometheus.Counter
+	bytesShip   prometheus.Counter
+	conns       prometheus.Gauge
+	connsTotal  prometheus.Counter
+	planHits    prometheus.Counter
+	planMisses  prometheus.Counter
+	prepares    prometheus.Counter
+	executes    prometheus.Counter
+}
+
+func newMetrics(s *Server) *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.queries = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "shoal_queries_total",
+		Help: "Statements by path (distributed, passthrough, local, refused, error) and outcome (ok, error, timeout, interrupted).",
+	}, []string{"kind", "outcome"})
+	m.latency = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "shoal_query_duration_seconds",
+		Help:    "Statement latency from receipt to the last row sent, by path.",
+		Buckets: prometheus.ExponentialBuckets(0.0005, 2.5, 14), // 0.5 ms … ~75 min
+	}, []string{"kind"})
+	m.fragments = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_fragments_total", Help: "Fragments of distributed queries run to completion.",
+	})
+	m.retries = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_fragment_retries_total", Help: "Fragment attempts beyond the first (a worker or replica failed).",
+	})
+	m.rowsShipped = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_rows_shipped_total", Help: "Rows received from workers.",
+	})
+	m.bytesShip = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_bytes_shipped_total", Help: "Arrow buffer bytes received from workers.",
+	})
+	m.conns = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "shoal_connections", Help: "Open client connections.",
+	})
+	m.connsTotal = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_connections_total", Help: "Client connections accepted.",
+	})
+	m.planHits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_plan_cache_hits_total", Help: "SELECTs whose plan (or passthrough decision) came from the plan cache.",
+	})
+	m.planMisses = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_plan_cache_misses_total", Help: "SELECTs planned afresh.",
+	})
+	m.prepares = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_prepared_statements_total", Help: "COM_STMT_PREPARE requests.",
+	})
+	m.executes = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_prepared_executions_total", Help: "COM_STMT_EXECUTE requests (also counted in shoal_queries_total).",
+	})
+	m.reg.MustRegister(m.queries, m.latency, m.fragments, m.retries, m.rowsShipped, m.bytesShip,
+		m.conns, m.connsTotal, m.planHits, m.planMisses, m.prepares, m.executes,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_plan_cache_entries", Help: "Statements in the plan cache.",
+		}, func() float64 { return float64(s.plans.size.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_workers_healthy", Help: "Workers currently given fragments.",
+		}, func() float64 {
+			n := 0
+			for _, w := range s.workers {
+				if w.healthy() {
+					n++
+				}
+			}
+			return float64(n)
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_workers", Help: "Workers configured.",
+		}, func() float64 { return float64(len(s.workers)) }),
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+	)
+	return m
+}
+
+// observe records one statement: its path, its outcome and its latency.
+func (m *metrics) observe(kind string, err error, d time.Duration) {
+	outcome := "ok"
+	if err != nil {
+		outcome = "error"
+		var se *sqlerror.SQLError
+		if errors.As(err, &se) {
+			switch int(se.Num) {
+			case sqlerr.ErrReadOnly:
+				kind = kindRefused
+			case sqlerr.ErrQueryTimeout:
+				outcome = "timeout"
+			case sqlerr.ErrQueryInterrupted:
+				outcome = "interrupted"
+			}
+		}
+	}
+	if kind == "" {
+		kind = kindLocal
+		if err != nil {
+			kind = kindError
+		}
+	}
+	m.queries.WithLabelValues(kind, outcome).Inc()
+	m.latency.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+// shipped records a distributed execution's fragments (st may be nil when
+// nothing ran).
+func (m *metrics) shipped(st *queryStats) {
+	if st == nil {
+		return
+	}
+	for _, f := range st.Fragments {
+		if f.Tries > 0 {
+			m.retries.Add(float64(f.Tries - 1))
+		}
+		if f.Elapsed > 0 { // completed
+			m.fragments.Inc()
+		}
+	}
+	m.rowsShipped.Add(float64(st.Rows))
+	m.bytesShip.Add(float64(st.Bytes))
+}
