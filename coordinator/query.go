@@ -332,14 +332,18 @@ func (s *Server) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqlt
 				return nil, err
 			}
 		}
-		rec := rb.NewRecordBatch()
-		err := h.Add(rec)
-		rec.Release()
-		if err != nil {
+		if err := addBuilt(h, rb); err != nil {
 			return nil, err
 		}
 	}
 	return h.Rows()
+}
+
+// addBuilt merges the rows built so far into h.
+func addBuilt(h *arrowexec.HashAgg, rb *arrowexec.RowBuilder) error {
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	return h.Add(rec)
 }
 
 // widen gives a DECIMAL column room for sums of sums.
@@ -427,10 +431,7 @@ func (s *Server) reaggregate(pr *prepared, schema *arrow.Schema, rows [][]sqltyp
 			return nil, err
 		}
 	}
-	rec := rb.NewRecordBatch()
-	err := h.Add(rec)
-	rec.Release()
-	if err != nil {
+	if err := addBuilt(h, rb); err != nil {
 		return nil, err
 	}
 	sub, err := h.Rows()

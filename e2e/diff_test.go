@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"database/sql"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,55 +18,7 @@ type result struct {
 	err   *mysql.MySQLError
 }
 
-func query(db *sql.DB, q string) (*result, error) {
-	rows, err := db.Query(q)
-	if err != nil {
-		var me *mysql.MySQLError
-		if errors.As(err, &me) {
-			return &result{err: me}, nil
-		}
-		return nil, err
-	}
-	defer rows.Close()
-	r := &result{}
-	if r.cols, err = rows.Columns(); err != nil {
-		return nil, err
-	}
-	cts, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, err
-	}
-	for _, ct := range cts {
-		r.types = append(r.types, ct.DatabaseTypeName())
-	}
-	vals := make([]sql.RawBytes, len(r.cols))
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := make([]string, len(vals))
-		for i, v := range vals {
-			if v == nil {
-				row[i] = "NULL"
-			} else {
-				row[i] = string(v)
-			}
-		}
-		r.rows = append(r.rows, row)
-	}
-	if err := rows.Err(); err != nil {
-		var me *mysql.MySQLError
-		if errors.As(err, &me) {
-			return &result{err: me}, nil
-		}
-		return nil, err
-	}
-	return r, nil
-}
+func query(db *sql.DB, q string) (*result, error) { return queryArgs(db, q) }
 
 // diff runs q through Shoal and on the primary and reports differences.
 // ordered says the query's ORDER BY is total, so row order must match too.

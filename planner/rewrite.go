@@ -96,25 +96,7 @@ func checkExprs(sel *ast.SelectStmt, split *source) error {
 			return bad != ""
 		}}
 	}
-	outside := check(false)
-	for _, f := range sel.Fields.Fields {
-		if f.Expr != nil {
-			f.Expr.Accept(outside)
-		}
-	}
-	if sel.GroupBy != nil {
-		for _, it := range sel.GroupBy.Items {
-			it.Expr.Accept(outside)
-		}
-	}
-	if sel.Having != nil {
-		sel.Having.Expr.Accept(outside)
-	}
-	if sel.OrderBy != nil {
-		for _, it := range sel.OrderBy.Items {
-			it.Expr.Accept(outside)
-		}
-	}
+	visitOutsideWhere(sel, check(false))
 	if sel.Where != nil {
 		sel.Where.Accept(check(true))
 	}
@@ -128,13 +110,18 @@ func checkExprs(sel *ast.SelectStmt, split *source) error {
 }
 
 func visitAll(sel *ast.SelectStmt, v ast.Visitor) {
+	visitOutsideWhere(sel, v)
+	if sel.Where != nil {
+		sel.Where.Accept(v)
+	}
+}
+
+// visitOutsideWhere visits the select list, GROUP BY, HAVING and ORDER BY.
+func visitOutsideWhere(sel *ast.SelectStmt, v ast.Visitor) {
 	for _, f := range sel.Fields.Fields {
 		if f.Expr != nil {
 			f.Expr.Accept(v)
 		}
-	}
-	if sel.Where != nil {
-		sel.Where.Accept(v)
 	}
 	if sel.GroupBy != nil {
 		for _, it := range sel.GroupBy.Items {

@@ -12,4 +12,9 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
+# The container deployment cannot run here (no container engine); check that
+# its compose file parses.
+if command -v docker-compose >/dev/null; then
+  docker-compose -f docker-compose.yml config -q
+fi
 go test -race -timeout 25m -count=1 ./... 2>&1 | tee /tmp/shoal-test.log
