@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"context"
+	"slices"
 	"fmt"
 	"strings"
 
@@ -118,4 +119,24 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 		}
 	}
 	return s, nil
+}
+
+// sameSchema reports whether two snapshots agree on everything a plan
+// depends on: databases, tables, their columns and split columns.
+func sameSchema(a, b *snapshot) bool {
+	if len(a.tables) != len(b.tables) || len(a.schemas) != len(b.schemas) || a.version != b.version {
+		return false
+	}
+	for db := range a.schemas {
+		if !b.schemas[db] {
+			return false
+		}
+	}
+	for key, ta := range a.tables {
+		tb, ok := b.tables[key]
+		if !ok || ta.SplitColumn != tb.SplitColumn || !slices.Equal(ta.Columns, tb.Columns) {
+			return false
+		}
+	}
+	return true
 }

@@ -195,7 +195,13 @@ func (s *Server) refreshCatalog(ctx context.Context) error {
 			continue
 		}
 		if old := s.snap.Load(); old != nil {
-			snap.gen = old.gen + 1
+			// Plans depend on the schema, not on row counts or key bounds
+			// (fragments read those at execution): keep the cached plans
+			// unless the schema changed.
+			snap.gen = old.gen
+			if !sameSchema(old, snap) {
+				snap.gen++
+			}
 		}
 		s.snap.Store(snap)
 		return nil
