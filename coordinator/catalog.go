@@ -2,8 +2,8 @@ package coordinator
 
 import (
 	"context"
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/shoaldb/shoal/planner"
