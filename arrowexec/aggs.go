@@ -38,6 +38,9 @@ func newAccumulator(env *collations.Environment, spec AggSpec) (accumulator, err
 		return &minmaxAcc{max: spec.Kind == AggMax, coll: c}, err
 	case AggBitAnd, AggBitOr, AggBitXor:
 		return &bitAcc{kind: spec.Kind}, nil
+	case AggConcat:
+		c, err := newCollator(env, spec.Collation)
+		return &concatAcc{spec: spec, coll: c}, err
 	}
 	return &countAcc{}, fmt.Errorf("arrowexec: unknown aggregate kind %d", spec.Kind)
 }

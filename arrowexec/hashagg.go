@@ -36,6 +36,8 @@ const (
 	AggBitAnd
 	AggBitOr
 	AggBitXor
+	// AggConcat is GROUP_CONCAT over distinct values (see concatAcc).
+	AggConcat
 )
 
 func (k AggKind) String() string {
@@ -54,6 +56,8 @@ func (k AggKind) String() string {
 		return "BIT_OR"
 	case AggBitXor:
 		return "BIT_XOR"
+	case AggConcat:
+		return "GROUP_CONCAT"
 	}
 	return fmt.Sprintf("AggKind(%d)", uint8(k))
 }
@@ -69,6 +73,11 @@ type AggSpec struct {
 	Kind AggKind
 	// Collation for MIN/MAX over strings; 0 compares bytes.
 	Collation collations.ID
+	// Sep, Desc and MaxLen configure AggConcat: the separator, descending
+	// order, and the length cut (group_concat_max_len; 0: none).
+	Sep    string
+	Desc   bool
+	MaxLen int
 }
 
 // Approximate per-group bookkeeping beyond the key bytes and the

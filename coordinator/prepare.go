@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
@@ -35,6 +36,10 @@ type prepared struct {
 	order       []orderKey
 	visible     int // row plans: columns sent to the client
 }
+
+// groupConcatMaxLen is MariaDB's default group_concat_max_len (1 MiB).
+// A session that changes it gets cut at this length through Shoal.
+const groupConcatMaxLen = 1 << 20
 
 // orderKey is one final-stage ORDER BY key: an expression over the final
 // row (aggregate plans) or a column of the fragment row (row plans).
@@ -121,6 +126,13 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggCount})
 			case planner.MergeDistinctSum:
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggSum})
+			case planner.MergeDistinctConcat:
+				f := pr.fragFields[p.Keys+pa.Arg]
+				if !sqltypes.IsText(f.Type) && !sqltypes.IsBinary(f.Type) {
+					return fmt.Errorf("GROUP_CONCAT over %s values is not merged", f.Type)
+				}
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: collationOf(f),
+					Sep: pa.Sep, Desc: pa.Desc, MaxLen: groupConcatMaxLen})
 			default:
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(partialField[i])})
 			}

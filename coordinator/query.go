@@ -303,6 +303,9 @@ func (s *Server) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqlt
 			case planner.MergeDistinctSum:
 				f = widen(schema.Field(p.Keys + pa.Arg))
 				src[i] = p.Keys + pa.Arg
+			case planner.MergeDistinctConcat:
+				f = schema.Field(p.Keys + pa.Arg)
+				src[i] = p.Keys + pa.Arg
 			default:
 				f = widen(schema.Field(j))
 				src[i] = j

@@ -31,6 +31,9 @@ func TestBreadth(t *testing.T) {
 		{"rollup one key", "select Carrier, count(*), sum(Distance), max(FlightDate) from ontime group by Carrier with rollup", true},
 		{"rollup two keys", "select YearD, Quarter, count(*), min(ArrDelayMinutes) from ontime where YearD > 2010 group by YearD, Quarter with rollup", true},
 		{"rollup having limit", "select OriginState, Cancelled, count(*) c from ontime group by OriginState, Cancelled with rollup having c > 10 limit 20", true},
+		{"group_concat distinct", "select Carrier, group_concat(distinct OriginState order by OriginState separator '|'), count(distinct OriginState) from ontime group by Carrier", true},
+		{"group_concat distinct desc no group", "select group_concat(distinct Carrier order by Carrier desc) from ontime where YearD = 2000", true},
+		{"group_concat distinct default order", "select DayOfWeek, group_concat(distinct UniqueCarrier) from ontime where Cancelled = 1 group by DayOfWeek", true},
 		{"join with distinct", "select c.country, count(distinct o.Origin) from ontime o join carriers c on c.code = o.Carrier group by c.country", true},
 	}
 	for _, c := range cases {

@@ -45,6 +45,9 @@ const (
 	MergeBitAnd
 	MergeBitOr
 	MergeBitXor
+	// MergeDistinctConcat is GROUP_CONCAT(DISTINCT key Arg [ORDER BY it]
+	// [SEPARATOR Sep]) over a group's distinct-key combinations.
+	MergeDistinctConcat
 )
 
 func (k AggKind) String() string {
@@ -67,6 +70,8 @@ func (k AggKind) String() string {
 		return "bit_or"
 	case MergeBitXor:
 		return "bit_xor"
+	case MergeDistinctConcat:
+		return "group_concat-distinct"
 	}
 	return fmt.Sprintf("AggKind(%d)", int(k))
 }
@@ -77,8 +82,12 @@ type Partial struct {
 	// SQL is the fragment's expression, e.g. "SUM(`ArrDelayMinutes`)";
 	// empty for the distinct merges, which read the distinct keys.
 	SQL string
-	// Arg is the distinct key a MergeDistinctSum adds up.
+	// Arg is the distinct key a MergeDistinctSum adds up or a
+	// MergeDistinctConcat joins.
 	Arg int
+	// Sep and Desc are GROUP_CONCAT's separator and order.
+	Sep  string
+	Desc bool
 }
 
 // FromFragment reports whether the partial is a fragment column.

@@ -515,6 +515,9 @@ func (r *finalRewriter) Leave(n ast.Node) (ast.Node, bool) {
 // final expression over them.
 func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	f := strings.ToLower(x.F)
+	if f == "group_concat" {
+		return a.groupConcat(x)
+	}
 	if x.Order != nil {
 		return nil, notDist("%s with ORDER BY", strings.ToUpper(x.F))
 	}
@@ -614,6 +617,53 @@ func (a *aggPlanner) distinctAggregate(f string, args []string) (ast.ExprNode, e
 		return div(sum, a.special(MergeDistinctCount, 0)), nil
 	}
 	return nil, notDist("%s(DISTINCT) is not distributed yet", strings.ToUpper(f))
+}
+
+// groupConcat plans GROUP_CONCAT(DISTINCT x [ORDER BY x [DESC]]
+// [SEPARATOR s]): x becomes a distinct key and the coordinator joins a
+// group's distinct values in collation order. Without DISTINCT, or ordered
+// by anything but x, the order of equal or repeated values across
+// fragments is not reproducible: it passes through.
+func (a *aggPlanner) groupConcat(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
+	if !x.Distinct || len(x.Args) != 2 {
+		return nil, notDist("GROUP_CONCAT without DISTINCT or over several values")
+	}
+	sepv, ok := x.Args[1].(ast.ValueExpr)
+	if !ok {
+		return nil, notDist("GROUP_CONCAT separator")
+	}
+	sep, ok := sepv.GetValue().(string)
+	if !ok {
+		return nil, notDist("GROUP_CONCAT separator")
+	}
+	arg, err := sqlparse.Restore(x.Args[0])
+	if err != nil {
+		return nil, notDist("cannot render aggregate: %v", err)
+	}
+	desc := false
+	if x.Order != nil {
+		if len(x.Order.Items) != 1 {
+			return nil, notDist("GROUP_CONCAT ordered by several keys")
+		}
+		o, err := sqlparse.Restore(x.Order.Items[0].Expr)
+		if err != nil || o != arg {
+			return nil, notDist("GROUP_CONCAT ordered by another expression")
+		}
+		desc = x.Order.Items[0].Desc
+	}
+	if len(a.distinct) == 0 {
+		a.distinct = []string{arg}
+	} else if !contains(a.distinct, arg) {
+		return nil, notDist("DISTINCT aggregates over different arguments")
+	}
+	idx := slices.Index(a.distinct, arg)
+	for i, p := range a.partials {
+		if p.Kind == MergeDistinctConcat && p.Arg == idx && p.Sep == sep && p.Desc == desc {
+			return colExpr(fmt.Sprintf("__a%d", i)), nil
+		}
+	}
+	a.partials = append(a.partials, Partial{Kind: MergeDistinctConcat, Arg: idx, Sep: sep, Desc: desc})
+	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1)), nil
 }
 
 func (a *aggPlanner) special(kind AggKind, arg int) ast.ExprNode {
