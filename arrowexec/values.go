@@ -77,10 +77,23 @@ func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
 	for r := range rows {
 		rows[r] = flat[r*cols : (r+1)*cols : (r+1)*cols]
 	}
+	// One arena holds the text of every value: values share a few large
+	// allocations instead of one each. A slice taken before the arena grows
+	// keeps pointing at the old (still live) array, so growth is safe.
+	var size int
+	for _, col := range rec.Columns() {
+		for _, b := range col.Data().Buffers() {
+			if b != nil {
+				size += b.Len()
+			}
+		}
+	}
+	arena := make([]byte, 0, size+size/2+64)
 	for c := range cols {
 		col := rec.Column(c)
 		for r := range n {
-			v := Value(col, r)
+			var v sqltypes.Value
+			v, arena = valueInto(arena, col, r)
 			if retype[c] != 0 && !v.IsNull() {
 				v = sqltypes.MakeTrusted(retype[c], v.Raw())
 			}
@@ -88,6 +101,38 @@ func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
 		}
 	}
 	return rows
+}
+
+// valueInto is Value with the text appended to arena.
+func valueInto(arena []byte, arr arrow.Array, i int) (sqltypes.Value, []byte) {
+	if arr.IsNull(i) || arr.DataType().ID() == arrow.NULL {
+		return sqltypes.NULL, arena
+	}
+	start := len(arena)
+	var t querypb.Type
+	switch a := arr.(type) {
+	case *array.Int64:
+		t, arena = sqltypes.Int64, strconv.AppendInt(arena, a.Value(i), 10)
+	case *array.Uint64:
+		t, arena = sqltypes.Uint64, strconv.AppendUint(arena, a.Value(i), 10)
+	case *array.Decimal128:
+		scale := a.DataType().(*arrow.Decimal128Type).Scale
+		t, arena = sqltypes.Decimal, appendDecimal(arena, decimal256.FromDecimal128(a.Value(i)), scale)
+	case *array.Decimal256:
+		t, arena = sqltypes.Decimal, appendDecimal(arena, a.Value(i), a.DataType().(*arrow.Decimal256Type).Scale)
+	case *array.Date32:
+		t, arena = sqltypes.Date, appendDate(arena, int32(a.Value(i)))
+	case *array.Timestamp:
+		us := toMicros(int64(a.Value(i)), a.DataType().(*arrow.TimestampType).Unit)
+		t, arena = sqltypes.Datetime, appendDatetime(arena, us)
+	case *array.String:
+		t, arena = sqltypes.VarChar, append(arena, a.Value(i)...)
+	case *array.Binary:
+		t, arena = sqltypes.VarBinary, append(arena, a.Value(i)...)
+	default:
+		return Value(arr, i), arena
+	}
+	return sqltypes.MakeTrusted(t, arena[start:len(arena):len(arena)]), arena
 }
 
 // metaType returns the sqltypes type that the field's metadata asks for in

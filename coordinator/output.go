@@ -20,6 +20,9 @@ func conform(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 	raw := v.Raw()
 	switch t := f.Type; {
 	case t == sqltypes.Decimal:
+		if fracDigits(raw) == int(f.Decimals) {
+			return sqltypes.MakeTrusted(t, raw) // already at the column's scale
+		}
 		d, err := decimal.NewFromMySQL(raw)
 		if err != nil {
 			break
@@ -35,8 +38,10 @@ func conform(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 		}
 		return sqltypes.MakeTrusted(t, format.FormatFloat(fv))
 	case sqltypes.IsIntegral(t):
-		if d, err := decimal.NewFromMySQL(raw); err == nil && (sqltypes.IsDecimal(v.Type()) || sqltypes.IsFloat(v.Type())) {
-			return sqltypes.MakeTrusted(t, d.FormatMySQL(0))
+		if sqltypes.IsDecimal(v.Type()) || sqltypes.IsFloat(v.Type()) {
+			if d, err := decimal.NewFromMySQL(raw); err == nil {
+				return sqltypes.MakeTrusted(t, d.FormatMySQL(0))
+			}
 		}
 		return sqltypes.MakeTrusted(t, raw)
 	case t == sqltypes.Datetime || t == sqltypes.Timestamp || t == sqltypes.Time:
@@ -87,4 +92,14 @@ func fixFraction(raw []byte, fsp int) []byte {
 		}
 	}
 	return out
+}
+
+// fracDigits counts the digits after the decimal point of a number's text.
+func fracDigits(raw []byte) int {
+	for i := len(raw) - 1; i >= 0; i-- {
+		if raw[i] == '.' {
+			return len(raw) - 1 - i
+		}
+	}
+	return 0
 }

@@ -33,11 +33,12 @@ func (w *resultWriter) header() error {
 	return w.callback(&sqltypes.Result{Fields: w.pr.fields})
 }
 
-// add queues one output row (exactly len(fields) values, not yet conformed).
+// add queues one output row: its first len(fields) values, conformed in
+// place (the caller hands the row over).
 func (w *resultWriter) add(row []sqltypes.Value) error {
-	out := make([]sqltypes.Value, len(w.pr.fields))
+	out := row[:len(w.pr.fields):len(w.pr.fields)]
 	for i, f := range w.pr.fields {
-		out[i] = conform(row[i], f)
+		out[i] = conform(out[i], f)
 	}
 	w.buf = append(w.buf, out)
 	w.rows++
@@ -189,7 +190,9 @@ func (s *Server) executeStream(ctx context.Context, pr *prepared, qid string, w 
 	}
 	res := make(chan result, 1)
 	go func() {
-		st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+		// No lock: fragments convert their batches in their own slot
+		// goroutines, and the channel serialises the hand-over.
+		st, err := s.run(ctx, pr, qid, func(bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				select {
 				case chunks <- arrowexec.RecordRows(b):
@@ -198,7 +201,7 @@ func (s *Server) executeStream(ctx context.Context, pr *prepared, qid string, w 
 				}
 			}
 			return nil
-		}))
+		})
 		close(chunks)
 		res <- result{st, err}
 	}()
