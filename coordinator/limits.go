@@ -140,7 +140,9 @@ func (s *Server) kill(ss *session, id uint32, queryOnly bool, callback func(*sql
 // watchClient cancels a running statement when its client disconnects. It
 // peeks at the socket (never consuming a byte) every clientCheckInterval:
 // end of file, a reset or a COM_QUIT waiting to be read mean the client is
-// gone. stop ends the watcher and waits for it.
+// gone. Statements that end within the first interval — most of them —
+// only pay for a timer: the watching goroutine starts when it fires. stop
+// ends the watcher and waits for it.
 func watchClient(c *mysql.Conn, cancel context.CancelFunc) (stop func()) {
 	sc, ok := c.GetRawConn().(syscall.Conn)
 	if !ok {
@@ -151,27 +153,29 @@ func watchClient(c *mysql.Conn, cancel context.CancelFunc) (stop func()) {
 		return func() {}
 	}
 	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	finished := make(chan struct{})
+	timer := time.AfterFunc(clientCheckInterval, func() {
+		defer close(finished)
 		t := time.NewTicker(clientCheckInterval)
 		defer t.Stop()
 		for {
+			if clientGone(rc) {
+				cancel()
+				return
+			}
 			select {
 			case <-done:
 				return
 			case <-t.C:
 			}
-			if clientGone(rc) {
-				cancel()
-				return
-			}
 		}
-	}()
+	})
 	return func() {
+		if timer.Stop() {
+			return // never fired: nothing runs
+		}
 		close(done)
-		wg.Wait()
+		<-finished
 	}
 }
 
