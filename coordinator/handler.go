@@ -123,7 +123,7 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 	case planner.Refuse:
 		return sqlerr.ReadOnly(why)
 	case planner.Use:
-		return s.use(ss, stmt.(*ast.UseStmt).DBName, callback)
+		return s.use(ctx, ss, stmt.(*ast.UseStmt).DBName, callback)
 	case planner.Set:
 		if err := s.passthrough(ctx, ss, query, callback); err != nil {
 			return err
@@ -153,12 +153,16 @@ func (s *Server) runPrepared(ctx context.Context, pr *prepared, callback func(*s
 	return err
 }
 
-func (s *Server) use(ss *session, db string, callback func(*sqltypes.Result) error) error {
+func (s *Server) use(ctx context.Context, ss *session, db string, callback func(*sqltypes.Result) error) error {
 	if !s.snap.Load().schemas[db] {
-		// The catalog may be older than the database: ask the replica.
-		if err := s.RefreshCatalog(context.Background()); err != nil || !s.snap.Load().schemas[db] {
-			return sqlerr.New(sqlerr.ErrBadDB, "42000", "Unknown database '%s'", db)
+		// The catalog may be older than the database: let the session's
+		// replica decide with one statement (and answer 1049 itself)
+		// rather than re-reading the whole catalog for every unknown name.
+		if err := s.passthrough(ctx, ss, "USE `"+escapeID(db)+"`", callback); err != nil {
+			return err
 		}
+		ss.db = db
+		return nil
 	}
 	ss.db = db
 	return callback(&sqltypes.Result{})
