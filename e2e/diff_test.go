@@ -32,34 +32,7 @@ func diff(t *testing.T, q string, ordered bool) *result {
 	if err != nil {
 		t.Fatalf("direct: %s: %v", q, err)
 	}
-	if (got.err == nil) != (want.err == nil) {
-		t.Fatalf("%s:\nshoal error %v\ndirect error %v", q, got.err, want.err)
-	}
-	if want.err != nil {
-		if got.err.Number != want.err.Number {
-			t.Errorf("%s: shoal error %d, direct %d (%v / %v)", q, got.err.Number, want.err.Number, got.err, want.err)
-		}
-		return got
-	}
-	if !slices.Equal(got.cols, want.cols) {
-		t.Errorf("%s: columns\nshoal  %q\ndirect %q", q, got.cols, want.cols)
-	}
-	if !slices.Equal(got.types, want.types) {
-		t.Errorf("%s: types\nshoal  %q\ndirect %q", q, got.types, want.types)
-	}
-	g, w := got.rows, want.rows
-	if !ordered {
-		g, w = sorted(g), sorted(w)
-	}
-	if len(g) != len(w) {
-		t.Errorf("%s: %d rows through shoal, %d direct", q, len(g), len(w))
-	}
-	for i := 0; i < len(g) && i < len(w); i++ {
-		if !slices.Equal(g[i], w[i]) {
-			t.Errorf("%s: row %d\nshoal  %q\ndirect %q", q, i, g[i], w[i])
-			break
-		}
-	}
+	compare(t, q, got, want, ordered)
 	return got
 }
 
