@@ -25,7 +25,7 @@ func runBench(args []string) error {
 	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
 	verbose := fs.Bool("v", false, "print both results")
 	set := fs.String("queries", "core", "query set: core (Percona q1, q2), breadth (join, count distinct) or all")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	c, err := localcluster.Load(*dir)

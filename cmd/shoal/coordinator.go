@@ -24,7 +24,7 @@ func runCoordinator(args []string) error {
 	listen := fs.String("listen", "", "MySQL listen address (default 127.0.0.1:4000)")
 	httpListen := fs.String("http", "", `HTTP address for /metrics and /healthz (default 127.0.0.1:4080; "off" disables)`)
 	replicas := fs.String("replicas", "", "comma-separated mysql=worker address pairs, e.g. 127.0.0.1:3307=127.0.0.1:4100")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	var cfg config.Coordinator

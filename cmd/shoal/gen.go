@@ -42,14 +42,8 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("gen: unexpected arguments %q", fs.Args())
 	}
 	if *tsv {
 		return gen.WriteTSV(os.Stdout, *rows, *seed)

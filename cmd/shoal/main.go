@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -53,7 +55,22 @@ func main() {
 		os.Exit(2)
 	}
 	if err := cmd.run(os.Args[2:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return // --help printed the usage
+		}
 		fmt.Fprintln(os.Stderr, "shoal:", err)
 		os.Exit(1)
 	}
+}
+
+// parseFlags parses a subcommand's flags; it refuses positional arguments,
+// which no subcommand takes after its verb.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s: unexpected arguments %q", fs.Name(), fs.Args())
+	}
+	return nil
 }

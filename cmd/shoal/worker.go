@@ -29,11 +29,8 @@ func runWorker(args []string) error {
 	user := fs.String("user", "", "replica account (default root)")
 	password := fs.String("password", "", "replica password (prefer SHOAL_WORKER_PASSWORD: flags show in ps)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("worker: unexpected arguments %q", fs.Args())
 	}
 
 	var cfg config.Worker
