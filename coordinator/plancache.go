@@ -2,7 +2,9 @@ package coordinator
 
 import (
 	"sync"
+
 	"sync/atomic"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // planCache maps a statement (current database + text) to its prepared
@@ -18,7 +20,15 @@ type cacheEntry struct {
 	gen  uint64
 	pr   *prepared
 	pass string // non-empty: pass through, for this reason
+	// For COM_STMT_PREPARE entries (keys from prepareKey): the parameter
+	// count and the announced result columns.
+	params uint16
+	fields []*querypb.Field
 }
+
+// prepareKey keys a COM_STMT_PREPARE answer; it cannot collide with the
+// query keys (database + NUL + text), which never start with 0x01.
+func prepareKey(db, query string) string { return "\x01" + db + "\x00" + query }
 
 const maxCachedPlans = 10000
 

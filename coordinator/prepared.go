@@ -90,6 +90,13 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		return nil, 0, sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
 	}
 	h.s.metrics.prepares.Inc()
+	// Drivers prepare every statement that has arguments, often the same
+	// text again and again: answer from the plan cache when we can.
+	gen := h.s.snap.Load().gen
+	key := prepareKey(ss.db, query)
+	if e, ok := h.s.plans.get(key, gen); ok {
+		return e.fields, e.params, nil
+	}
 	marks, err := h.paramMarkers(query)
 	if err != nil {
 		return nil, 0, err
@@ -108,8 +115,11 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	}
 	var fields []*querypb.Field
 	if meta != "" {
-		fields = h.s.prepareFields(ss, meta)
+		if fields = h.s.prepareFields(ss, meta); fields == nil {
+			return nil, uint16(len(marks)), nil // not cached: try again next time
+		}
 	}
+	h.s.plans.put(key, &cacheEntry{gen: gen, params: uint16(len(marks)), fields: fields})
 	return fields, uint16(len(marks)), nil
 }
 
