@@ -76,17 +76,6 @@ func (c *collator) appendKey(dst, s []byte) []byte {
 	return c.coll.WeightString(dst, s, 0)
 }
 
-// equal reports whether a and b are equal under the collation.
-func (c *collator) equal(a, b []byte) bool {
-	if c.coll == nil {
-		return bytes.Equal(a, b)
-	}
-	if c.padSpace {
-		a, b = trimSpaces(a), trimSpaces(b)
-	}
-	return c.coll.Collate(a, b, false) == 0
-}
-
 // compare orders a and b under the collation: -1, 0 or 1.
 func (c *collator) compare(a, b []byte) int {
 	if c.coll == nil {

@@ -19,8 +19,6 @@ type snapshot struct {
 	gen     uint64
 }
 
-var systemSchemas = map[string]bool{"mysql": true, "information_schema": true, "performance_schema": true, "sys": true}
-
 var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}
 
 // loadSnapshot reads tables, columns, primary keys, row estimates and split

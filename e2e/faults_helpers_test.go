@@ -220,14 +220,6 @@ func replicaPid(t *testing.T, i int) int {
 	return pid
 }
 
-// signalReplica sends sig to replica i's server.
-func signalReplica(t *testing.T, i int, sig syscall.Signal) {
-	t.Helper()
-	if err := syscall.Kill(replicaPid(t, i), sig); err != nil {
-		t.Fatalf("signal %v to replica%d: %v", sig, i+1, err)
-	}
-}
-
 // stopReplica SIGSTOPs replica i and makes sure it is continued when the
 // test ends, whatever happens.
 func stopReplica(t *testing.T, i int) (cont func()) {

@@ -137,13 +137,10 @@ type Plan struct {
 	// Outputs are the final select expressions, evaluated over the final
 	// row. For aggregate plans the final row is the merged row (keys then
 	// partials, named __g<i> and __a<i>). For row plans it is the fragment
-	// row (named __c<i>). Empty Outputs on a row plan means "the first
-	// Visible fragment columns as they are" (SELECT * and plain columns).
+	// row: row plans leave Outputs empty and send every fragment column
+	// but the Hidden ones as it is (their count comes from the metadata,
+	// which also covers SELECT *).
 	Outputs []string
-	// Visible is the number of output columns of a row plan whose fragment
-	// rows are passed as they are (Outputs empty); -1 when unknown until the
-	// metadata arrives (SELECT *): then every column but the Hidden ones.
-	Visible int
 	// Hidden is the number of trailing fragment columns that carry ORDER BY
 	// keys only (row plans).
 	Hidden int

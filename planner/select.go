@@ -191,10 +191,6 @@ func planRows(p *Plan, sel *ast.SelectStmt, from, where string) error {
 		}
 		fields = append(fields, s)
 	}
-	p.Visible = len(fields)
-	if wildcard {
-		p.Visible = -1
-	}
 	var fragOrder []string
 	if sel.OrderBy != nil {
 		for _, it := range sel.OrderBy.Items {

@@ -28,19 +28,18 @@ type Error = sqlerror.SQLError
 // Codes used by Shoal itself. Errors that come from a replica keep the
 // replica's own code.
 const (
-	ErrReadOnly          = 1290 // ER_OPTION_PREVENTS_STATEMENT
-	ErrParse             = 1064 // ER_PARSE_ERROR
-	ErrNoSuchTable       = 1146 // ER_NO_SUCH_TABLE
-	ErrBadDB             = 1049 // ER_BAD_DB_ERROR
-	ErrNoDB              = 1046 // ER_NO_DB_ERROR
-	ErrAccessDenied      = 1045 // ER_ACCESS_DENIED_ERROR
-	ErrTooManyConns      = 1040 // ER_CON_COUNT_ERROR
-	ErrQueryInterrupted  = 1317 // ER_QUERY_INTERRUPTED
-	ErrQueryTimeout      = 3024 // ER_QUERY_TIMEOUT (MAX_EXECUTION_TIME exceeded)
-	ErrUnknown           = 1105 // ER_UNKNOWN_ERROR
-	ErrNotSupported      = 1235 // ER_NOT_SUPPORTED_YET
-	ErrOutOfResources    = 1041 // ER_OUT_OF_RESOURCES
-	ErrNoReplicaAvailble = 1105
+	ErrReadOnly         = 1290 // ER_OPTION_PREVENTS_STATEMENT
+	ErrParse            = 1064 // ER_PARSE_ERROR
+	ErrNoSuchTable      = 1146 // ER_NO_SUCH_TABLE
+	ErrBadDB            = 1049 // ER_BAD_DB_ERROR
+	ErrNoDB             = 1046 // ER_NO_DB_ERROR
+	ErrAccessDenied     = 1045 // ER_ACCESS_DENIED_ERROR
+	ErrTooManyConns     = 1040 // ER_CON_COUNT_ERROR
+	ErrQueryInterrupted = 1317 // ER_QUERY_INTERRUPTED
+	ErrQueryTimeout     = 3024 // ER_QUERY_TIMEOUT (MAX_EXECUTION_TIME exceeded)
+	ErrUnknown          = 1105 // ER_UNKNOWN_ERROR
+	ErrNotSupported     = 1235 // ER_NOT_SUPPORTED_YET
+	ErrOutOfResources   = 1041 // ER_OUT_OF_RESOURCES
 )
 
 const domain = "shoal.mysql"
