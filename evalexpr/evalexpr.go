@@ -90,6 +90,7 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
+	ast = rewriteNotLike(ast)
 	cfg := &evalengine.Config{
 		Environment: e.vt,
 		Collation:   e.vt.CollationEnv().DefaultConnectionCharset(),
@@ -150,4 +151,22 @@ func (v *Evaluator) True(x *Expr, row []sqltypes.Value) (bool, error) {
 		return false, err
 	}
 	return r.ToBoolean(), nil
+}
+
+// rewriteNotLike turns `a NOT LIKE b` into `NOT (a LIKE b)`. vitess'
+// evalengine (v0.24) ignores the negation when the pattern is a constant
+// and it has precompiled the wildcard (LikeExpr.matchWildcard returns the
+// match itself on that path), so `x NOT LIKE '9%'` would select the rows
+// that are LIKE '9%'. NOT over LIKE is the same expression in MySQL,
+// NULLs included.
+func rewriteNotLike(e sqlparser.Expr) sqlparser.Expr {
+	out := sqlparser.Rewrite(e, nil, func(c *sqlparser.Cursor) bool {
+		if cmp, ok := c.Node().(*sqlparser.ComparisonExpr); ok && cmp.Operator == sqlparser.NotLikeOp {
+			like := *cmp
+			like.Operator = sqlparser.LikeOp
+			c.Replace(&sqlparser.NotExpr{Expr: &like})
+		}
+		return true
+	})
+	return out.(sqlparser.Expr)
 }

@@ -26,6 +26,12 @@ func TestEval(t *testing.T) {
 		{"`__a1`>_UTF8MB4'1990'", "0"},
 		{"`__a0`/0", "NULL"},
 		{"IF(`__a1`>2, 1, 0)", "1"},
+		// vitess' evalengine drops NOT from NOT LIKE with a constant
+		// pattern; Compile rewrites it (rewriteNotLike).
+		{"`__g0` NOT LIKE _UTF8MB4'A%'", "0"},
+		{"`__g0` NOT LIKE 'B%'", "1"},
+		{"`__g0` LIKE 'A%'", "1"},
+		{"NULL NOT LIKE 'A%'", "NULL"},
 	}
 	ev := env.NewEvaluator()
 	for _, c := range cases {
