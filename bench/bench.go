@@ -1,7 +1,14 @@
-// Package bench measures Shoal against MySQL in the same run: each query
-// runs directly on one replica and through the coordinator, and the report
-// gives both times, their ratio, whether the answers are equal, and what
-// the distributed run shipped from workers (from EXPLAIN ANALYZE).
+// Package bench measures Shoal against MySQL in the same run. Two
+// workloads:
+//
+//   - scan (this file): each query runs directly on one replica and
+//     through the coordinator; the report gives both times, their ratio,
+//     whether the answers are equal, what the distributed run shipped from
+//     workers and how long its fragments took (from EXPLAIN ANALYZE), and
+//     what a row-shipping engine would have fetched instead.
+//   - dashboard (dashboard.go): virtual users cycle through BI chart
+//     queries at rising concurrency, on both sides, for throughput and
+//     latency percentiles (load.go), written as a table, CSV and SVG.
 package bench
 
 import (
@@ -9,8 +16,8 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -20,15 +27,32 @@ import (
 type Query struct {
 	Name string
 	SQL  string
+	// RowShipSQL, run directly on a replica, returns (bytes, rows): what a
+	// row-shipping engine (Spark's JDBC source) would fetch to answer SQL.
+	// It pushes the WHERE down and fetches the other columns the query
+	// needs of every matching row; written by hand per query, counting
+	// integer columns as 8 bytes and strings as LENGTH(col). Empty: not
+	// estimated.
+	RowShipSQL string
 }
 
 // Percona's queries from "How Apache Spark makes your slow MySQL queries
 // 10x faster", with query 1's HAVING threshold scaled by the row count.
 func Core(rows int64) []Query {
 	threshold := max(rows/100, 1)
+	const q1Where = `DayOfWeek not in (6,7) and OriginState not in ('AK', 'HI', 'PR', 'VI') and DestState not in ('AK', 'HI', 'PR', 'VI')`
 	return []Query{
-		{"q1", fmt.Sprintf(`select min(YearD), max(YearD) as max_year, Carrier, count(*) as cnt, sum(if(ArrDelayMinutes>30, 1, 0)) as flights_delayed, round(sum(if(ArrDelayMinutes>30, 1, 0))/count(*),2) as rate FROM ontime WHERE DayOfWeek not in (6,7) and OriginState not in ('AK', 'HI', 'PR', 'VI') and DestState not in ('AK', 'HI', 'PR', 'VI') GROUP by Carrier HAVING cnt > %d and max_year > '1990' ORDER by rate DESC, cnt desc LIMIT 10`, threshold)},
-		{"q2", "select DayOfWeek, count(*) from ontime group by DayOfWeek"},
+		{
+			Name: "q1",
+			SQL:  fmt.Sprintf(`select min(YearD), max(YearD) as max_year, Carrier, count(*) as cnt, sum(if(ArrDelayMinutes>30, 1, 0)) as flights_delayed, round(sum(if(ArrDelayMinutes>30, 1, 0))/count(*),2) as rate FROM ontime WHERE %s GROUP by Carrier HAVING cnt > %d and max_year > '1990' ORDER by rate DESC, cnt desc LIMIT 10`, q1Where, threshold),
+			// YearD, Carrier, ArrDelayMinutes of the rows the WHERE keeps.
+			RowShipSQL: "select sum(8 + length(Carrier) + 8), count(*) from ontime where " + q1Where,
+		},
+		{
+			Name:       "q2",
+			SQL:        "select DayOfWeek, count(*) from ontime group by DayOfWeek",
+			RowShipSQL: "select sum(8), count(*) from ontime", // DayOfWeek of every row
+		},
 	}
 }
 
@@ -37,8 +61,21 @@ func Core(rows int64) []Query {
 // COUNT(DISTINCT).
 func Breadth() []Query {
 	return []Query{
-		{"join", "select c.name, a.state, count(*) as flights, sum(o.Cancelled) as cancelled from ontime o join carriers c on c.code = o.Carrier join airports a on a.code = o.Origin where o.DayOfWeek < 6 group by c.name, a.state order by flights desc, c.name, a.state limit 20"},
-		{"distinct", "select Carrier, count(distinct Dest) as destinations from ontime group by Carrier order by destinations desc, Carrier"},
+		{
+			Name: "join",
+			SQL:  "select c.name, a.state, count(*) as flights, sum(o.Cancelled) as cancelled from ontime o join carriers c on c.code = o.Carrier join airports a on a.code = o.Origin where o.DayOfWeek < 6 group by c.name, a.state order by flights desc, c.name, a.state limit 20",
+			// Carrier, Origin, Cancelled of weekday flights, and both
+			// dimension tables whole (the join runs in the engine).
+			RowShipSQL: "select sum(b), sum(n) from (" +
+				"select sum(length(Carrier) + length(Origin) + 8) as b, count(*) as n from ontime where DayOfWeek < 6 " +
+				"union all select sum(length(code) + length(name)), count(*) from carriers " +
+				"union all select sum(length(code) + length(state)), count(*) from airports) t",
+		},
+		{
+			Name:       "distinct",
+			SQL:        "select Carrier, count(distinct Dest) as destinations from ontime group by Carrier order by destinations desc, Carrier",
+			RowShipSQL: "select sum(length(Carrier) + length(Dest)), count(*) from ontime", // every row's pair
+		},
 	}
 }
 
@@ -49,19 +86,23 @@ type Result struct {
 	Equal         bool
 	DirectRows    [][]string
 	ShoalRows     [][]string
-	Fragments     int
-	RowsShipped   int64
-	BytesShipped  int64
+	// Analysis is one more run through Shoal, with EXPLAIN ANALYZE.
+	Analysis Analysis
+	// RowShipBytes and RowShipRows are Query.RowShipSQL's answer; -1 when
+	// the query has none.
+	RowShipBytes, RowShipRows int64
 }
 
 // Ratio is direct time over Shoal time (>1: Shoal is faster).
 func (r Result) Ratio() float64 { return r.Direct.Seconds() / r.Shoal.Seconds() }
 
-// Run measures each query: best of runs on each side, alternating.
+// Run measures each query: best of runs on each side, alternating; then
+// one EXPLAIN ANALYZE through Shoal and the row-shipping estimate on the
+// direct side, both untimed.
 func Run(ctx context.Context, direct, shoal *sql.DB, qs []Query, runs int) ([]Result, error) {
 	var out []Result
 	for _, q := range qs {
-		r := Result{Query: q}
+		r := Result{Query: q, RowShipBytes: -1, RowShipRows: -1}
 		for i := 0; i < runs; i++ {
 			d, rows, err := timed(ctx, direct, q.SQL)
 			if err != nil {
@@ -79,8 +120,17 @@ func Run(ctx context.Context, direct, shoal *sql.DB, qs []Query, runs int) ([]Re
 			}
 		}
 		r.Equal = equalRows(r.DirectRows, r.ShoalRows)
-		if err := analyze(ctx, shoal, &r); err != nil {
-			return nil, err
+		a, err := Explain(ctx, shoal, q.SQL)
+		if err != nil {
+			return nil, fmt.Errorf("%s: EXPLAIN ANALYZE: %w", q.Name, err)
+		}
+		r.Analysis = a
+		if q.RowShipSQL != "" {
+			var b, n sql.NullInt64
+			if err := direct.QueryRowContext(ctx, q.RowShipSQL).Scan(&b, &n); err != nil {
+				return nil, fmt.Errorf("%s: row-shipping estimate: %w", q.Name, err)
+			}
+			r.RowShipBytes, r.RowShipRows = b.Int64, n.Int64
 		}
 		out = append(out, r)
 	}
@@ -121,31 +171,6 @@ func equalRows(a, b [][]string) bool {
 	return slices.EqualFunc(a, b, func(x, y []string) bool { return slices.Equal(x, y) })
 }
 
-var shippedRe = regexp.MustCompile(`(\d+) rows, (\d+) bytes shipped`)
-
-// analyze reads fragments and bytes shipped from EXPLAIN ANALYZE.
-func analyze(ctx context.Context, shoal *sql.DB, r *Result) error {
-	rows, err := shoal.QueryContext(ctx, "EXPLAIN ANALYZE "+r.Query.SQL)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			return err
-		}
-		if strings.HasPrefix(line, "fragment ") {
-			r.Fragments++
-		}
-		if m := shippedRe.FindStringSubmatch(line); m != nil {
-			fmt.Sscan(m[1], &r.RowsShipped)
-			fmt.Sscan(m[2], &r.BytesShipped)
-		}
-	}
-	return rows.Err()
-}
-
 // Print writes the results as a table, with the result rows when verbose.
 func Print(w io.Writer, rs []Result, verbose bool) {
 	if verbose {
@@ -157,12 +182,53 @@ func Print(w io.Writer, rs []Result, verbose bool) {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "query\tdirect\tshoal\tratio\tequal\tfragments\trows shipped\tbytes shipped\t")
+	fmt.Fprintln(tw, "query\tdirect\tshoal\tratio\tequal\tfragments\tfrag p50\tfrag p95\tfrag max\trows shipped\tbytes shipped\trow-ship bytes\trow-ship/shoal\t")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx\t%v\t%d\t%d\t%d\t\n", r.Query.Name, r.Direct.Round(time.Millisecond),
-			r.Shoal.Round(time.Millisecond), r.Ratio(), r.Equal, r.Fragments, r.RowsShipped, r.BytesShipped)
+		a := r.Analysis
+		ft := a.FragmentTimes()
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2fx\t%v\t%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t\n", r.Query.Name,
+			r.Direct.Round(time.Millisecond), r.Shoal.Round(time.Millisecond), r.Ratio(), r.Equal,
+			len(a.Fragments), fmtDur(ft.P50), fmtDur(ft.P95), fmtDur(ft.Max),
+			a.RowsShipped, a.BytesShipped, rowShipBytes(r), shipRatio(r))
 	}
 	tw.Flush()
+	for _, r := range rs {
+		if r.Analysis.Passthrough != "" {
+			fmt.Fprintf(w, "%s passed through to one replica: %s\n", r.Query.Name, r.Analysis.Passthrough)
+		}
+	}
+}
+
+func rowShipBytes(r Result) string {
+	if r.RowShipBytes < 0 {
+		return "-"
+	}
+	return strconv.FormatInt(r.RowShipBytes, 10)
+}
+
+// shipRatio is how many times more bytes a row-shipping engine would move
+// than Shoal shipped.
+func shipRatio(r Result) string {
+	if r.RowShipBytes < 0 || r.Analysis.BytesShipped <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0fx", float64(r.RowShipBytes)/float64(r.Analysis.BytesShipped))
+}
+
+// fmtDur prints a duration with three significant figures or so: 1.23ms,
+// 45.6ms, 1.234s; "-" for zero (nothing measured).
+func fmtDur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "-"
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond).String()
+	case d < 100*time.Millisecond:
+		return d.Round(10 * time.Microsecond).String()
+	case d < 10*time.Second:
+		return d.Round(time.Millisecond).String()
+	}
+	return d.Round(10 * time.Millisecond).String()
 }
 
 func printRows(w io.Writer, rows [][]string) {

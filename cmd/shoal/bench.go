@@ -6,6 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
 
 	_ "github.com/go-sql-driver/mysql"
 
@@ -13,12 +19,85 @@ import (
 	"github.com/shoaldb/shoal/deploy/localcluster"
 )
 
-// runBench implements `shoal bench`: Percona's queries directly on one
-// replica and through Shoal, in the same run, on a local cluster.
+// runBench implements `shoal bench [scan|dashboard] [flags]`; scan is the
+// default, and --workload NAME selects a workload too.
 func runBench(args []string) error {
+	workload, rest, err := splitWorkload(args)
+	if err != nil {
+		return err
+	}
+	switch workload {
+	case "scan":
+		return runBenchScan(rest)
+	case "dashboard":
+		return runBenchDashboard(rest)
+	}
+	return fmt.Errorf("bench: unknown workload %q (scan or dashboard)", workload)
+}
+
+// splitWorkload takes the workload name off args: a first argument that
+// is not a flag, or a --workload flag anywhere; "scan" when neither.
+func splitWorkload(args []string) (string, []string, error) {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return args[0], args[1:], nil
+	}
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "workload" {
+			continue
+		}
+		after := i + 1
+		if !hasVal {
+			if after >= len(args) {
+				return "", nil, fmt.Errorf("bench: flag needs an argument: %s", a)
+			}
+			val = args[after]
+			after++
+		}
+		return val, append(slices.Clone(args[:i]), args[after:]...), nil
+	}
+	return "scan", args, nil
+}
+
+// openCluster opens the first replica (direct) and the coordinator (shoal)
+// of the local cluster in dir, each allowing conns open connections.
+func openCluster(dir string, conns int) (c *localcluster.Cluster, direct, shoal *sql.DB, err error) {
+	c, err = localcluster.Load(dir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%w (start one with: shoal local up --dir %s)", err, dir)
+	}
+	if direct, err = sql.Open("mysql", c.DSN(c.Replicas[0].MySQL)); err != nil {
+		return nil, nil, nil, err
+	}
+	if shoal, err = sql.Open("mysql", c.DSN(c.Coordinator.MySQL)); err != nil {
+		direct.Close()
+		return nil, nil, nil, err
+	}
+	for _, db := range []*sql.DB{direct, shoal} {
+		db.SetMaxOpenConns(conns)
+		db.SetMaxIdleConns(conns)
+	}
+	return c, direct, shoal, nil
+}
+
+// runBenchScan is the scan workload: Percona's queries directly on one
+// replica and through Shoal, in the same run, on a local cluster.
+func runBenchScan(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: shoal bench [--dir D] [--runs N] [-v]\n\nRuns Percona's queries 1 and 2 directly on the first replica and through\nthe coordinator of the local cluster in D, and prints times, ratio and\nwhat was shipped from workers.")
+		fmt.Fprint(fs.Output(), `usage: shoal bench [scan] [--dir D] [--runs N] [--queries SET] [-v]
+       shoal bench dashboard --help
+
+Runs Percona's queries 1 and 2 directly on the first replica and through
+the coordinator of the local cluster in D, and prints times, ratio, what
+was shipped from workers, the fragments' time distribution and what a
+row-shipping engine would have fetched.
+
+flags:
+`)
 		fs.PrintDefaults()
 	}
 	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
@@ -28,19 +107,11 @@ func runBench(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	c, err := localcluster.Load(*dir)
-	if err != nil {
-		return fmt.Errorf("%w (start one with: shoal local up --dir %s)", err, *dir)
-	}
-	direct, err := sql.Open("mysql", c.DSN(c.Replicas[0].MySQL))
+	c, direct, shoal, err := openCluster(*dir, 2)
 	if err != nil {
 		return err
 	}
 	defer direct.Close()
-	shoal, err := sql.Open("mysql", c.DSN(c.Coordinator.MySQL))
-	if err != nil {
-		return err
-	}
 	defer shoal.Close()
 	ctx := context.Background()
 	var rows int64
@@ -70,5 +141,164 @@ func runBench(args []string) error {
 			return fmt.Errorf("%s: results differ between direct and shoal", r.Query.Name)
 		}
 	}
+	return nil
+}
+
+// runBenchDashboard is the dashboard workload: virtual users cycling
+// through BI chart queries at rising concurrency, through Shoal and
+// directly.
+func runBenchDashboard(args []string) error {
+	fs := flag.NewFlagSet("bench dashboard", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `usage: shoal bench dashboard [--dir D] [--steps 10,25,50] [--step-time 10s]
+           [--direct=false] [--table T] [--where COND] [--setup "SQL;SQL"]
+           [--teardown "SQL;SQL"] [--csv FILE] [--svg FILE]
+
+A BI dashboard as a load test: at each step, that many virtual users (one
+connection each) cycle through 15 chart queries over a recent slice of
+ontime for --step-time, through the coordinator of the local cluster in D
+and then directly on its first replica. Prints QPS, latency percentiles
+and success rate per step and side, and the ratio Shoal/direct.
+
+Through Shoal the charts read --table; directly they read ontime; both
+with the slice condition --where, so a pinned copy can be measured:
+  --setup "CACHE TABLE ontime.recent AS SELECT * FROM ontime.ontime WHERE YearD >= 2009"
+  --table recent --teardown "UNCACHE TABLE ontime.recent"
+Before timing, each chart's answer through Shoal and directly are compared
+(as sorted rows); a mismatch makes the command fail after the report.
+
+flags:
+`)
+		fs.PrintDefaults()
+	}
+	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
+	stepsFlag := fs.String("steps", "10,25,50,75,100,150,300", "virtual users per step, comma separated")
+	stepTime := fs.Duration("step-time", 10*time.Second, "duration of each step on each side")
+	runDirect := fs.Bool("direct", true, "run each step directly on the first replica too")
+	verify := fs.Bool("verify", true, "compare each chart's answer through Shoal and directly before timing")
+	table := fs.String("table", "ontime", "table the charts read through Shoal (ontime, or a pinned copy)")
+	where := fs.String("where", "", "slice condition of every chart (default: the last --years years, by YearD)")
+	years := fs.Int("years", 2, "years in the default slice, counting back from the newest FlightDate")
+	setup := fs.String("setup", "", "statements run once through Shoal before the steps, separated by ';'")
+	teardown := fs.String("teardown", "", "statements run once through Shoal after the steps, separated by ';'")
+	csvPath := fs.String("csv", "", "write one CSV row per side and step to this file")
+	svgPath := fs.String("svg", "", "write an SVG chart of QPS and p99 against users to this file")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	steps, err := parseSteps(*stepsFlag)
+	if err != nil {
+		return err
+	}
+	if *stepTime <= 0 {
+		return fmt.Errorf("--step-time must be positive")
+	}
+	c, direct, shoal, err := openCluster(*dir, slices.Max(steps)+1)
+	if err != nil {
+		return err
+	}
+	defer direct.Close()
+	defer shoal.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	cond := *where
+	if cond == "" {
+		var last sql.NullInt64
+		if err := direct.QueryRowContext(ctx, "select year(max(FlightDate)) from ontime").Scan(&last); err != nil {
+			return err
+		}
+		if !last.Valid {
+			return fmt.Errorf("ontime is empty")
+		}
+		cond = bench.RecentSlice("ontime", int(last.Int64), *years).Where
+	}
+	var total, inSlice int64
+	if err := direct.QueryRowContext(ctx, "select count(*), coalesce(sum(("+cond+")), 0) from ontime").Scan(&total, &inSlice); err != nil {
+		return fmt.Errorf("counting the slice %q: %w", cond, err)
+	}
+	charts := bench.Dashboard()
+	fmt.Printf("dashboard: %d charts over %s WHERE %s (%d of %d ontime rows); shoal = coordinator %s over %d replicas",
+		len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas))
+	if *runDirect {
+		fmt.Printf("; direct = replica %s", c.Replicas[0].MySQL)
+	}
+	fmt.Printf("\nsteps %v users, %s each\n", steps, *stepTime)
+
+	rep, err := bench.RunDashboard(ctx, bench.DashboardOptions{
+		Shoal: shoal, Direct: direct,
+		ShoalSlice:  bench.Slice{Table: *table, Where: cond},
+		DirectSlice: bench.Slice{Table: "ontime", Where: cond},
+		Charts:      charts, Steps: steps, StepTime: *stepTime,
+		RunDirect: *runDirect, Verify: *verify,
+		Setup: splitStatements(*setup), Teardown: splitStatements(*teardown),
+		Progress: os.Stderr,
+	})
+	if rep != nil && len(rep.Checks) > 0 {
+		fmt.Println()
+		bench.PrintChecks(os.Stdout, rep.Checks)
+	}
+	if rep != nil && len(rep.Steps) > 0 {
+		fmt.Println()
+		bench.PrintSteps(os.Stdout, rep.Steps)
+		title := fmt.Sprintf("shoal bench dashboard: %d charts, %s WHERE %s (%d rows), %s per step", len(charts), *table, cond, inSlice, *stepTime)
+		if werr := writeFile(*csvPath, func(f *os.File) error { return bench.WriteCSV(f, rep.Steps) }); werr != nil && err == nil {
+			err = werr
+		}
+		if werr := writeFile(*svgPath, func(f *os.File) error { return bench.WriteSVG(f, title, rep.Steps) }); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if n := rep.Mismatches(); n > 0 {
+		return fmt.Errorf("%d of %d charts answered differently through shoal and directly", n, len(rep.Checks))
+	}
+	return nil
+}
+
+// parseSteps reads "10,25,50" into user counts, in the order given.
+func parseSteps(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("--steps: %q is not a positive number of users", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// splitStatements splits "SQL; SQL" on ';' (statements holding a ';' in a
+// literal are not supported), dropping empty ones.
+func splitStatements(s string) []string {
+	var out []string
+	for _, st := range strings.Split(s, ";") {
+		if st = strings.TrimSpace(st); st != "" {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// writeFile creates path and fills it with write; nothing when path is "".
+func writeFile(path string, write func(*os.File) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s\n", path)
 	return nil
 }

@@ -1,0 +1,68 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestChartRender(t *testing.T) {
+	c := Chart{"c", "SELECT Carrier, COUNT(*) FROM {table} WHERE {slice} AND Cancelled = 0 GROUP BY Carrier"}
+	for _, tc := range []struct {
+		s    Slice
+		want string
+	}{
+		{Slice{"recent", "YearD >= 2015"}, "SELECT Carrier, COUNT(*) FROM recent WHERE (YearD >= 2015) AND Cancelled = 0 GROUP BY Carrier"},
+		{Slice{"ontime", "YearD = 2015 OR YearD = 2016"}, "SELECT Carrier, COUNT(*) FROM ontime WHERE (YearD = 2015 OR YearD = 2016) AND Cancelled = 0 GROUP BY Carrier"},
+		{Slice{"ontime", " "}, "SELECT Carrier, COUNT(*) FROM ontime WHERE 1 = 1 AND Cancelled = 0 GROUP BY Carrier"},
+	} {
+		if got := c.Render(tc.s); got != tc.want {
+			t.Errorf("Render(%+v) =\n %s\nwant\n %s", tc.s, got, tc.want)
+		}
+	}
+	if got := RecentSlice("ontime", 2016, 2); got != (Slice{"ontime", "YearD >= 2015"}) {
+		t.Errorf("RecentSlice = %+v", got)
+	}
+}
+
+// The dashboard has 15 distinct charts, each reading only the slice.
+func TestDashboardCharts(t *testing.T) {
+	cs := Dashboard()
+	if len(cs) != 15 {
+		t.Errorf("%d charts, want 15", len(cs))
+	}
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if seen[c.Name] {
+			t.Errorf("chart %s twice", c.Name)
+		}
+		seen[c.Name] = true
+		if strings.Count(c.SQL, "{table}") != 1 || strings.Count(c.SQL, "{slice}") != 1 {
+			t.Errorf("%s: want one {table} and one {slice}: %s", c.Name, c.SQL)
+		}
+		if !strings.Contains(c.SQL, "FROM {table} WHERE {slice}") {
+			t.Errorf("%s: the slice must be the WHERE of the table: %s", c.Name, c.SQL)
+		}
+		r := c.Render(Slice{"t", "x"})
+		if strings.ContainsAny(r, "{}") {
+			t.Errorf("%s: unrendered placeholder: %s", c.Name, r)
+		}
+	}
+}
+
+func TestCompareSorted(t *testing.T) {
+	a := [][]string{{"AA", "1"}, {"UA", "2"}}
+	b := [][]string{{"UA", "2"}, {"AA", "1"}}
+	if eq, why := compareSorted(a, b); !eq {
+		t.Errorf("same rows in another order: %s", why)
+	}
+	if eq, why := compareSorted(a, [][]string{{"AA", "1"}, {"UA", "3"}}); eq || why != "first difference: shoal (UA, 2), direct (UA, 3)" {
+		t.Errorf("got %v %q", eq, why)
+	}
+	if eq, why := compareSorted(a, a[:1]); eq || why != "2 rows through shoal, 1 direct" {
+		t.Errorf("got %v %q", eq, why)
+	}
+	// A column boundary is not a character: ("A", "B1") is not ("AB", "1").
+	if eq, _ := compareSorted([][]string{{"A", "B1"}}, [][]string{{"AB", "1"}}); eq {
+		t.Errorf("rows differing in column boundaries compared equal")
+	}
+}
