@@ -2,7 +2,9 @@ package config
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestComposeConfigs loads the container deployment's configs with unknown
@@ -40,5 +42,52 @@ func TestLoadRejectsUnknownKeys(t *testing.T) {
 	var c Coordinator
 	if err := Load(path, &c); err == nil {
 		t.Fatal("unknown key accepted")
+	}
+}
+
+// TestCoordinatorValidate: every new key is checked at start, with a
+// message naming it.
+func TestCoordinatorValidate(t *testing.T) {
+	base := func() Coordinator {
+		return Coordinator{Replicas: []Replica{{MySQL: "127.0.0.1:3307", Worker: "127.0.0.1:4100"}}}
+	}
+	for _, c := range []struct {
+		name string
+		mod  func(*Coordinator)
+		want string // "" means valid
+	}{
+		{"defaults", func(*Coordinator) {}, ""},
+		{"sha2 account", func(c *Coordinator) { c.Users = []User{{Name: "a", Plugin: PluginCachingSHA2}} }, ""},
+		{"unknown plugin", func(c *Coordinator) { c.Users = []User{{Name: "a", Plugin: "dialog"}} }, "plugin"},
+		{"cert without key", func(c *Coordinator) { c.TLSCert = "c.pem" }, "tls_key"},
+		{"tls", func(c *Coordinator) { c.TLSCert, c.TLSKey = "c.pem", "k.pem" }, ""},
+		{"require without tls", func(c *Coordinator) { c.RequireSecureTransport = true }, "require_secure_transport"},
+		{"replica-min", func(c *Coordinator) { c.Consistency = ConsistencyReplicaMin }, ""},
+		{"primary without address", func(c *Coordinator) { c.Consistency = ConsistencyPrimary }, "primary:"},
+		{"primary", func(c *Coordinator) { c.Consistency, c.Primary = ConsistencyPrimary, "127.0.0.1:3306" }, ""},
+		{"unknown consistency", func(c *Coordinator) { c.Consistency = "strong" }, "consistency"},
+	} {
+		cfg := base()
+		c.mod(&cfg)
+		cfg.Defaults()
+		err := cfg.Validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want an error naming %q", c.name, err, c.want)
+		}
+	}
+	cfg := base()
+	cfg.Defaults()
+	if cfg.Consistency != ConsistencyNone || cfg.ConsistencyWait.D() != 5*time.Second || cfg.Users[0].Plugin != PluginNative {
+		t.Errorf("defaults: consistency %q wait %s plugin %q", cfg.Consistency, cfg.ConsistencyWait.D(), cfg.Users[0].Plugin)
+	}
+	users := []User{{Name: "a"}}
+	cfg = base()
+	cfg.Users = users
+	cfg.Defaults()
+	if users[0].Plugin != "" {
+		t.Error("Defaults wrote into the caller's users array")
 	}
 }

@@ -122,7 +122,13 @@ func (s *Server) kill(ss *session, id uint32, queryOnly bool, callback func(*sql
 		return sqlerr.New(errNoSuchThread, "HY000", "Unknown thread id: %d", id)
 	}
 	target := v.(*session)
-	if target.user != ss.user && ss.user != "root" {
+	// target.user belongs to the target's goroutine; its published copy
+	// is safe to read from here.
+	owner := ""
+	if u := target.proc.user.Load(); u != nil {
+		owner = *u
+	}
+	if owner != ss.user && ss.user != "root" {
 		return sqlerr.New(errNotOwner, "HY000", "You are not owner of thread %d", id)
 	}
 	target.kill()
@@ -242,21 +248,43 @@ func (s *Server) killOnCancel(ctx context.Context, b *backend) (stop func() bool
 // connection found broken before anything reached the client (its replica
 // restarted since it was opened, say) is replaced and the statement sent
 // once more: passthrough statements are reads (and SETs, replayed anyway),
-// so that is safe.
+// so that is safe. Under a consistency mode the statement first waits for
+// the replica to reach its floor (consistency.go); a replica that does not
+// is taken out of service and the session moves to another healthy one.
 func (s *Server) startPassthrough(ctx context.Context, ss *session, query string) (*backend, func() bool, error) {
+	fl, err := s.queryFloor(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var behind error // the last replica found behind the floor
+	tries := 0       // replicas found behind
 	for attempt := 0; ; attempt++ {
 		b, err := s.sessionBackend(ctx, ss)
 		if err != nil {
+			if behind != nil {
+				return nil, nil, behind
+			}
 			return nil, nil, err
 		}
 		if err = b.use(ss.db); err == nil {
 			stop := s.killOnCancel(ctx, b)
-			if err = b.conn.ExecuteStreamFetch(query); err == nil {
-				return b, stop, nil
+			if err = s.waitFloorOn(ctx, b, fl); err == nil {
+				if err = b.conn.ExecuteStreamFetch(query); err == nil {
+					return b, stop, nil
+				}
 			}
 			if stop() {
 				ss.closeBackend() // KILLed: the connection's state is unknown
 				return nil, nil, err
+			}
+			if isReplicaBehind(err) && tries < len(s.workers) {
+				// sessionBackend skips the replica until its next poll.
+				tries++
+				behind = err
+				s.markBehind(b.addr, err)
+				ss.closeBackend()
+				attempt--
+				continue
 			}
 		}
 		if !broken(err) {

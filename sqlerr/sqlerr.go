@@ -40,6 +40,16 @@ const (
 	ErrUnknown          = 1105 // ER_UNKNOWN_ERROR
 	ErrNotSupported     = 1235 // ER_NOT_SUPPORTED_YET
 	ErrOutOfResources   = 1041 // ER_OUT_OF_RESOURCES
+	// ErrInsecureTransport refuses a client without TLS when the
+	// coordinator has require_secure_transport.
+	ErrInsecureTransport = 3159 // ER_SECURE_TRANSPORT_REQUIRED
+	// ErrReplicaBehind: a replica did not apply the statement's freshness
+	// floor (consistency) within consistency_wait. MySQL's error for a
+	// read held until its group member applied preceding transactions.
+	ErrReplicaBehind = 3781 // ER_GR_HOLD_WAIT_TIMEOUT
+	// ErrStatementTimeout is MariaDB's max_statement_time error; MySQL's
+	// MAX_EXECUTION_TIME answers ErrQueryTimeout.
+	ErrStatementTimeout = 1969 // ER_STATEMENT_TIMEOUT
 )
 
 const domain = "shoal.mysql"
@@ -73,6 +83,13 @@ func Interrupted() *Error {
 // Timeout reports a query that ran past its deadline.
 func Timeout(d fmt.Stringer) *Error {
 	return New(ErrQueryTimeout, "HY000", "Query execution was interrupted, maximum statement execution time exceeded (%s); raise query_timeout or narrow the query", d)
+}
+
+// ReplicaBehind reports a replica that did not apply a statement's
+// freshness floor within wait: the statement is not answered from it.
+func ReplicaBehind(replica, floor string, wait fmt.Stringer) *Error {
+	return New(ErrReplicaBehind, "HY000",
+		"Shoal: replica %s has not applied GTID position %s (the statement's consistency floor) within %s; not answering from stale data", replica, floor, wait)
 }
 
 // As extracts a MySQL error from err: a vitess SQLError, a go-sql-driver

@@ -6,6 +6,12 @@
 // replica credentials: those stay in the worker's own config. The worker
 // re-parses the SQL and refuses anything that is not a single read-only
 // SELECT, whatever the ticket says.
+//
+// Versions: 1 is the original ticket; 2 adds the freshness floor (MinGTID,
+// GTIDWait). Encode writes the lowest version that can carry the ticket, so
+// a ticket without a floor still reaches a worker of an older release; a
+// ticket with one is refused by such a worker (it reads version 1 only)
+// instead of running without the wait and answering from stale data.
 package ticket
 
 import (
@@ -14,8 +20,9 @@ import (
 	"time"
 )
 
-// Version is the ticket format version this build writes and reads.
-const Version = 1
+// Version is the highest ticket format version this build writes and
+// reads; it reads every version from 1.
+const Version = 2
 
 // Ticket asks a worker to run one fragment.
 type Ticket struct {
@@ -30,14 +37,27 @@ type Ticket struct {
 	// BatchRows is the number of rows per Arrow record batch; 0 means the
 	// worker's default.
 	BatchRows int `json:"br,omitempty"`
+	// MinGTID (version 2) is the freshness floor: the GTID position (a
+	// MariaDB GTID list or a MySQL GTID set) the replica must have applied
+	// before the fragment runs. Empty: no wait.
+	MinGTID string `json:"gtid,omitempty"`
+	// GTIDWait (version 2) bounds the wait for MinGTID in milliseconds; 0
+	// means until the deadline.
+	GTIDWait int64 `json:"gw,omitempty"`
 }
+
+// hasFloor reports whether t uses the version 2 fields.
+func (t Ticket) hasFloor() bool { return t.MinGTID != "" || t.GTIDWait != 0 }
 
 // MaxSize bounds an encoded ticket; larger ones are refused undecoded.
 const MaxSize = 1 << 20
 
-// Encode serialises t, stamping the current version.
+// Encode serialises t, stamping the lowest version that carries it.
 func Encode(t Ticket) ([]byte, error) {
-	t.V = Version
+	t.V = 1
+	if t.hasFloor() {
+		t.V = 2
+	}
 	return json.Marshal(t)
 }
 
@@ -50,17 +70,23 @@ func Decode(b []byte) (Ticket, error) {
 	if err := json.Unmarshal(b, &t); err != nil {
 		return t, fmt.Errorf("malformed ticket: %w", err)
 	}
-	if t.V != Version {
-		return t, fmt.Errorf("ticket version %d not supported (this worker reads version %d); run the same Shoal release on coordinator and workers", t.V, Version)
+	if t.V < 1 || t.V > Version {
+		return t, fmt.Errorf("ticket version %d not supported (this worker reads versions 1 to %d); run the same Shoal release on coordinator and workers", t.V, Version)
+	}
+	if t.V == 1 && t.hasFloor() {
+		return t, fmt.Errorf("ticket version 1 cannot carry a freshness floor")
 	}
 	if t.SQL == "" {
 		return t, fmt.Errorf("ticket carries no SQL")
 	}
-	if t.BatchRows < 0 || t.FragmentID < 0 {
+	if t.BatchRows < 0 || t.FragmentID < 0 || t.GTIDWait < 0 {
 		return t, fmt.Errorf("ticket has negative fields")
 	}
 	return t, nil
 }
+
+// Wait returns the bound of the wait for MinGTID, 0 meaning none.
+func (t Ticket) Wait() time.Duration { return time.Duration(t.GTIDWait) * time.Millisecond }
 
 // DeadlineTime returns the ticket's deadline, or the zero time.
 func (t Ticket) DeadlineTime() time.Time {

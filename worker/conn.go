@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -48,12 +49,15 @@ type mysqlConn interface {
 	driver.NamedValueChecker
 }
 
-// idConn is a driver connection that knows its server thread id, read once
-// with CONNECTION_ID() when the connection is opened, so that a fragment can
-// be killed on the server without a round trip at query time.
+// idConn is a driver connection that knows its server thread id and the
+// server's flavor, read once with one query when the connection is opened,
+// so that a fragment can be killed on the server, and its server-side
+// limits written in the server's dialect, without a round trip at query
+// time.
 type idConn struct {
 	mysqlConn
-	id uint64
+	id      uint64
+	mariadb bool
 }
 
 // idConnector opens idConns.
@@ -81,47 +85,68 @@ func (c *idConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		dc.Close()
 		return nil, fmt.Errorf("worker: driver connection %T lacks the expected interfaces", dc)
 	}
-	id, err := connectionID(ctx, mc)
+	ic, err := identify(ctx, mc)
 	if err != nil {
 		mc.Close()
-		return nil, fmt.Errorf("worker: reading CONNECTION_ID(): %w", err)
+		return nil, fmt.Errorf("worker: reading CONNECTION_ID() and @@version: %w", err)
 	}
-	return &idConn{mysqlConn: mc, id: id}, nil
+	return ic, nil
 }
 
-func connectionID(ctx context.Context, mc mysqlConn) (uint64, error) {
-	rows, err := mc.QueryContext(ctx, "SELECT CONNECTION_ID()", nil)
+// identify reads the connection's thread id and the server's flavor.
+func identify(ctx context.Context, mc mysqlConn) (*idConn, error) {
+	rows, err := mc.QueryContext(ctx, "SELECT CONNECTION_ID(), @@version", nil)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	defer rows.Close()
-	vals := make([]driver.Value, 1)
+	vals := make([]driver.Value, 2)
 	if err := rows.Next(vals); err != nil {
-		return 0, err
+		return nil, err
 	}
+	ic := &idConn{mysqlConn: mc, mariadb: isMariaDB(text(vals[1]))}
 	switch v := vals[0].(type) {
 	case int64:
-		return uint64(v), nil
+		ic.id = uint64(v)
 	case uint64:
-		return v, nil
+		ic.id = v
 	case []byte:
-		return strconv.ParseUint(string(v), 10, 64)
+		if ic.id, err = strconv.ParseUint(string(v), 10, 64); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unexpected CONNECTION_ID() value %T", vals[0])
 	}
-	return 0, fmt.Errorf("unexpected CONNECTION_ID() value %T", vals[0])
+	return ic, nil
 }
 
-// threadID returns the server thread id of conn.
-func threadID(conn *sql.Conn) (uint64, error) {
-	var id uint64
-	err := conn.Raw(func(dc any) error {
+func text(v driver.Value) string {
+	switch x := v.(type) {
+	case []byte:
+		return string(x)
+	case string:
+		return x
+	}
+	return ""
+}
+
+// isMariaDB tells MariaDB from MySQL by @@version ("10.11.6-MariaDB-...").
+func isMariaDB(version string) bool {
+	return strings.Contains(strings.ToLower(version), "mariadb")
+}
+
+// connInfo returns the server thread id of conn and whether the server is
+// MariaDB.
+func connInfo(conn *sql.Conn) (id uint64, mariadb bool, err error) {
+	err = conn.Raw(func(dc any) error {
 		ic, ok := dc.(*idConn)
 		if !ok {
 			return fmt.Errorf("worker: connection %T was not opened by the worker's connector", dc)
 		}
-		id = ic.id
+		id, mariadb = ic.id, ic.mariadb
 		return nil
 	})
-	return id, err
+	return id, mariadb, err
 }
 
 // discard makes database/sql close conn instead of returning it to the pool.

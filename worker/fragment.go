@@ -34,7 +34,9 @@ func fromReplica(err error) error {
 }
 
 // runFragment runs query on a dedicated connection of the replica and
-// streams it as record batches. It returns the number of rows sent.
+// streams it as record batches. It returns the number of rows sent. With a
+// floor it first waits for the replica to apply it (floor.go); the query
+// carries a limit the replica enforces itself (limit.go).
 //
 // Cancellation: go-sql-driver reacts to a cancelled context by closing its
 // socket, which leaves the statement running on the server. So while the
@@ -42,7 +44,7 @@ func fromReplica(err error) error {
 // through a side connection; the connection is then discarded instead of
 // returned to the pool. The watcher has finished before runFragment
 // returns, so a KILL can never hit a later user of the same thread.
-func (s *Server) runFragment(ctx context.Context, query string, batch int,
+func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch int,
 	stream flight.FlightService_DoGetServer, log *slog.Logger) (rows int64, err error) {
 
 	conn, err := s.db.Conn(ctx)
@@ -50,7 +52,7 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 		return 0, &replicaError{fmt.Errorf("connecting: %w", err)}
 	}
 	defer conn.Close()
-	id, err := threadID(conn)
+	id, mariadb, err := connInfo(conn)
 	if err != nil {
 		return 0, err
 	}
@@ -62,13 +64,25 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 		}
 	}()
 
+	if fl.gtid != "" {
+		if err := waitFloor(ctx, conn, mariadb, fl, s.cfg.MySQL); err != nil {
+			return 0, err
+		}
+	}
+
 	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return 0, fromReplica(fmt.Errorf("starting read-only transaction: %w", err))
 	}
 	defer tx.Rollback() // read-only: nothing to commit
 
-	r, err := tx.QueryContext(ctx, query)
+	stmt, pre := limitStatement(query, mariadb, statementLimit(ctx, s.limitMargin))
+	if pre != "" {
+		if _, err := tx.ExecContext(ctx, pre); err != nil {
+			return 0, fromReplica(err)
+		}
+	}
+	r, err := tx.QueryContext(ctx, stmt)
 	if err != nil {
 		return 0, fromReplica(err)
 	}
@@ -131,34 +145,47 @@ func (s *Server) runFragment(ctx context.Context, query string, batch int,
 
 // killer sends KILL QUERY when its context ends before stop is called.
 type killer struct {
+	ctx    context.Context
+	kill   func()
 	stopFn func() bool
 	wg     sync.WaitGroup
 	fired  bool
 }
 
 func (s *Server) watchKill(ctx context.Context, id uint64, log *slog.Logger) *killer {
-	k := &killer{}
-	k.wg.Add(1)
-	k.stopFn = context.AfterFunc(ctx, func() {
-		defer k.wg.Done()
+	k := &killer{ctx: ctx}
+	k.kill = func() {
 		k.fired = true
-		err := s.connector.killQuery(id)
+		err := s.killQuery(id)
 		var me *mysql.MySQLError
 		if err != nil && !(errors.As(err, &me) && me.Number == errUnknownThread) {
 			log.Warn("KILL QUERY failed; the statement may keep running on the replica", "thread", id, "err", err)
 			return
 		}
 		log.Debug("killed fragment query", "thread", id, "cause", context.Cause(ctx))
+	}
+	k.wg.Add(1)
+	k.stopFn = context.AfterFunc(ctx, func() {
+		defer k.wg.Done()
+		k.kill()
 	})
 	return k
 }
 
 // stop disarms the watcher, waits for a KILL in flight, and reports whether
-// one was sent (the connection must then not be reused).
+// one was sent (the connection must then not be reused). A context that
+// ended before the watcher started still gets its KILL, here: the driver
+// reacts to the cancel by closing its socket, which can return from the
+// query before the watcher runs, and leaves the statement running on the
+// server.
 func (k *killer) stop() bool {
 	if k.stopFn() {
 		k.wg.Done() // never ran
-		return false
+		if k.ctx.Err() == nil {
+			return false
+		}
+		k.kill()
+		return true
 	}
 	k.wg.Wait()
 	return k.fired

@@ -68,7 +68,7 @@ func (s *Server) replicaStatus(ctx context.Context, st *Status) error {
 		return fmt.Errorf("replica unreachable: %w", err)
 	}
 	st.ReadOnly = readOnly != 0
-	mariadb := strings.Contains(strings.ToLower(st.Version), "mariadb")
+	mariadb := isMariaDB(st.Version)
 
 	var repl map[string]string
 	var err error

@@ -54,6 +54,7 @@ func runLocalUp(args []string) error {
 	basePort := fs.Int("base-port", 0, "primary port; replica i on base+i, coordinator on base+100, worker i on base+100+i (0: free ports)")
 	slots := fs.Int("worker-slots", 0, "fragments each worker runs at once (0: its default)")
 	noShoal := fs.Bool("no-shoal", false, "start only the MariaDB primary and replicas")
+	pinCPUs := fs.Bool("pin-cpus", false, "pin replica i's mysqld and worker to CPU i (taskset -c), round robin: N replicas on N cores behave like N hosts")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal local up [flags]
 
@@ -75,7 +76,7 @@ flags:
 	start := time.Now()
 	c, err := localcluster.Up(ctx, localcluster.Options{
 		Dir: *dir, Replicas: *replicas, Rows: *rows, Seed: *seed, BufferPool: *bufferPool,
-		BasePort: *basePort, WorkerSlots: *slots, NoShoal: *noShoal, Log: os.Stderr,
+		BasePort: *basePort, WorkerSlots: *slots, NoShoal: *noShoal, PinCPUs: *pinCPUs, Log: os.Stderr,
 	})
 	if err != nil {
 		return err
@@ -86,6 +87,9 @@ flags:
 		if r.Worker != "" {
 			s += " (worker " + r.Worker + ")"
 		}
+		if r.CPU != nil {
+			s += fmt.Sprintf(" on cpu %d", *r.CPU)
+		}
 		reps = append(reps, s)
 	}
 	fmt.Printf("local cluster up in %s (loading and replicating %d rows took %s)\n",
@@ -94,6 +98,9 @@ flags:
 	if c.Coordinator.MySQL != "" {
 		_, port, _ := strings.Cut(c.Coordinator.MySQL, ":")
 		fmt.Printf("connect:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
+		if c.TLSCA != "" {
+			fmt.Printf("  mariadb -h127.0.0.1 -P%s -uroot --ssl-ca=%s --ssl-verify-server-cert %s   (TLS)\n", port, c.TLSCA, c.Database)
+		}
 	} else {
 		_, port, _ := strings.Cut(c.Primary, ":")
 		fmt.Printf("connect to the primary:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
