@@ -19,6 +19,8 @@ import (
 //	/metrics  Prometheus metrics (metrics.go)
 //	/healthz  200 when the catalog is loaded and at least one worker is
 //	          healthy, 503 otherwise; a small JSON body says which.
+//	/, /status  the status page (status.go): replicas, running
+//	          statements, recent slow statements.
 
 // startHTTP listens on the configured address. An address set in the
 // configuration must be free; the default one is best effort (a second
@@ -42,6 +44,8 @@ func (s *Server) startHTTP() error {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{Registry: s.metrics.reg}))
 	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.HandleFunc("GET /{$}", s.statusPage)
+	mux.HandleFunc("GET /status", s.statusPage)
 	// Profiles for operators chasing a slow path (the HTTP port listens on
 	// loopback by default).
 	mux.HandleFunc("GET /debug/pprof/", pprof.Index)

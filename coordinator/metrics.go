@@ -40,6 +40,11 @@ type metrics struct {
 	planMisses  prometheus.Counter
 	prepares    prometheus.Counter
 	executes    prometheus.Counter
+	slow        prometheus.Counter
+	// Pinned tables (pins.go, results.go).
+	pinnedQueries prometheus.Counter
+	resultHits    prometheus.Counter
+	coalesced     prometheus.Counter
 }
 
 func newMetrics(s *Server) *metrics {
@@ -83,8 +88,27 @@ func newMetrics(s *Server) *metrics {
 	m.executes = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_prepared_executions_total", Help: "COM_STMT_EXECUTE requests (also counted in shoal_queries_total).",
 	})
+	m.pinnedQueries = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_pinned_queries_total", Help: "Statements run in memory over a pinned table.",
+	})
+	m.resultHits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_result_cache_hits_total", Help: "Statements answered from the result cache.",
+	})
+	m.coalesced = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_coalesced_queries_total", Help: "Statements that waited for an identical running statement instead of running again.",
+	})
+	m.reg.MustRegister(m.pinnedQueries, m.resultHits, m.coalesced,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_pinned_bytes", Help: "Memory held by pinned tables (Arrow buffers).",
+		}, func() float64 { return float64(s.pins.Bytes()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_pinned_tables", Help: "Pinned tables.",
+		}, func() float64 { return float64(s.pins.Len()) }))
+	m.slow = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_slow_queries_total", Help: "Statements that ran at least long_query_time (the slow query log's entries).",
+	})
 	m.reg.MustRegister(m.queries, m.latency, m.fragments, m.retries, m.rowsShipped, m.bytesShip,
-		m.conns, m.connsTotal, m.planHits, m.planMisses, m.prepares, m.executes,
+		m.conns, m.connsTotal, m.planHits, m.planMisses, m.prepares, m.executes, m.slow,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_plan_cache_entries", Help: "Statements in the plan cache.",
 		}, func() float64 { return float64(s.plans.size.Load()) }),
@@ -102,6 +126,9 @@ func newMetrics(s *Server) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_workers", Help: "Workers configured.",
 		}, func() float64 { return float64(len(s.workers)) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_statements_running", Help: "Client statements running now (SHOW PROCESSLIST's Query rows).",
+		}, func() float64 { return float64(s.statementsRunning()) }),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
@@ -110,6 +137,14 @@ func newMetrics(s *Server) *metrics {
 
 // observe records one statement: its path, its outcome and its latency.
 func (m *metrics) observe(kind string, err error, d time.Duration) {
+	kind, outcome := classify(kind, err)
+	m.queries.WithLabelValues(kind, outcome).Inc()
+	m.latency.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+// classify names a finished statement's path and outcome from the path it
+// took (a session's kind, "" when it had none) and its error.
+func classify(kind string, err error) (string, string) {
 	outcome := "ok"
 	if err != nil {
 		outcome = "error"
@@ -131,8 +166,7 @@ func (m *metrics) observe(kind string, err error, d time.Duration) {
 			kind = kindError
 		}
 	}
-	m.queries.WithLabelValues(kind, outcome).Inc()
-	m.latency.WithLabelValues(kind).Observe(d.Seconds())
+	return kind, outcome
 }
 
 // shipped records a distributed execution's fragments (st may be nil when

@@ -26,6 +26,8 @@ type session struct {
 
 	// conn is the client connection, for KILL (set by register).
 	conn *mysql.Conn
+	// proc is what SHOW PROCESSLIST shows of the session (processlist.go).
+	proc procInfo
 
 	mu     sync.Mutex
 	cancel context.CancelFunc

@@ -17,13 +17,15 @@
 // A fragment's life:
 //
 //	DoGet(ticket) ─ decode ─ validate ─ wait for a slot (ctx) ─ dedicated *sql.Conn
-//	   ─ START TRANSACTION READ ONLY ─ query ─ rows → converter → record batch ─┐
-//	                                                     stream.Send ◀─────────┘
+//	   ─ [wait for the ticket's GTID floor] ─ START TRANSACTION READ ONLY
+//	   ─ query with a server-side time limit ─ rows → converter → record batch ─┐
+//	                                                       stream.Send ◀───────┘
 //	   ctx cancelled or deadline ─▶ KILL QUERY <thread id> on a side connection
 //
 // The fragment deadline is the ticket's, else the configured
-// FragmentTimeout; the client's gRPC deadline applies too. At most Slots
-// fragments run at once; the rest wait, cancellably.
+// FragmentTimeout; the client's gRPC deadline applies too. The replica
+// enforces it as well, a little later (limit.go), in case the KILL is
+// lost. At most Slots fragments run at once; the rest wait, cancellably.
 package worker
 
 import (
@@ -73,9 +75,15 @@ type Server struct {
 	mem       memory.Allocator
 	log       *slog.Logger
 	grace     time.Duration // Stop's wait before cancelling fragments
+	// killQuery stops a replica thread's statement (the connector's; tests
+	// replace it to lose the cancel). limitMargin is how long past a
+	// fragment's deadline the replica stops it by itself (limit.go).
+	killQuery   func(id uint64) error
+	limitMargin time.Duration
 
 	running atomic.Int64
 	served  atomic.Uint64
+	metrics *workerMetrics // metrics.go
 }
 
 // New validates cfg (after filling defaults) and prepares a server. It does
@@ -111,6 +119,9 @@ func New(cfg config.Worker) (*Server, error) {
 		mem:       memory.NewGoAllocator(),
 		log:       slog.Default().With("component", "worker", "replica", cfg.MySQL),
 		grace:     stopGrace,
+
+		killQuery:   conn.killQuery,
+		limitMargin: limitMargin,
 	}
 	auth := authorizer{secret: []byte(cfg.ClusterSecret)}
 	s.grpc = grpc.NewServer(
@@ -120,6 +131,7 @@ func New(cfg config.Worker) (*Server, error) {
 		grpc.ChainStreamInterceptor(auth.stream),
 	)
 	flight.RegisterFlightServiceServer(s.grpc, s)
+	s.metrics = newWorkerMetrics(s)
 	return s, nil
 }
 
@@ -164,7 +176,9 @@ func (s *Server) Abort() {
 func (s *Server) Running() int { return int(s.running.Load()) }
 
 // DoGet runs the fragment described by the ticket and streams its rows.
-func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServer) (err error) {
+	obs, stream := s.metrics.begin(stream)
+	defer func() { obs.end(err) }()
 	t, err := ticket.Decode(tkt.GetTicket())
 	if err != nil {
 		return status.Errorf(codes.InvalidArgument, "worker: bad ticket: %v", err)
@@ -193,6 +207,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 		return fragmentStatus(ctx, fmt.Errorf("worker: waiting for a slot: %w", ctx.Err()), s.cfg.MySQL)
 	}
 	s.running.Add(1)
+	obs.slot()
 	defer func() {
 		s.running.Add(-1)
 		<-s.sem
@@ -203,7 +218,9 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 		batch = min(t.BatchRows, maxBatchRows)
 	}
 	start := time.Now()
-	rows, err := s.runFragment(ctx, query, batch, stream, log)
+	fl := floor{gtid: t.MinGTID, wait: t.Wait()}
+	rows, err := s.runFragment(ctx, query, fl, batch, stream, log)
+	obs.rows = rows
 	if err != nil {
 		log.Info("fragment failed", "err", err, "rows", rows, "elapsed", time.Since(start))
 		return fragmentStatus(ctx, err, s.cfg.MySQL)
@@ -219,6 +236,10 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 //   - an error returned by the replica: its errno and SQLSTATE in details;
 //   - a failure to reach the replica: Unavailable with errno 2013 (a client
 //     error, so the coordinator may retry on another replica);
+//   - the replica's own statement limit (1969 MariaDB, 3024 MySQL; see
+//     limit.go): DeadlineExceeded, errno kept, like the worker's deadline;
+//   - a replica behind the ticket's floor (3781, see floor.go):
+//     Unavailable, errno kept;
 //   - anything else (a value the worker cannot convert): 1105.
 func fragmentStatus(ctx context.Context, err error, replica string) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
@@ -231,6 +252,14 @@ func fragmentStatus(ctx context.Context, err error, replica string) error {
 	if errors.As(err, &re) {
 		return withCode(codes.Unavailable, sqlerr.New(errLostConnection, "HY000",
 			"Lost connection to MySQL server during query: worker cannot use its replica %s: %v", replica, re.err))
+	}
+	if se, ok := sqlerr.As(err); ok {
+		switch se.Num {
+		case sqlerr.ErrStatementTimeout, sqlerr.ErrQueryTimeout:
+			return withCode(codes.DeadlineExceeded, err)
+		case sqlerr.ErrReplicaBehind:
+			return withCode(codes.Unavailable, err)
+		}
 	}
 	return sqlerr.ToStatus(err)
 }

@@ -25,6 +25,7 @@ func runWorker(args []string) error {
 	}
 	path := fs.String("config", "", "YAML config file (config.Worker)")
 	listen := fs.String("listen", "", "Flight listen address (default 127.0.0.1:4100)")
+	httpListen := fs.String("http", "", `HTTP address for /metrics and /healthz (default 127.0.0.1:4180; "off" disables)`)
 	mysqlAddr := fs.String("mysql", "", "host:port of the local replica")
 	user := fs.String("user", "", "replica account (default root)")
 	password := fs.String("password", "", "replica password (prefer SHOAL_WORKER_PASSWORD: flags show in ps)")
@@ -44,6 +45,13 @@ func runWorker(args []string) error {
 	}
 	if *mysqlAddr != "" {
 		cfg.MySQL = *mysqlAddr
+	}
+	switch *httpListen {
+	case "":
+	case "off":
+		cfg.HTTPListen = new("")
+	default:
+		cfg.HTTPListen = new(*httpListen)
 	}
 	if *user != "" {
 		cfg.User = *user
@@ -74,8 +82,26 @@ func runWorker(args []string) error {
 		return fmt.Errorf("worker: listen %s: %w", cfg.Listen, err)
 	}
 
+	hlis, err := worker.ListenHTTP(cfg, slog.Default())
+	if err != nil {
+		lis.Close()
+		return fmt.Errorf("worker: http_listen: %w", err)
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if hlis != nil {
+		hctx, stopHTTP := context.WithCancel(context.Background())
+		hdone := make(chan struct{})
+		go func() {
+			defer close(hdone)
+			if err := srv.ServeMetrics(hctx, hlis); err != nil {
+				slog.Warn("worker HTTP listener stopped", "err", err)
+			}
+		}()
+		defer func() { stopHTTP(); <-hdone }()
+		slog.Info("worker HTTP listener", "addr", hlis.Addr().String())
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(lis) }()
 	select {

@@ -1,0 +1,147 @@
+package coordinator
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/sqlerr"
+)
+
+// readSlowLog parses every line of a slow query log, rejecting unknown
+// fields.
+func readSlowLog(t *testing.T, path string) []slowEntry {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []slowEntry
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		dec.DisallowUnknownFields()
+		var e slowEntry
+		if err := dec.Decode(&e); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// TestSlowLog: a statement past long_query_time is one JSON line with its
+// session, path, rows, fragments and error; a faster one is not logged;
+// the running statement is cleared and the database it left published.
+func TestSlowLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slow.log")
+	s := observedServer(t, config.Coordinator{SlowQueryLog: path, LongQueryTime: new(config.Duration(50 * time.Millisecond))})
+	ss := addSession(s, 42, "alice", "ontime", 0)
+
+	sent := 0
+	ctx, cb, finish := s.startStatement(context.Background(), ss, "select Carrier, count(*) from ontime group by Carrier", func(r *sqltypes.Result) error {
+		sent += len(r.Rows)
+		return nil
+	})
+	act := ctx.Value(activityKey{}).(*activity)
+	if ss.proc.stmt.Load() != act {
+		t.Fatal("the statement is not published while it runs")
+	}
+	act.total.Store(16)
+	act.done.Store(16)
+	act.rows.Store(320)
+	act.bytes.Store(9000)
+	cb(&sqltypes.Result{Fields: nil})
+	cb(&sqltypes.Result{Rows: make([][]sqltypes.Value, 20)})
+	ss.kind = kindDistributed
+	ss.db = "other" // as USE would
+	time.Sleep(60 * time.Millisecond)
+	finish(nil)
+	if ss.proc.stmt.Load() != nil || *ss.proc.db.Load() != "other" || sent != 20 {
+		t.Errorf("after the statement: stmt %v db %q sent %d", ss.proc.stmt.Load(), *ss.proc.db.Load(), sent)
+	}
+
+	// Fast: not logged.
+	_, _, finish = s.startStatement(context.Background(), ss, "select 1", func(*sqltypes.Result) error { return nil })
+	finish(nil)
+
+	// Slow and failed: logged with its error number.
+	_, _, finish = s.startStatement(context.Background(), ss, "select sleep(1) from dual", func(*sqltypes.Result) error { return nil })
+	ss.kind = kindPassthrough
+	time.Sleep(60 * time.Millisecond)
+	finish(sqlerr.ToMySQL(sqlerr.Interrupted()))
+
+	es := readSlowLog(t, path)
+	if len(es) != 2 {
+		t.Fatalf("%d entries, want 2: %+v", len(es), es)
+	}
+	e := es[0]
+	if e.Session != 42 || e.User != "alice" || e.DB != "other" || e.Path != kindDistributed || e.RowsSent != 20 ||
+		e.Fragments != 16 || e.RowsShipped != 320 || e.BytesShipped != 9000 || e.Error != "" || e.Duration < 0.05 ||
+		e.Statement != "select Carrier, count(*) from ontime group by Carrier" || time.Since(e.Time) > time.Minute || e.Time.Location() != time.UTC {
+		t.Errorf("distributed entry: %+v", e)
+	}
+	if e := es[1]; e.Path != kindPassthrough || e.Errno != sqlerr.ErrQueryInterrupted || e.Error == "" || e.Fragments != 0 {
+		t.Errorf("failed entry: %+v", e)
+	}
+	recent := s.slow.recentEntries()
+	if len(recent) != 2 || recent[0].Statement != "select sleep(1) from dual" {
+		t.Errorf("recent entries, newest first: %+v", recent)
+	}
+}
+
+// TestSlowLogEverything: long_query_time 0 logs every statement; a long
+// statement is cut on a character boundary; the recent list keeps the
+// newest recentSlow.
+func TestSlowLogEverything(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "slow.log")
+	s := observedServer(t, config.Coordinator{SlowQueryLog: path, LongQueryTime: new(config.Duration(0))})
+	ss := addSession(s, 1, "root", "", 0)
+	long := "select '" + strings.Repeat("ü", maxLoggedStatement) + "'"
+	for i := range recentSlow + 5 {
+		q := "select " + string(rune('a'+i))
+		if i == 0 {
+			q = long
+		}
+		_, _, finish := s.startStatement(context.Background(), ss, q, func(*sqltypes.Result) error { return nil })
+		finish(nil)
+	}
+	es := readSlowLog(t, path)
+	if len(es) != recentSlow+5 {
+		t.Fatalf("%d entries, want %d", len(es), recentSlow+5)
+	}
+	if st := es[0].Statement; len(st) > maxLoggedStatement || len(st) < maxLoggedStatement-1 || !utf8.ValidString(st) {
+		t.Errorf("long statement logged as %d bytes (valid UTF-8: %v)", len(st), utf8.ValidString(st))
+	}
+	if es[0].Path != kindLocal {
+		t.Errorf("a statement without a path is %q", es[0].Path)
+	}
+	recent := s.slow.recentEntries()
+	if len(recent) != recentSlow || recent[0].Statement != es[len(es)-1].Statement {
+		t.Errorf("recent: %d entries, newest %q", len(recent), recent[0].Statement)
+	}
+}
+
+func TestSlowLogConfig(t *testing.T) {
+	if _, err := newSlowLog(config.Coordinator{LongQueryTime: new(config.Duration(-time.Second))}, nil, nil); err == nil {
+		t.Error("negative long_query_time accepted")
+	}
+	if _, err := newSlowLog(config.Coordinator{SlowQueryLog: filepath.Join(t.TempDir(), "no", "such", "dir", "slow.log")}, nil, nil); err == nil {
+		t.Error("an unwritable slow_query_log accepted")
+	}
+	l, err := newSlowLog(config.Coordinator{}, nil, nil)
+	if err != nil || l.threshold != defaultLongQueryTime || l.f != nil {
+		t.Errorf("defaults: %+v %v", l, err)
+	}
+}

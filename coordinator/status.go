@@ -1,0 +1,198 @@
+package coordinator
+
+import (
+	"bytes"
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// The status page (GET / and GET /status on the HTTP listener): one HTML
+// page, rendered on the server with html/template, no script. It shows the
+// replicas as the coordinator sees them (SHOW SHOAL REPLICAS), the
+// statements running now (SHOW PROCESSLIST, every account), the recent
+// slow statements and the pinned tables. It is meant for an operator on
+// the HTTP listener's network (loopback by default): statements are shown
+// with their literals.
+
+// statusView is what the template renders.
+type statusView struct {
+	Now         time.Time
+	Refresh     int // seconds; 0: no automatic refresh
+	MySQL       string
+	Version     string
+	Tables      int
+	Replicas    []replicaView
+	Healthy     int
+	Sessions    int
+	Active      []procRow
+	Slow        []slowEntry
+	LongQuery   time.Duration
+	SlowLogPath string
+}
+
+// replicaView is one replica row.
+type replicaView struct {
+	Name, MySQL, Worker string
+	Healthy             bool
+	Lag                 string // "" when unknown
+	Replicating         string // "yes", "no (io …, sql …)", "" when unknown
+	Slots, Running      string
+	LastError           string
+	Checked             string
+}
+
+// maxShownStatement bounds a statement's text on the page.
+const maxShownStatement = 2000
+
+var statusTemplate = template.Must(template.New("status").Funcs(template.FuncMap{
+	"dur": func(d time.Duration) string {
+		switch {
+		case d >= time.Second:
+			return d.Round(100 * time.Millisecond).String()
+		case d >= time.Millisecond:
+			return d.Round(time.Millisecond).String()
+		}
+		return d.Round(time.Microsecond).String()
+	},
+	"secs": func(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) + " s" },
+	"stmt": func(s string) string { return truncateRunes(s, maxShownStatement) },
+	"pct":  func(p float64) string { return strconv.FormatFloat(p, 'f', 0, 64) },
+	"ts":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") },
+}).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Shoal coordinator</title>
+{{- if .Refresh}}
+<meta http-equiv="refresh" content="{{.Refresh}}">
+{{- end}}
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em 2em; color: #1d2733; background: #fbfcfd; }
+h1 { font-size: 1.4em; margin: 0 0 .2em; }
+h2 { font-size: 1.1em; margin: 1.6em 0 .5em; border-bottom: 1px solid #d5dde5; padding-bottom: .2em; }
+.meta { color: #5a6b7c; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .3em .6em; border-bottom: 1px solid #e3e8ee; vertical-align: top; }
+th { background: #eef2f6; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, .sql { font-family: ui-monospace, monospace; font-size: 12.5px; white-space: pre-wrap; word-break: break-word; }
+.ok { color: #17803d; font-weight: 600; }
+.bad { color: #b42318; font-weight: 600; }
+.empty { color: #5a6b7c; font-style: italic; }
+progress { width: 8em; vertical-align: middle; }
+.nw, .nw code { white-space: nowrap; }
+</style>
+</head>
+<body>
+<h1>Shoal coordinator</h1>
+<p class="meta">MySQL protocol on <code>{{.MySQL}}</code> · replicas run {{.Version}} · {{.Tables}} tables in the catalog ·
+{{.Healthy}} of {{len .Replicas}} replicas healthy · {{.Sessions}} client sessions · {{ts .Now}}
+{{- if not .Refresh}} · <a class="nw" href="?refresh=5">refresh every 5 s</a>{{else}} · <a class="nw" href="?">stop refreshing</a>{{end}}</p>
+
+<h2 id="replicas">Replicas and workers</h2>
+<table>
+<tr><th>name</th><th>replica</th><th>worker</th><th>health</th><th>lag</th><th>replication</th><th>slots</th><th>running</th><th>last checked</th><th>why unhealthy</th></tr>
+{{- range .Replicas}}
+<tr><td>{{.Name}}</td><td class="nw"><code>{{.MySQL}}</code></td><td class="nw"><code>{{.Worker}}</code></td>
+<td>{{if .Healthy}}<span class="ok">healthy</span>{{else}}<span class="bad">unhealthy</span>{{end}}</td>
+<td class="num">{{if .Lag}}{{.Lag}}{{else}}–{{end}}</td><td>{{if .Replicating}}{{.Replicating}}{{else}}–{{end}}</td>
+<td class="num">{{.Slots}}</td><td class="num">{{.Running}}</td><td>{{.Checked}}</td><td>{{.LastError}}</td></tr>
+{{- end}}
+</table>
+
+<h2 id="active">Running statements</h2>
+{{- if .Active}}
+<table>
+<tr><th>id</th><th>user</th><th>client</th><th>db</th><th>time</th><th>state</th><th>progress</th><th>statement</th></tr>
+{{- range .Active}}
+<tr><td class="num">{{.ID}}</td><td>{{.User}}</td><td class="nw"><code>{{.Host}}</code></td><td>{{.DB}}</td><td class="num nw">{{dur .Time}}</td>
+<td class="nw">{{.State}}</td><td class="nw">{{if .Fragments}}<progress max="{{.Fragments}}" value="{{.Done}}">{{pct .Progress}} %</progress> {{pct .Progress}} %{{end}}</td>
+<td class="sql">{{stmt .Info}}</td></tr>
+{{- end}}
+</table>
+{{- else}}
+<p class="empty">No statement is running.</p>
+{{- end}}
+
+<h2 id="slow">Recent slow statements</h2>
+<p class="meta">Statements that ran {{dur .LongQuery}} or longer (<code>long_query_time</code>), newest first;
+{{if .SlowLogPath}}all of them are in <code>{{.SlowLogPath}}</code>.{{else}}set <code>slow_query_log</code> to keep them in a file.{{end}}</p>
+{{- if .Slow}}
+<table>
+<tr><th>started</th><th>id</th><th>user</th><th>db</th><th>duration</th><th>path</th><th>rows sent</th><th>fragments</th><th>rows shipped</th><th>statement</th><th>error</th></tr>
+{{- range .Slow}}
+<tr><td class="nw">{{ts .Time}}</td><td class="num">{{.Session}}</td><td>{{.User}}</td><td>{{.DB}}</td><td class="num nw">{{secs .Duration}}</td>
+<td>{{.Path}}</td><td class="num">{{.RowsSent}}</td><td class="num">{{.Fragments}}</td><td class="num">{{.RowsShipped}}</td>
+<td class="sql">{{stmt .Statement}}</td><td>{{if .Error}}<span class="bad">{{.Errno}}</span> {{.Error}}{{end}}</td></tr>
+{{- end}}
+</table>
+{{- else}}
+<p class="empty">No slow statement since the coordinator started.</p>
+{{- end}}
+
+<h2 id="pinned">Pinned tables</h2>
+<p class="empty">Pinned tables are not available in this version.</p>
+</body>
+</html>
+`))
+
+// statusPage serves the status page. ?refresh=N (1–3600) makes the
+// browser reload it every N seconds.
+func (s *Server) statusPage(w http.ResponseWriter, r *http.Request) {
+	v := statusView{Now: time.Now(), LongQuery: s.slow.threshold, SlowLogPath: s.cfg.SlowQueryLog, Version: "an unknown version"}
+	if n, err := strconv.Atoi(r.URL.Query().Get("refresh")); err == nil && n >= 1 && n <= 3600 {
+		v.Refresh = n
+	}
+	if s.listener != nil {
+		v.MySQL = s.listener.Addr().String()
+	}
+	if snap := s.snap.Load(); snap != nil {
+		if snap.version != "" {
+			v.Version = snap.version
+		}
+		v.Tables = len(snap.tables)
+	}
+	for _, wr := range s.workers {
+		rv := replicaView{Name: wr.name(), MySQL: wr.cfg.MySQL, Worker: wr.cfg.Worker, Healthy: wr.healthy(),
+			Slots: "–", Running: "–", Checked: "never", LastError: wr.lastError()}
+		if st := wr.status.Load(); st != nil {
+			if st.ReplicaLagSeconds != nil {
+				rv.Lag = strconv.FormatFloat(*st.ReplicaLagSeconds, 'f', -1, 64) + " s"
+			}
+			switch {
+			case !st.IsReplica:
+				rv.Replicating = "not a replica"
+			case st.IORunning && st.SQLRunning:
+				rv.Replicating = "running"
+			default:
+				rv.Replicating = "stopped (io " + strconv.FormatBool(st.IORunning) + ", sql " + strconv.FormatBool(st.SQLRunning) + ")"
+			}
+			rv.Slots, rv.Running = strconv.Itoa(st.Slots), strconv.Itoa(st.Running)
+		}
+		if ns := wr.checked.Load(); ns != 0 {
+			rv.Checked = time.Since(time.Unix(0, ns)).Round(time.Second).String() + " ago"
+		}
+		if rv.Healthy {
+			v.Healthy++
+		}
+		v.Replicas = append(v.Replicas, rv)
+	}
+	for _, p := range s.processList("", nil, "") {
+		v.Sessions++
+		if p.Command == "Query" {
+			v.Active = append(v.Active, p)
+		}
+	}
+	v.Slow = s.slow.recentEntries()
+	var buf bytes.Buffer
+	if err := statusTemplate.Execute(&buf, v); err != nil {
+		s.log.Warn("status page", "err", err)
+		http.Error(w, "rendering the status page failed: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
+}
