@@ -17,11 +17,19 @@ if ! command -v mariadbd >/dev/null && ! command -v mysqld >/dev/null; then
     exit 1
   fi
 fi
-# Client tests (e2e/clients_test.go): PyMySQL from the distribution, and
-# Node's mysql2 when node and npm are present (skipped otherwise).
+# Client tests (e2e/clients_test.go, e2e/jdbc_test.go): PyMySQL and the
+# JDBC driver from the distribution, and Node's mysql2 when node and npm
+# are present (skipped otherwise).
 if ! /usr/bin/python3 -c 'import pymysql' 2>/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing python3-pymysql (PyMySQL client test)..." >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pymysql >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pymysql >/dev/null; }
+fi
+# JDBC client test (e2e/jdbc_test.go): a Java runtime whose image has the
+# jdk.compiler module (it runs JdbcClient.java as a single-file source
+# program; Debian's openjdk-17-jre-headless has it) and MariaDB Connector/J.
+if { ! command -v java >/dev/null || [ ! -f /usr/share/java/mariadb-java-client.jar ]; } && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing default-jre-headless and libmariadb-java (JDBC client test)..." >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless libmariadb-java >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless libmariadb-java >/dev/null; }
 fi
 if command -v npm >/dev/null && [ ! -d "$(dirname "$0")/../e2e/clients/node/node_modules/mysql2" ]; then
   (cd "$(dirname "$0")/../e2e/clients/node" && npm ci --no-audit --no-fund >/dev/null) || echo "npm ci in e2e/clients/node failed: the mysql2 client test will be skipped" >&2

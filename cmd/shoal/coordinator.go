@@ -22,8 +22,9 @@ func runCoordinator(args []string) error {
 	}
 	path := fs.String("config", "", "YAML config file (see docs/operations.md)")
 	listen := fs.String("listen", "", "MySQL listen address (default 127.0.0.1:4000)")
-	httpListen := fs.String("http", "", `HTTP address for /metrics and /healthz (default 127.0.0.1:4080; "off" disables)`)
+	httpListen := fs.String("http", "", `HTTP address for /metrics, /healthz and the status page (default 127.0.0.1:4080; "off" disables)`)
 	replicas := fs.String("replicas", "", "comma-separated mysql=worker address pairs, e.g. 127.0.0.1:3307=127.0.0.1:4100")
+	flightSQL := fs.String("flight-sql", "", `Arrow Flight SQL address, e.g. 127.0.0.1:4001 (default off; "off" disables one set in the config)`)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -42,6 +43,13 @@ func runCoordinator(args []string) error {
 		cfg.HTTPListen = new("")
 	default:
 		cfg.HTTPListen = new(*httpListen)
+	}
+	switch *flightSQL {
+	case "":
+	case "off":
+		cfg.FlightSQLListen = ""
+	default:
+		cfg.FlightSQLListen = *flightSQL
 	}
 	if *replicas != "" {
 		cfg.Replicas = nil
@@ -68,9 +76,20 @@ func runCoordinator(args []string) error {
 	} else {
 		log.Info("coordinator listening", "mysql", s.Addr().String())
 	}
+	var flight *coordinator.FlightSQL
+	if cfg.FlightSQLListen != "" {
+		if flight, err = s.StartFlightSQL(cfg.FlightSQLListen, nil); err != nil {
+			s.Close()
+			return err
+		}
+		log.Info("Flight SQL listening", "addr", flight.Addr().String())
+	}
 	go s.Serve()
 	<-ctx.Done()
 	log.Info("coordinator stopping")
+	if flight != nil {
+		flight.Close()
+	}
 	s.Close()
 	return nil
 }
