@@ -20,6 +20,9 @@ type cacheEntry struct {
 	gen  uint64
 	pr   *prepared
 	pass string // non-empty: pass through, for this reason
+	// derived: the statement reads a derived table, CTE or union whose
+	// inner statements distribute (derived.go); pr is nil.
+	derived bool
 	// For COM_STMT_PREPARE entries (keys from prepareKey): the parameter
 	// count and the announced result columns.
 	params uint16

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sync/singleflight"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
 )
@@ -35,6 +39,16 @@ type prepared struct {
 	having      *evalexpr.Expr
 	order       []orderKey
 	visible     int // row plans: columns sent to the client
+
+	// pin and prog are set when the split table is pinned: the fragment
+	// runs in memory (see pins.go).
+	pin  *pinned.Table
+	prog *pinned.Program
+	// result caches the final rows of a statement over a pinned table
+	// (immutable input, so valid as long as this plan is); flight lets
+	// identical statements arriving together run once.
+	result atomic.Pointer[cachedResult]
+	flight singleflight.Group
 }
 
 // groupConcatMaxLen is MariaDB's default group_concat_max_len (1 MiB).
@@ -53,6 +67,11 @@ type orderKey struct {
 // prepare asks a replica for the metadata of the statement and of its
 // fragment, then compiles the final stage.
 func (s *Server) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
+	return s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
+}
+
+// prepareSQL is prepare with the metadata statements given.
+func (s *Server) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
 	b, err := s.metaPool().get(ctx)
 	if err != nil {
 		return nil, err
@@ -62,11 +81,11 @@ func (s *Server) prepare(ctx context.Context, db string, p *planner.Plan) (*prep
 	if ferr = b.use(db); ferr != nil {
 		return nil, ferr
 	}
-	meta, ferr := b.fetch(p.MetaSQL, 10)
+	meta, ferr := b.fetch(metaSQL, 10)
 	if ferr != nil {
 		return nil, ferr
 	}
-	frag, ferr := b.fetch(pushdown.Empty(p), 10)
+	frag, ferr := b.fetch(fragSQL, 10)
 	if ferr != nil {
 		return nil, fmt.Errorf("fragment metadata: %w", ferr)
 	}

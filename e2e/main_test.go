@@ -32,7 +32,10 @@ var env struct {
 	workers []*worker.Server
 	shoal   *sql.DB // through the coordinator
 	direct  *sql.DB // the primary
-	rows    int64
+	// replicas are the coordinator's replica and worker addresses, for
+	// tests that start a coordinator of their own.
+	replicas []config.Replica
+	rows     int64
 }
 
 func TestMain(m *testing.M) {
@@ -141,6 +144,7 @@ func startShoal(ctx context.Context) error {
 	}
 	go co.Serve()
 	env.coord = co
+	env.replicas = reps
 	if env.shoal, err = sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime"); err != nil {
 		return err
 	}

@@ -86,6 +86,14 @@ func sources(cat Catalog, db string, j *ast.Join) ([]*source, error) {
 // (by the catalog's row estimate) that is on the preserved side of every
 // outer join, so that every output row comes from exactly one of its rows.
 func chooseSplit(srcs []*source) (*source, string, error) {
+	for _, s := range srcs {
+		if s.tbl.Pinned {
+			if len(srcs) > 1 {
+				return nil, "", notDist("pinned table %s.%s is joined with other tables; joins run on replicas only", s.tbl.Schema, s.tbl.Name)
+			}
+			return s, fmt.Sprintf("pinned in memory (%d rows): runs on the coordinator", s.tbl.Rows), nil
+		}
+	}
 	var best *source
 	for _, s := range srcs {
 		if s.tbl.SplitColumn == "" {

@@ -1,0 +1,538 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Pinned tables: the statements that manage them and how queries over them
+// are planned. See package pinned for the engine.
+//
+//	CACHE TABLE [db.]name AS SELECT …   pin a query's result under a name
+//	CACHE TABLE [db.]t                  pin a whole replica table
+//	UNCACHE TABLE [IF EXISTS] [db.]name
+//	REFRESH TABLE [db.]name             reload and swap atomically
+//	SHOW CACHED TABLES
+//
+// They are recognised before the TiDB parser sees the statement (it does
+// not know them); the SELECT of CACHE TABLE … AS is parsed by it.
+
+const ident = "(?:`(?:[^`]|``)+`|[A-Za-z0-9_$]+)"
+
+var (
+	cacheRe      = regexp.MustCompile(`(?is)^\s*CACHE\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(?:\s+AS\s+(.+?))?\s*;?\s*$`)
+	uncacheRe    = regexp.MustCompile(`(?is)^\s*UNCACHE\s+TABLE\s+(IF\s+EXISTS\s+)?(` + ident + `(?:\s*\.\s*` + ident + `)?)\s*;?\s*$`)
+	refreshRe    = regexp.MustCompile(`(?is)^\s*REFRESH\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)\s*;?\s*$`)
+	showCachedRe = regexp.MustCompile(`(?is)^\s*SHOW\s+CACHED\s+TABLES\s*;?\s*$`)
+	identRe      = regexp.MustCompile(ident)
+)
+
+// firstWord is the statement's first word, upper-cased.
+func firstWord(q string) string {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	i := strings.IndexAny(q, " \t\r\n")
+	if i < 0 {
+		i = len(q)
+	}
+	return strings.ToUpper(q[:i])
+}
+
+// pinStatement handles the pinned-table statements; ok is false for any
+// other statement.
+func (s *Server) pinStatement(ctx context.Context, ss *session, query string, callback func(*sqltypes.Result) error) (ok bool, err error) {
+	switch firstWord(query) {
+	case "CACHE":
+		m := cacheRe.FindStringSubmatch(query)
+		if m == nil {
+			return true, sqlerr.Parse("CACHE TABLE syntax: CACHE TABLE [db.]name [AS SELECT ...]")
+		}
+		return true, s.cacheTable(ctx, ss, m[1], m[2], callback)
+	case "UNCACHE":
+		m := uncacheRe.FindStringSubmatch(query)
+		if m == nil {
+			return true, sqlerr.Parse("UNCACHE TABLE syntax: UNCACHE TABLE [IF EXISTS] [db.]name")
+		}
+		db, name, err := s.pinName(ss, m[2])
+		if err != nil {
+			return true, err
+		}
+		if !s.pins.Delete(db, name) && m[1] == "" {
+			return true, sqlerr.New(1051, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
+		}
+		s.log.Info("table unpinned", "table", db+"."+name)
+		return true, callback(&sqltypes.Result{})
+	case "REFRESH":
+		m := refreshRe.FindStringSubmatch(query)
+		if m == nil {
+			return false, nil // let a replica answer (or refuse) it
+		}
+		db, name, err := s.pinName(ss, m[1])
+		if err != nil {
+			return true, err
+		}
+		return true, s.refreshTable(ctx, ss, db, name, callback)
+	case "SHOW":
+		if showCachedRe.MatchString(query) {
+			return true, s.showCached(callback)
+		}
+	}
+	return false, nil
+}
+
+// pinName splits "[db.]name" and applies the session's database.
+func (s *Server) pinName(ss *session, qualified string) (db, name string, err error) {
+	parts := identRe.FindAllString(qualified, -1)
+	for i, p := range parts {
+		if strings.HasPrefix(p, "`") {
+			parts[i] = strings.ReplaceAll(p[1:len(p)-1], "``", "`")
+		}
+	}
+	if len(parts) == 2 {
+		return parts[0], parts[1], nil
+	}
+	if ss.db == "" {
+		return "", "", sqlerr.New(sqlerr.ErrNoDB, "3D000", "No database selected: USE one, or name the pinned table as db.name")
+	}
+	return ss.db, parts[0], nil
+}
+
+func (s *Server) cacheTable(ctx context.Context, ss *session, qualified, source string, callback func(*sqltypes.Result) error) error {
+	db, name, err := s.pinName(ss, qualified)
+	if err != nil {
+		return err
+	}
+	whole := source == ""
+	if whole {
+		if _, ok := s.snap.Load().tables.Table(db, name); !ok {
+			return sqlerr.New(sqlerr.ErrNoSuchTable, "42S02", "Table '%s.%s' doesn't exist on the replicas; to pin a query's result use CACHE TABLE %s AS SELECT ...", db, name, name)
+		}
+		source = "SELECT * FROM `" + escapeID(db) + "`.`" + escapeID(name) + "`"
+	} else {
+		if _, ok := s.snap.Load().tables.Table(db, name); ok {
+			return sqlerr.New(1050, "42S01", "Table '%s.%s' exists on the replicas; pin it whole with CACHE TABLE %s.%s, or pick another name for the query result", db, name, db, name)
+		}
+		stmt, err := sqlparse.ParseOne(source)
+		if err != nil {
+			return sqlerr.Parse("CACHE TABLE ... AS: " + err.Error())
+		}
+		sel, ok := stmt.(*ast.SelectStmt)
+		if !ok {
+			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE ... AS takes a SELECT")
+		}
+		for _, ref := range planner.TableRefs(sel, db) {
+			i := strings.IndexByte(ref, '.')
+			if p := s.pins.Get(ref[:i], ref[i+1:]); p != nil && !p.Whole {
+				return sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE ... AS reads pinned query result %s, which only this coordinator holds; define it over replica tables", ref)
+			}
+		}
+		if sel.With == nil {
+			planner.QualifyTables(sel, db)
+		}
+		if source, err = sqlparse.Restore(sel); err != nil {
+			return err
+		}
+	}
+	t, err := s.loadPin(ctx, ss, db, name, source, whole)
+	if err != nil {
+		return err
+	}
+	if err := s.putPin(t); err != nil {
+		return err
+	}
+	return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
+}
+
+func (s *Server) refreshTable(ctx context.Context, ss *session, db, name string, callback func(*sqltypes.Result) error) error {
+	old := s.pins.Get(db, name)
+	if old == nil {
+		return sqlerr.New(1051, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
+	}
+	t, err := s.loadPin(ctx, ss, db, name, old.Source, old.Whole)
+	if err != nil {
+		return err
+	}
+	if err := s.putPin(t); err != nil {
+		return err
+	}
+	return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
+}
+
+// putPin swaps t in, within the memory budget.
+func (s *Server) putPin(t *pinned.Table) error {
+	budget := s.cfg.PinnedMemoryLimit
+	if ok, others := s.pins.Put(t, budget); !ok {
+		return sqlerr.New(sqlerr.ErrOutOfResources, "HY000",
+			"Pinning %s.%s needs %d bytes; other pinned tables hold %d of the %d-byte budget (pinned_memory_limit). Nothing was changed: UNCACHE a table or raise the limit",
+			t.DB, t.Name, t.Bytes, others, budget)
+	}
+	s.log.Info("table pinned", "table", t.DB+"."+t.Name, "rows", t.Rows, "bytes", t.Bytes, "took", t.LoadTook, "version", t.Version)
+	// Loading held the workers' wide batches (several times the pinned
+	// size) and a refresh drops a whole copy: hand that memory back to
+	// the OS now rather than at the scavenger's pace, so RSS tracks what
+	// is pinned. It runs a GC concurrently with queries.
+	go debug.FreeOSMemory()
+	return nil
+}
+
+// loadPin runs source through the distributed scan when it can (keeping
+// the workers' Arrow batches as they arrive), through the coordinator's
+// merge otherwise, or on a replica when it does not distribute, and builds
+// the pinned table from the result.
+func (s *Server) loadPin(ctx context.Context, ss *session, db, name, source string, whole bool) (*pinned.Table, error) {
+	start := time.Now()
+	stmt, err := sqlparse.ParseOne(source)
+	if err != nil {
+		return nil, err
+	}
+	sel := stmt.(*ast.SelectStmt)
+	pr, _, err := s.planOn(ctx, s.snap.Load().tables, db, source, sel)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		fields  []*querypb.Field
+		batches []arrow.RecordBatch
+	)
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	c := &collector{}
+	switch {
+	case pr != nil && !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields):
+		// A plain scan: the workers' batches are the table.
+		fields = pr.fields
+		qid := strconv.FormatUint(s.queryID.Add(1), 10)
+		st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+			for _, b := range bs {
+				b.Retain()
+				batches = append(batches, b)
+			}
+			return nil
+		}))
+		s.metrics.shipped(st)
+		if err != nil {
+			return nil, err
+		}
+	case pr != nil:
+		qid := strconv.FormatUint(s.queryID.Add(1), 10)
+		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+		s.metrics.shipped(st)
+		if err != nil {
+			return nil, err
+		}
+		fields = pr.fields
+	default:
+		if err := s.passthrough(ctx, ss, source, c.add); err != nil {
+			return nil, err
+		}
+		fields = c.fields
+	}
+	if c.rows != nil || len(batches) == 0 {
+		b, err := c.batches(fields, s)
+		if err != nil {
+			return nil, err
+		}
+		batches = append(batches, b...)
+	}
+	t, err := pinned.Build(db, name, fields, batches)
+	if err != nil {
+		return nil, err
+	}
+	t.Source, t.Whole, t.Loaded, t.LoadTook = source, whole, time.Now(), time.Since(start)
+	return t, nil
+}
+
+// collector gathers a result's rows for a pinned table that is not a
+// plain scan.
+type collector struct {
+	fields []*querypb.Field
+	rows   [][]sqltypes.Value
+}
+
+func (c *collector) add(r *sqltypes.Result) error {
+	if r.Fields != nil {
+		c.fields = r.Fields
+	}
+	for _, row := range r.Rows {
+		c.rows = append(c.rows, append([]sqltypes.Value(nil), row...))
+	}
+	return nil
+}
+
+func (c *collector) batches(fields []*querypb.Field, s *Server) ([]arrow.RecordBatch, error) {
+	rb := arrowexec.NewRowBuilder(s.mem, arrowexec.SchemaFor(fields))
+	defer rb.Release()
+	var out []arrow.RecordBatch
+	for i, row := range c.rows {
+		if err := rb.Append(row); err != nil {
+			for _, b := range out {
+				b.Release()
+			}
+			return nil, err
+		}
+		if (i+1)%65536 == 0 {
+			out = append(out, rb.NewRecordBatch())
+		}
+	}
+	out = append(out, rb.NewRecordBatch())
+	return out, nil
+}
+
+func (s *Server) showCached(callback func(*sqltypes.Result) error) error {
+	cols := []struct {
+		name string
+		typ  querypb.Type
+	}{
+		{"Database", sqltypes.VarChar}, {"Table", sqltypes.VarChar}, {"Kind", sqltypes.VarChar},
+		{"Rows", sqltypes.Int64}, {"Memory_bytes", sqltypes.Int64}, {"Bytes_per_row", sqltypes.Int64},
+		{"Columns", sqltypes.VarChar}, {"Source", sqltypes.VarChar}, {"Loaded", sqltypes.VarChar},
+		{"Load_ms", sqltypes.Int64}, {"Age_s", sqltypes.Int64}, {"Hits", sqltypes.Int64}, {"Version", sqltypes.Int64},
+	}
+	res := &sqltypes.Result{}
+	for _, c := range cols {
+		f := &querypb.Field{Name: c.name, Type: c.typ, Charset: 45, ColumnLength: 4096}
+		if c.typ == sqltypes.Int64 {
+			f.Charset, f.ColumnLength = 63, 20
+		}
+		res.Fields = append(res.Fields, f)
+	}
+	now := time.Now()
+	for _, t := range s.pins.List() {
+		kind := "query"
+		if t.Whole {
+			kind = "table"
+		}
+		var desc []string
+		for _, c := range t.Cols {
+			desc = append(desc, c.Describe())
+		}
+		perRow := int64(0)
+		if t.Rows > 0 {
+			perRow = t.Bytes / t.Rows
+		}
+		res.Rows = append(res.Rows, []sqltypes.Value{
+			sqltypes.NewVarChar(t.DB), sqltypes.NewVarChar(t.Name), sqltypes.NewVarChar(kind),
+			sqltypes.NewInt64(t.Rows), sqltypes.NewInt64(t.Bytes), sqltypes.NewInt64(perRow),
+			sqltypes.NewVarChar(strings.Join(desc, ", ")), sqltypes.NewVarChar(t.Source),
+			sqltypes.NewVarChar(t.Loaded.UTC().Format(time.RFC3339)),
+			sqltypes.NewInt64(t.LoadTook.Milliseconds()), sqltypes.NewInt64(int64(now.Sub(t.Loaded).Seconds())),
+			sqltypes.NewInt64(t.Hits()), sqltypes.NewInt64(int64(t.Version)),
+		})
+	}
+	return callback(res)
+}
+
+// kindPinned is the metrics path of a statement run in memory.
+const kindPinned = "pinned"
+
+// kind is the metrics path of a prepared statement.
+func (pr *prepared) kind() string {
+	if pr.prog != nil {
+		return kindPinned
+	}
+	return kindDistributed
+}
+
+// pinCatalog is the replica catalog with the pinned tables in front: a
+// pinned name is found before a replica table of that name.
+type pinCatalog struct {
+	base planner.Catalog
+	pins *pinned.Registry
+}
+
+func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
+	t := c.pins.Get(db, name)
+	if t == nil {
+		return c.base.Table(db, name)
+	}
+	return c.describe(db, name, t), true
+}
+
+// describe is the planner's view of an in-memory table.
+func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
+	pt := &planner.Table{Schema: db, Name: name, Rows: t.Rows, Pinned: true}
+	for _, col := range t.Cols {
+		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: dataType(col.Field)})
+	}
+	if len(t.Cols) > 0 {
+		pt.SplitColumn = t.Cols[0].Name
+	}
+	return pt
+}
+
+// dataType is a result column's type as information_schema.COLUMNS'
+// DATA_TYPE names it, which is what the planner's type rules read.
+func dataType(f *querypb.Field) string {
+	switch f.Type {
+	case sqltypes.Int8, sqltypes.Uint8:
+		return "tinyint"
+	case sqltypes.Int16, sqltypes.Uint16:
+		return "smallint"
+	case sqltypes.Int24, sqltypes.Uint24:
+		return "mediumint"
+	case sqltypes.Int32, sqltypes.Uint32:
+		return "int"
+	case sqltypes.Int64, sqltypes.Uint64:
+		return "bigint"
+	case sqltypes.Float32:
+		return "float"
+	case sqltypes.Float64:
+		return "double"
+	case sqltypes.Decimal:
+		return "decimal"
+	case sqltypes.Year:
+		return "year"
+	case sqltypes.Date:
+		return "date"
+	case sqltypes.Datetime:
+		return "datetime"
+	case sqltypes.Timestamp:
+		return "timestamp"
+	case sqltypes.Time:
+		return "time"
+	case sqltypes.Char:
+		return "char"
+	case sqltypes.VarChar:
+		return "varchar"
+	case sqltypes.Text:
+		return "text"
+	case sqltypes.Binary:
+		return "binary"
+	case sqltypes.VarBinary:
+		return "varbinary"
+	case sqltypes.Blob:
+		return "blob"
+	case sqltypes.Enum:
+		return "enum"
+	case sqltypes.Set:
+		return "set"
+	case sqltypes.TypeJSON:
+		return "json"
+	}
+	return strings.ToLower(f.Type.String())
+}
+
+// preparePinned prepares a plan whose split table is pinned: metadata from
+// a replica (over the pin's definition as a derived table when the pin is
+// a query result), and the fragment compiled for the in-memory engine.
+func (s *Server) preparePinned(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
+	return s.prepareInMemory(ctx, db, p, t, func(d, n string) (string, bool) {
+		if x := s.pins.Get(d, n); x != nil && !x.Whole {
+			return x.Source, true
+		}
+		return "", false
+	})
+}
+
+// prepareInMemory is preparePinned for any in-memory table; def gives the
+// definitions replicas describe in place of tables only Shoal holds.
+func (s *Server) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, def func(db, name string) (string, bool)) (*prepared, error) {
+	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
+	if err != nil {
+		return nil, err
+	}
+	frag := strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1)
+	if frag, err = planner.ReplaceTables(frag, db, def); err != nil {
+		return nil, err
+	}
+	pr, err := s.prepareSQL(ctx, db, p, meta, frag)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := pinned.Compile(s.env, t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
+	if err != nil {
+		return nil, err
+	}
+	pr.pin, pr.prog = t, prog
+	return pr, nil
+}
+
+// runPinned is run for a plan over a pinned table: the fragment runs in
+// memory, one partition per core, into the same sink.
+func (s *Server) runPinned(ctx context.Context, pr *prepared, sink batchSink) (*queryStats, error) {
+	start := time.Now()
+	pr.pin.Hit()
+	s.metrics.pinnedQueries.Inc()
+	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, pinned.Sink(sink))
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	st := &queryStats{Fragments: []fragmentStat{{Range: fmt.Sprintf("pinned %s.%s v%d (%d rows)", pr.pin.DB, pr.pin.Name, pr.pin.Version, pr.pin.Rows),
+		Worker: "coordinator memory", Elapsed: time.Since(start), Tries: 1}}}
+	return st, err
+}
+
+// errPinnedOnly is the answer for a statement over a pinned query result
+// that the in-memory engine cannot run: no replica has the table.
+func errPinnedOnly(table, why string) error {
+	return sqlerr.New(sqlerr.ErrNotSupported, "42000",
+		"%s is a pinned query result and this statement cannot run in memory (%s); rewrite it over %s alone, or over the replica tables it was defined from", table, why, table)
+}
+
+// loadConfiguredPins pins the tables of the config file, then refreshes
+// those with an interval on their schedule, until the server closes. A
+// failed load is logged and retried at the next interval (or, without one,
+// after a minute), never fatal: the server serves without the pin.
+func (s *Server) loadConfiguredPins() {
+	for _, p := range s.cfg.Pins {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.keepPinned(p)
+		}()
+	}
+}
+
+func (s *Server) keepPinned(p config.Pin) {
+	db, name, _ := strings.Cut(p.Table, ".")
+	retry := time.Minute
+	for {
+		err := s.loadConfigured(db, name, p.Query)
+		wait := p.Refresh.D()
+		if err != nil {
+			s.log.Warn("configured pin failed to load", "table", p.Table, "err", err)
+			if wait == 0 || wait > retry {
+				wait = retry
+			}
+		} else if wait == 0 {
+			return
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (s *Server) loadConfigured(db, name, query string) error {
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.QueryTimeout.D())
+	defer cancel()
+	ss := &session{db: db}
+	defer ss.closeBackend()
+	ok := func(*sqltypes.Result) error { return nil }
+	if s.pins.Get(db, name) != nil {
+		return s.refreshTable(ctx, ss, db, name, ok)
+	}
+	return s.cacheTable(ctx, ss, "`"+escapeID(db)+"`.`"+escapeID(name)+"`", query, ok)
+}

@@ -1,0 +1,473 @@
+package pinned
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/evalexpr"
+)
+
+// ErrUnsupported wraps the reasons a fragment cannot run in memory.
+var ErrUnsupported = errors.New("not supported over a pinned table")
+
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, args...))
+}
+
+// aggFunc is a partial aggregate of a fragment statement.
+type aggFunc uint8
+
+const (
+	aggCount aggFunc = iota + 1 // COUNT(x): x NOT NULL; COUNT(*) has no arg
+	aggSum
+	aggMin
+	aggMax
+	aggBitAnd
+	aggBitOr
+	aggBitXor
+)
+
+// expr is one compiled scalar expression of the fragment and what the
+// fast path knows of it.
+type expr struct {
+	ast  sqlparser.Expr
+	src  string
+	x    *evalexpr.Expr
+	cols []int // table columns it reads
+}
+
+type aggExpr struct {
+	fn  aggFunc
+	arg *expr // nil: COUNT(*)
+}
+
+// Program is a fragment statement compiled against one pinned table. It is
+// read-only and may run many times, concurrently.
+type Program struct {
+	t   *Table
+	env *evalexpr.Env
+	// out is the fragment result's schema: the schema a worker would send.
+	out    *arrow.Schema
+	fields []*querypb.Field
+
+	where []*expr // conjuncts; all must be true
+	// Aggregate statements: group keys, then partial aggregates.
+	aggregate bool
+	keys      []*expr
+	aggs      []aggExpr
+	keySpecs  []arrowexec.KeySpec
+	aggSpecs  []arrowexec.AggSpec
+	pre       *arrow.Schema // generic path: one row per input row
+	// Row statements: the select expressions and the pushed LIMIT (only
+	// without ORDER BY; -1: none).
+	outs  []*expr
+	limit int64
+
+	used []int // every table column any expression reads
+	fast *fastPlan
+
+	allowDivision bool    // while compiling row-statement outputs
+	exactDiv      divMode // rewrite integer divisions (see exactDivision)
+}
+
+type divMode uint8
+
+const (
+	divNone    divMode = iota
+	divAll             // predicates: every integer division
+	divInFuncs         // group keys: divisions under a function (FLOOR(x/250))
+)
+
+// Fast reports whether the program runs on the vectorized path.
+func (p *Program) Fast() bool { return p.fast != nil }
+
+// Compile compiles a fragment statement (the range predicate already
+// replaced by TRUE) over t. fields are the fragment result's columns as
+// MySQL reports them; the output follows them exactly. It returns an error
+// wrapping ErrUnsupported when the statement cannot run in memory.
+func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Field) (*Program, error) {
+	stmt, err := env.VT().Parser().Parse(fragment)
+	if err != nil {
+		return nil, fmt.Errorf("pinned: fragment does not parse: %w", err)
+	}
+	sel, ok := stmt.(*sqlparser.Select)
+	if !ok {
+		return nil, unsupported("%T statement", stmt)
+	}
+	if sel.With != nil || sel.Having != nil || len(sel.Windows) > 0 || sel.Into != nil || sel.Lock != sqlparser.NoLock {
+		return nil, unsupported("WITH, HAVING, WINDOW, INTO or locking in a fragment")
+	}
+	if len(sel.From) != 1 {
+		return nil, unsupported("more than one table in FROM")
+	}
+	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
+	if !ok {
+		return nil, unsupported("a join over a pinned table")
+	}
+	tn, ok := ate.Expr.(sqlparser.TableName)
+	if !ok || tn.Name.String() != t.Name || (tn.Qualifier.NotEmpty() && tn.Qualifier.String() != t.DB) {
+		return nil, unsupported("FROM is not the pinned table %s.%s", t.DB, t.Name)
+	}
+	if len(ate.Partitions) > 0 || ate.Hints != nil {
+		return nil, unsupported("PARTITION or index hints")
+	}
+	p := &Program{t: t, env: env, fields: fields, out: arrowexec.SchemaFor(fields), limit: -1}
+	names := make([]string, len(t.Cols))
+	for i, c := range t.Cols {
+		names[i] = c.Name
+	}
+	layout := evalexpr.NewLayout(names, t.Fields)
+	usedSet := map[int]bool{}
+	compile := func(e sqlparser.Expr) (*expr, error) {
+		switch p.exactDiv {
+		case divAll:
+			e = p.exactDivision(e)
+		case divInFuncs:
+			e = p.exactInFunctions(e)
+		}
+		cols, err := p.columns(e)
+		if err != nil {
+			return nil, err
+		}
+		src := sqlparser.String(e)
+		x, err := env.Compile(src, layout)
+		if err != nil {
+			return nil, unsupported("%v", err)
+		}
+		for _, c := range cols {
+			usedSet[c] = true
+		}
+		return &expr{ast: e, src: src, x: x, cols: cols}, nil
+	}
+	if sel.Where != nil {
+		// Predicates compare MySQL's full quotient: rewrite divisions.
+		p.exactDiv = divAll
+		for _, c := range sqlparser.SplitAndExpression(nil, sel.Where.Expr) {
+			x, err := compile(c)
+			if err != nil {
+				return nil, err
+			}
+			p.where = append(p.where, x)
+		}
+		p.exactDiv = divNone
+	}
+	var selExprs []sqlparser.Expr
+	for _, se := range sel.SelectExprs.Exprs {
+		switch x := se.(type) {
+		case *sqlparser.AliasedExpr:
+			selExprs = append(selExprs, x.Expr)
+		case *sqlparser.StarExpr:
+			for _, c := range t.Cols {
+				selExprs = append(selExprs, sqlparser.NewColName(c.Name))
+			}
+		default:
+			return nil, unsupported("select item %T", se)
+		}
+	}
+	hasAgg := false
+	for _, e := range selExprs {
+		if _, ok := e.(sqlparser.AggrFunc); ok {
+			hasAgg = true
+		}
+	}
+	p.aggregate = hasAgg || sel.GroupBy != nil || sel.Distinct
+	if sel.GroupBy != nil && sel.GroupBy.WithRollup {
+		return nil, unsupported("WITH ROLLUP in a fragment")
+	}
+	if len(selExprs) != len(fields) {
+		return nil, fmt.Errorf("pinned: fragment selects %d columns, metadata has %d", len(selExprs), len(fields))
+	}
+	if !p.aggregate {
+		p.allowDivision = true
+		for _, e := range selExprs {
+			x, err := compile(e)
+			if err != nil {
+				return nil, err
+			}
+			p.outs = append(p.outs, x)
+		}
+		p.allowDivision = false
+		if sel.Limit != nil && len(sel.OrderBy) == 0 {
+			if sel.Limit.Offset != nil {
+				return nil, unsupported("OFFSET in a fragment")
+			}
+			lit, ok := sel.Limit.Rowcount.(*sqlparser.Literal)
+			if !ok || lit.Type != sqlparser.IntVal {
+				return nil, unsupported("LIMIT %s", sqlparser.String(sel.Limit))
+			}
+			fmt.Sscan(lit.Val, &p.limit)
+		}
+		// With ORDER BY the coordinator sorts every fragment row itself:
+		// the fragment's own ORDER BY and LIMIT only bound what it sends.
+		p.finish(usedSet)
+		return p, nil
+	}
+	// Aggregate statement: the group keys are the GROUP BY expressions
+	// (or, for SELECT DISTINCT, the select list); every non-aggregate
+	// select item must be one of them, in order, at the front.
+	var groupBy []sqlparser.Expr
+	if sel.GroupBy != nil {
+		groupBy = sel.GroupBy.Exprs
+	} else if sel.Distinct {
+		groupBy = selExprs
+	}
+	nk := 0
+	for nk < len(selExprs) {
+		if _, ok := selExprs[nk].(sqlparser.AggrFunc); ok {
+			break
+		}
+		nk++
+	}
+	if nk != len(groupBy) {
+		return nil, unsupported("fragment selects %d group keys, groups by %d", nk, len(groupBy))
+	}
+	for i := 0; i < nk; i++ {
+		ks, gs := sqlparser.String(selExprs[i]), sqlparser.String(groupBy[i])
+		if ks != gs && !sameColumn(selExprs[i], groupBy[i]) {
+			return nil, unsupported("select item %s is not group key %s", ks, gs)
+		}
+		// A function of a quotient (FLOOR(Distance/250)) sees the full
+		// quotient; a quotient itself is displayed rounded, which the
+		// rewrite would not reproduce, so it stays (and is refused).
+		p.exactDiv = divInFuncs
+		x, err := compile(selExprs[i])
+		p.exactDiv = divNone
+		if err != nil {
+			return nil, err
+		}
+		p.keys = append(p.keys, x)
+		p.keySpecs = append(p.keySpecs, arrowexec.KeySpec{Collation: collationOf(fields[i])})
+	}
+	preFields := make([]arrow.Field, 0, len(fields))
+	for i := 0; i < nk; i++ {
+		preFields = append(preFields, p.out.Field(i))
+	}
+	for i, e := range selExprs[nk:] {
+		f := fields[nk+i]
+		a, err := aggOf(e)
+		if err != nil {
+			return nil, err
+		}
+		if arg := aggArg(e); arg != nil {
+			if a.arg, err = compile(arg); err != nil {
+				return nil, err
+			}
+		}
+		p.aggs = append(p.aggs, a)
+		spec := arrowexec.AggSpec{Collation: collationOf(f)}
+		pf := p.out.Field(nk + i)
+		switch a.fn {
+		case aggCount:
+			spec.Kind = arrowexec.AggCount
+			pf = arrow.Field{Name: pf.Name, Type: arrow.PrimitiveTypes.Int64, Nullable: true}
+		case aggSum:
+			spec.Kind = arrowexec.AggSum
+		case aggMin:
+			spec.Kind = arrowexec.AggMin
+		case aggMax:
+			spec.Kind = arrowexec.AggMax
+		case aggBitAnd:
+			spec.Kind = arrowexec.AggBitAnd
+		case aggBitOr:
+			spec.Kind = arrowexec.AggBitOr
+		case aggBitXor:
+			spec.Kind = arrowexec.AggBitXor
+		}
+		p.aggSpecs = append(p.aggSpecs, spec)
+		preFields = append(preFields, pf)
+	}
+	p.pre = arrow.NewSchema(preFields, nil)
+	p.finish(usedSet)
+	return p, nil
+}
+
+func (p *Program) finish(used map[int]bool) {
+	for c := range p.t.Cols {
+		if used[c] {
+			p.used = append(p.used, c)
+		}
+	}
+	p.fast = planFast(p)
+}
+
+// sameColumn reports whether a and b name the same column (one may be
+// qualified, the other not).
+func sameColumn(a, b sqlparser.Expr) bool {
+	x, ok1 := a.(*sqlparser.ColName)
+	y, ok2 := b.(*sqlparser.ColName)
+	return ok1 && ok2 && x.Name.Equal(y.Name)
+}
+
+func aggOf(e sqlparser.Expr) (aggExpr, error) {
+	switch x := e.(type) {
+	case *sqlparser.CountStar:
+		return aggExpr{fn: aggCount}, nil
+	case *sqlparser.Count:
+		if x.Distinct || len(x.Args) != 1 || x.OverClause != nil {
+			return aggExpr{}, unsupported("%s", sqlparser.String(e))
+		}
+		return aggExpr{fn: aggCount}, nil
+	case *sqlparser.Sum:
+		if x.Distinct || x.OverClause != nil {
+			return aggExpr{}, unsupported("%s", sqlparser.String(e))
+		}
+		return aggExpr{fn: aggSum}, nil
+	case *sqlparser.Min:
+		if x.OverClause != nil {
+			return aggExpr{}, unsupported("%s", sqlparser.String(e))
+		}
+		return aggExpr{fn: aggMin}, nil
+	case *sqlparser.Max:
+		if x.OverClause != nil {
+			return aggExpr{}, unsupported("%s", sqlparser.String(e))
+		}
+		return aggExpr{fn: aggMax}, nil
+	case *sqlparser.BitAnd:
+		return aggExpr{fn: aggBitAnd}, nil
+	case *sqlparser.BitOr:
+		return aggExpr{fn: aggBitOr}, nil
+	case *sqlparser.BitXor:
+		return aggExpr{fn: aggBitXor}, nil
+	}
+	return aggExpr{}, unsupported("aggregate %s", sqlparser.String(e))
+}
+
+func aggArg(e sqlparser.Expr) sqlparser.Expr {
+	switch x := e.(type) {
+	case *sqlparser.Count:
+		return x.Args[0]
+	case *sqlparser.Sum:
+		return x.Arg
+	case *sqlparser.Min:
+		return x.Arg
+	case *sqlparser.Max:
+		return x.Arg
+	case *sqlparser.BitAnd:
+		return x.Arg
+	case *sqlparser.BitOr:
+		return x.Arg
+	case *sqlparser.BitXor:
+		return x.Arg
+	}
+	return nil
+}
+
+// columns lists the table columns e reads and refuses what cannot be
+// evaluated row by row here: subqueries, aggregates, variables.
+func (p *Program) columns(e sqlparser.Expr) ([]int, error) {
+	var cols []int
+	seen := map[int]bool{}
+	var bad error
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch x := n.(type) {
+		case *sqlparser.Subquery:
+			bad = unsupported("subquery %s", sqlparser.String(x))
+		case sqlparser.AggrFunc:
+			bad = unsupported("nested aggregate %s", sqlparser.String(x))
+		case *sqlparser.Variable:
+			bad = unsupported("variable %s", sqlparser.String(x))
+		case *sqlparser.BinaryExpr:
+			if x.Operator == sqlparser.DivOp && !p.allowDivision {
+				// MySQL keeps a quotient's digits past its display scale
+				// inside SUM, comparisons and grouping; evalengine rounds
+				// each row's quotient to div_precision_increment, so the
+				// sum of many would drift from MySQL's.
+				bad = unsupported("division %s outside the select list", sqlparser.String(x))
+			}
+		case *sqlparser.ColName:
+			if !x.Qualifier.IsEmpty() && x.Qualifier.Name.String() != p.t.Name {
+				// An alias: the fragment has one table, so any qualifier
+				// names it.
+			}
+			c := -1
+			for i, col := range p.t.Cols {
+				if strings.EqualFold(col.Name, x.Name.String()) {
+					c = i
+					break
+				}
+			}
+			if c < 0 {
+				bad = fmt.Errorf("pinned: unknown column %s in %s.%s", x.Name.String(), p.t.DB, p.t.Name)
+			} else if !seen[c] {
+				seen[c] = true
+				cols = append(cols, c)
+			}
+		}
+		return bad == nil, nil
+	}, e)
+	return cols, bad
+}
+
+func collationOf(f *querypb.Field) collations.ID {
+	if f == nil || f.Charset == 63 {
+		return 0
+	}
+	return collations.ID(f.Charset)
+}
+
+// exactDivision rewrites `a / b` over integers (columns narrower than
+// BIGINT, small integer literals) as `(a * 1000000000 DIV b) * 0.000000001`.
+// MySQL divides integers to 9 fractional digits, truncated, and keeps them
+// inside SUM, comparisons and FLOOR (div_precision_increment only rounds
+// what is displayed); evalengine rounds the quotient to 4 digits, so the
+// rewrite gives evalengine MySQL's value. Division by zero stays NULL.
+// Divisions of other operands are left for columns() to refuse.
+func (p *Program) exactDivision(e sqlparser.Expr) sqlparser.Expr {
+	out := sqlparser.Rewrite(sqlparser.Clone(e), nil, func(c *sqlparser.Cursor) bool {
+		b, ok := c.Node().(*sqlparser.BinaryExpr)
+		if !ok || b.Operator != sqlparser.DivOp || !p.smallInt(b.Left) || !p.smallInt(b.Right) {
+			return true
+		}
+		scaled := &sqlparser.BinaryExpr{Operator: sqlparser.MultOp, Left: b.Left, Right: sqlparser.NewIntLiteral("1000000000")}
+		quot := &sqlparser.BinaryExpr{Operator: sqlparser.IntDivOp, Left: scaled, Right: b.Right}
+		c.Replace(&sqlparser.BinaryExpr{Operator: sqlparser.MultOp, Left: quot, Right: sqlparser.NewDecimalLiteral("0.000000001")})
+		return true
+	})
+	return out.(sqlparser.Expr)
+}
+
+// exactInFunctions applies exactDivision to the arguments of functions
+// only.
+func (p *Program) exactInFunctions(e sqlparser.Expr) sqlparser.Expr {
+	out := sqlparser.Rewrite(sqlparser.Clone(e), func(c *sqlparser.Cursor) bool {
+		f, ok := c.Node().(*sqlparser.FuncExpr)
+		if !ok {
+			return true
+		}
+		c.Replace(p.exactDivision(f))
+		return false
+	}, nil)
+	return out.(sqlparser.Expr)
+}
+
+// smallInt reports an integer operand whose product with 10^9 fits BIGINT.
+func (p *Program) smallInt(e sqlparser.Expr) bool {
+	switch x := e.(type) {
+	case *sqlparser.Literal:
+		if x.Type != sqlparser.IntVal {
+			return false
+		}
+		n, err := strconv.ParseInt(x.Val, 10, 64)
+		return err == nil && n > -1<<31 && n < 1<<31
+	case *sqlparser.ColName:
+		for _, c := range p.t.Cols {
+			if strings.EqualFold(c.Name, x.Name.String()) {
+				switch c.Field.Type {
+				case sqltypes.Int8, sqltypes.Uint8, sqltypes.Int16, sqltypes.Uint16, sqltypes.Int24, sqltypes.Uint24, sqltypes.Int32, sqltypes.Year:
+					return true
+				}
+				return false
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,656 @@
+package pinned
+
+import (
+	"math/big"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/shoaldb/shoal/arrowexec"
+)
+
+// The vectorized path.
+//
+// A column is "coded" when each row's value maps to a small integer code:
+// a dictionary-encoded string column (the code is the dictionary index), or
+// an integer or DATE column whose values span at most maxDomain (the code
+// is value − min). NULL takes the last code. An expression over one coded
+// column is evaluated by evalengine once per code, at compile time, into a
+// lookup table; per row it is one indexed load. Filters become boolean
+// tables; group keys become tables of dense group numbers (codes that
+// compare equal under the key's collation share one), combined across keys
+// by mixed-radix arithmetic into one group id; aggregates read bare numeric
+// columns directly or integer-valued lookup tables. A statement runs here
+// only if every WHERE conjunct, key and aggregate argument fits; otherwise
+// the whole statement takes the generic path.
+
+// maxDomain is the widest integer range coded by value − min.
+const maxDomain = 1 << 16
+
+// maxGroups bounds the dense group-id space (product of key cardinalities).
+const maxGroups = 1 << 20
+
+type codeSrc struct {
+	col  int
+	kind kind
+	min  int64
+	size int // value codes 0..size-2; size-1 is NULL
+}
+
+type lookup struct {
+	src  codeSrc
+	vals []sqltypes.Value
+}
+
+type fastKey struct {
+	lk     *lookup
+	canon  []int32 // code → group number of this key
+	values []sqltypes.Value
+	stride int32
+}
+
+type fastAgg struct {
+	fn aggFunc
+	// Exactly one argument source: none (COUNT(*)), a bare column, or an
+	// integer-valued lookup.
+	star   bool
+	col    int
+	kind   kind
+	lk     *lookup
+	ints   []int64 // lk values as integers
+	isNull []bool  // lk values that are NULL
+	// Dictionary MIN/MAX: rank of each code under the collation, and the
+	// code of each rank.
+	rank   []int32
+	byRank []int32
+	field  *querypb.Field
+}
+
+type fastPlan struct {
+	filters  []*lookup // row passes when every table says true
+	pass     [][]bool
+	none     bool // a constant conjunct is false: no row passes
+	keys     []*fastKey
+	aggs     []*fastAgg
+	groups   int
+	codeCol  map[int]codeSrc
+	rowsOnly bool // row statement: only the filter is vectorized
+}
+
+func (p *Program) codeSource(c int) (codeSrc, bool) {
+	col := p.t.Cols[c]
+	switch col.kind {
+	case kDict:
+		return codeSrc{col: c, kind: kDict, size: len(col.Dict) + 1}, true
+	case kInt, kDate:
+		if !col.HasVals {
+			return codeSrc{col: c, kind: col.kind, size: 1}, true
+		}
+		if col.Max-col.Min >= maxDomain {
+			return codeSrc{}, false
+		}
+		return codeSrc{col: c, kind: col.kind, min: col.Min, size: int(col.Max-col.Min) + 2}, true
+	}
+	return codeSrc{}, false
+}
+
+// codeValue is the column value of code k, typed as the column.
+func (p *Program) codeValue(src codeSrc, k int) sqltypes.Value {
+	if k == src.size-1 {
+		return sqltypes.NULL
+	}
+	col := p.t.Cols[src.col]
+	switch src.kind {
+	case kDict:
+		return col.dictVals[k]
+	case kDate:
+		return sqltypes.MakeTrusted(col.Field.Type, []byte(dateString(src.min+int64(k))))
+	}
+	return sqltypes.MakeTrusted(col.Field.Type, strconv.AppendInt(nil, src.min+int64(k), 10))
+}
+
+func dateString(days int64) string {
+	return time.Unix(days*86400, 0).UTC().Format("2006-01-02")
+}
+
+// lookupOf tabulates x over its one coded column; false if x does not
+// read exactly one coded column.
+func (p *Program) lookupOf(x *expr) (*lookup, bool) {
+	if len(x.cols) != 1 {
+		return nil, false
+	}
+	src, ok := p.codeSource(x.cols[0])
+	if !ok {
+		return nil, false
+	}
+	ev := p.env.NewEvaluator()
+	row := make([]sqltypes.Value, len(p.t.Cols))
+	lk := &lookup{src: src, vals: make([]sqltypes.Value, src.size)}
+	for k := 0; k < src.size; k++ {
+		row[src.col] = p.codeValue(src, k)
+		v, _, err := ev.Eval(x.x, row)
+		if err != nil {
+			return nil, false // evaluation errors surface on the generic path
+		}
+		lk.vals[k] = v
+	}
+	return lk, true
+}
+
+func planFast(p *Program) *fastPlan {
+	f := &fastPlan{codeCol: map[int]codeSrc{}, groups: 1}
+	ev := p.env.NewEvaluator()
+	for _, w := range p.where {
+		if len(w.cols) == 0 {
+			ok, err := ev.True(w.x, make([]sqltypes.Value, len(p.t.Cols)))
+			if err != nil {
+				return nil
+			}
+			if !ok {
+				f.none = true
+			}
+			continue
+		}
+		lk, ok := p.lookupOf(w)
+		if !ok {
+			return nil
+		}
+		pass := make([]bool, len(lk.vals))
+		for k, v := range lk.vals {
+			pass[k] = truthy(v)
+		}
+		f.filters = append(f.filters, lk)
+		f.pass = append(f.pass, pass)
+		f.codeCol[lk.src.col] = lk.src
+	}
+	if !p.aggregate {
+		f.rowsOnly = true
+		if len(f.filters) == 0 && !f.none {
+			return nil // nothing to vectorize
+		}
+		return f
+	}
+	for i, k := range p.keys {
+		lk, ok := p.lookupOf(k)
+		if !ok {
+			return nil
+		}
+		coll, err := arrowexec.NewCollator(p.env.Collations(), collationOf(p.fields[i]))
+		if err != nil {
+			return nil
+		}
+		fk := &fastKey{lk: lk, canon: make([]int32, len(lk.vals))}
+		seen := map[string]int32{}
+		for c, v := range lk.vals {
+			var key string
+			switch {
+			case v.IsNull():
+				key = "\x00"
+			case sqltypes.IsText(v.Type()) || sqltypes.IsBinary(v.Type()):
+				key = "s" + string(coll.Key(nil, v.Raw()))
+			default:
+				key = "v" + v.Type().String() + ":" + string(v.Raw())
+			}
+			g, ok := seen[key]
+			if !ok {
+				g = int32(len(fk.values))
+				seen[key] = g
+				fk.values = append(fk.values, v)
+			}
+			fk.canon[c] = g
+		}
+		fk.stride = int32(f.groups)
+		f.groups *= len(fk.values)
+		if f.groups > maxGroups {
+			return nil
+		}
+		f.keys = append(f.keys, fk)
+		f.codeCol[lk.src.col] = lk.src
+	}
+	nk := len(p.keys)
+	for i, a := range p.aggs {
+		fa := &fastAgg{fn: a.fn, col: -1, field: p.fields[nk+i]}
+		if a.fn >= aggBitAnd {
+			return nil
+		}
+		switch {
+		case a.arg == nil:
+			fa.star = true
+		case len(a.arg.cols) == 0:
+			// A constant argument: COUNT(1) counts rows; others are rare.
+			v, _, err := ev.Eval(a.arg.x, make([]sqltypes.Value, len(p.t.Cols)))
+			if err != nil || v.IsNull() || a.fn != aggCount {
+				return nil
+			}
+			fa.star = true
+		case len(a.arg.cols) == 1 && isColumn(a.arg):
+			c := a.arg.cols[0]
+			fa.col, fa.kind = c, p.t.Cols[c].kind
+			switch fa.kind {
+			case kInt, kFloat:
+			case kDate:
+				if a.fn == aggSum {
+					return nil
+				}
+			case kDict:
+				if a.fn == aggSum {
+					return nil
+				}
+				if a.fn != aggCount && !fa.rankDict(p, c) {
+					return nil
+				}
+				if a.fn != aggCount {
+					src, _ := p.codeSource(c)
+					f.codeCol[c] = src
+				}
+			default:
+				if a.fn != aggCount {
+					return nil
+				}
+			}
+		default:
+			lk, ok := p.lookupOf(a.arg)
+			if !ok {
+				return nil
+			}
+			fa.lk = lk
+			fa.ints = make([]int64, len(lk.vals))
+			fa.isNull = make([]bool, len(lk.vals))
+			for k, v := range lk.vals {
+				if v.IsNull() {
+					fa.isNull[k] = true
+					continue
+				}
+				if a.fn != aggCount {
+					if !sqltypes.IsIntegral(v.Type()) || sqltypes.IsUnsigned(v.Type()) {
+						return nil
+					}
+					n, err := v.ToInt64()
+					if err != nil {
+						return nil
+					}
+					fa.ints[k] = n
+				}
+			}
+			f.codeCol[lk.src.col] = lk.src
+		}
+		f.aggs = append(f.aggs, fa)
+	}
+	return f
+}
+
+func isColumn(x *expr) bool {
+	_, ok := x.ast.(*sqlparser.ColName)
+	return ok
+}
+
+// rankDict orders a dictionary column's values under the aggregate's
+// collation for MIN and MAX.
+func (fa *fastAgg) rankDict(p *Program, c int) bool {
+	col := p.t.Cols[c]
+	coll, err := arrowexec.NewCollator(p.env.Collations(), collationOf(col.Field))
+	if err != nil {
+		return false
+	}
+	n := len(col.Dict)
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	// Insertion into a sorted order; dictionaries are small.
+	sortByCollation(order, func(a, b int32) int { return coll.Compare([]byte(col.Dict[a]), []byte(col.Dict[b])) })
+	fa.rank = make([]int32, n+1)
+	fa.byRank = order
+	for r, code := range order {
+		fa.rank[code] = int32(r)
+	}
+	fa.rank[n] = -1 // NULL
+	return true
+}
+
+func truthy(v sqltypes.Value) bool {
+	if v.IsNull() {
+		return false
+	}
+	if sqltypes.IsIntegral(v.Type()) {
+		n, err := v.ToInt64()
+		return err == nil && n != 0
+	}
+	f, err := v.ToFloat64()
+	return err == nil && f != 0
+}
+
+// fastState is one partition's accumulators.
+type fastState struct {
+	f     *fastPlan
+	codes map[int][]int32 // per coded column, this batch's codes
+	bufs  map[int][]int32 // their buffers, reused across batches
+	wide  []int64         // scratch for narrow integer columns
+	sel   []int32
+	gid   []int32
+	grows []int64 // rows per group
+	accs  []*fastAcc
+}
+
+type fastAcc struct {
+	cnt  []int64
+	isum []int64
+	ovf  []*big.Int // int sums past int64, carried exactly
+	fsum []float64
+	imm  []int64 // MIN/MAX of ints, dates (days) and dictionary ranks
+	fmm  []float64
+}
+
+func newFastState(f *fastPlan) *fastState {
+	s := &fastState{f: f, codes: map[int][]int32{}, bufs: map[int][]int32{}}
+	if f.rowsOnly {
+		return s
+	}
+	s.grows = make([]int64, f.groups)
+	for _, a := range f.aggs {
+		acc := &fastAcc{cnt: make([]int64, f.groups)}
+		switch {
+		case a.fn == aggSum && a.kind == kFloat && a.lk == nil:
+			acc.fsum = make([]float64, f.groups)
+		case a.fn == aggSum:
+			acc.isum = make([]int64, f.groups)
+			acc.ovf = make([]*big.Int, f.groups)
+		case (a.fn == aggMin || a.fn == aggMax) && a.kind == kFloat && a.lk == nil:
+			acc.fmm = make([]float64, f.groups)
+		case a.fn == aggMin || a.fn == aggMax:
+			acc.imm = make([]int64, f.groups)
+		}
+		s.accs = append(s.accs, acc)
+	}
+	return s
+}
+
+// codesOf returns column c's codes for batch b.
+func (s *fastState) codesOf(b arrow.RecordBatch, c int) []int32 {
+	if cs, ok := s.codes[c]; ok {
+		return cs
+	}
+	src := s.f.codeCol[c]
+	n := int(b.NumRows())
+	out := s.bufs[c]
+	if cap(out) < n {
+		out = make([]int32, n)
+		s.bufs[c] = out
+	}
+	out = out[:n]
+	null := int32(src.size - 1)
+	arr := b.Column(c)
+	switch src.kind {
+	case kDict:
+		idx := arr.(*array.Dictionary).Indices().(*array.Int16).Int16Values()
+		idx = idx[:n]
+		for i, v := range idx {
+			out[i] = int32(v)
+		}
+	case kInt:
+		vals := ints(arr, s.wide)[:n]
+		min := src.min
+		for i, v := range vals {
+			out[i] = int32(v - min)
+		}
+	case kDate:
+		vals := arr.(*array.Date32).Date32Values()
+		for i, v := range vals {
+			out[i] = int32(int64(v) - src.min)
+		}
+	}
+	if arr.NullN() > 0 {
+		for i := range out {
+			if arr.IsNull(i) {
+				out[i] = null
+			}
+		}
+	}
+	s.codes[c] = out
+	return out
+}
+
+// filter computes the selection vector of batch b.
+func (s *fastState) filter(b arrow.RecordBatch) []int32 {
+	clear(s.codes)
+	n := int(b.NumRows())
+	if cap(s.wide) < n {
+		s.wide = make([]int64, n)
+	}
+	s.sel = s.sel[:0]
+	if s.f.none {
+		return s.sel
+	}
+	if len(s.f.filters) == 0 {
+		for i := 0; i < n; i++ {
+			s.sel = append(s.sel, int32(i))
+		}
+		return s.sel
+	}
+	first := s.codesOf(b, s.f.filters[0].src.col)
+	pass := s.f.pass[0]
+	for i := 0; i < n; i++ {
+		if pass[first[i]] {
+			s.sel = append(s.sel, int32(i))
+		}
+	}
+	for j := 1; j < len(s.f.filters); j++ {
+		codes := s.codesOf(b, s.f.filters[j].src.col)
+		pass := s.f.pass[j]
+		out := s.sel[:0]
+		for _, r := range s.sel {
+			if pass[codes[r]] {
+				out = append(out, r)
+			}
+		}
+		s.sel = out
+	}
+	return s.sel
+}
+
+func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
+	sel := s.filter(b)
+	if len(sel) == 0 {
+		return nil
+	}
+	f := s.f
+	// Group ids.
+	if cap(s.gid) < len(sel) {
+		s.gid = make([]int32, len(sel), int(b.NumRows()))
+	}
+	gid := s.gid[:len(sel)]
+	clear(gid)
+	for _, k := range f.keys {
+		codes := s.codesOf(b, k.lk.src.col)
+		canon, stride := k.canon, k.stride
+		for i, r := range sel {
+			gid[i] += canon[codes[r]] * stride
+		}
+	}
+	for _, g := range gid {
+		s.grows[g]++
+	}
+	for j, a := range f.aggs {
+		acc := s.accs[j]
+		switch {
+		case a.star:
+			for _, g := range gid {
+				acc.cnt[g]++
+			}
+		case a.lk != nil:
+			codes := s.codesOf(b, a.lk.src.col)
+			for i, r := range sel {
+				c := codes[r]
+				if a.isNull[c] {
+					continue
+				}
+				g := gid[i]
+				acc.cnt[g]++
+				if a.fn != aggCount {
+					acc.addInt(a.fn, g, a.ints[c])
+				}
+			}
+		default:
+			s.columnAgg(a, acc, b, sel, gid)
+		}
+	}
+	return nil
+}
+
+func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel, gid []int32) {
+	arr := b.Column(a.col)
+	nulls := arr.NullN() > 0
+	switch {
+	case a.fn == aggCount:
+		for i, r := range sel {
+			if !nulls || !arr.IsNull(int(r)) {
+				acc.cnt[gid[i]]++
+			}
+		}
+	case a.kind == kInt:
+		vals := ints(arr, s.wide)
+		for i, r := range sel {
+			if nulls && arr.IsNull(int(r)) {
+				continue
+			}
+			g := gid[i]
+			acc.cnt[g]++
+			acc.addInt(a.fn, g, vals[r])
+		}
+	case a.kind == kDate:
+		vals := arr.(*array.Date32).Date32Values()
+		for i, r := range sel {
+			if nulls && arr.IsNull(int(r)) {
+				continue
+			}
+			g := gid[i]
+			acc.cnt[g]++
+			acc.addInt(a.fn, g, int64(vals[r]))
+		}
+	case a.kind == kFloat:
+		vals := arr.(*array.Float64).Float64Values()
+		for i, r := range sel {
+			if nulls && arr.IsNull(int(r)) {
+				continue
+			}
+			g := gid[i]
+			v := vals[r]
+			first := acc.cnt[g] == 0
+			acc.cnt[g]++
+			switch a.fn {
+			case aggSum:
+				acc.fsum[g] += v
+			case aggMin:
+				if first || v < acc.fmm[g] {
+					acc.fmm[g] = v
+				}
+			case aggMax:
+				if first || v > acc.fmm[g] {
+					acc.fmm[g] = v
+				}
+			}
+		}
+	case a.kind == kDict:
+		codes := s.codesOf(b, a.col)
+		for i, r := range sel {
+			rk := a.rank[codes[r]]
+			if rk < 0 {
+				continue
+			}
+			g := gid[i]
+			acc.cnt[g]++
+			acc.minMax(a.fn, g, int64(rk))
+		}
+	}
+}
+
+// addInt adds v to group g's SUM, MIN or MAX; cnt[g] already counts v.
+func (acc *fastAcc) addInt(fn aggFunc, g int32, v int64) {
+	if fn != aggSum {
+		acc.minMax(fn, g, v)
+		return
+	}
+	a := acc.isum[g]
+	sum := a + v
+	if (v > 0 && sum < a) || (v < 0 && sum > a) {
+		// Past int64: carry the running sum exactly and restart.
+		if acc.ovf[g] == nil {
+			acc.ovf[g] = new(big.Int)
+		}
+		acc.ovf[g].Add(acc.ovf[g], big.NewInt(a))
+		sum = v
+	}
+	acc.isum[g] = sum
+}
+
+func (acc *fastAcc) minMax(fn aggFunc, g int32, v int64) {
+	if acc.cnt[g] == 1 || (fn == aggMin && v < acc.imm[g]) || (fn == aggMax && v > acc.imm[g]) {
+		acc.imm[g] = v
+	}
+}
+
+// rows returns the partition's partial rows: keys, then partials.
+func (s *fastState) rows(part *partition) [][]sqltypes.Value {
+	f := s.f
+	p := part.p
+	var out [][]sqltypes.Value
+	for g := 0; g < f.groups; g++ {
+		if s.grows[g] == 0 {
+			continue
+		}
+		row := make([]sqltypes.Value, 0, len(f.keys)+len(f.aggs))
+		for _, k := range f.keys {
+			idx := (int32(g) / k.stride) % int32(len(k.values))
+			row = append(row, k.values[idx])
+		}
+		for j, a := range f.aggs {
+			row = append(row, s.result(p, a, s.accs[j], g))
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+func (s *fastState) result(p *Program, a *fastAgg, acc *fastAcc, g int) sqltypes.Value {
+	if a.fn == aggCount {
+		return sqltypes.NewInt64(acc.cnt[g])
+	}
+	if acc.cnt[g] == 0 {
+		return sqltypes.NULL
+	}
+	switch {
+	case acc.fsum != nil:
+		return sqltypes.MakeTrusted(sqltypes.Float64, strconv.AppendFloat(nil, acc.fsum[g], 'g', -1, 64))
+	case acc.fmm != nil:
+		return sqltypes.MakeTrusted(sqltypes.Float64, strconv.AppendFloat(nil, acc.fmm[g], 'g', -1, 64))
+	case acc.isum != nil:
+		if acc.ovf[g] != nil {
+			t := new(big.Int).Add(acc.ovf[g], big.NewInt(acc.isum[g]))
+			return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(t.String()))
+		}
+		return sqltypes.MakeTrusted(sqltypes.Decimal, strconv.AppendInt(nil, acc.isum[g], 10))
+	}
+	v := acc.imm[g]
+	switch {
+	case a.lk != nil:
+		return sqltypes.NewInt64(v)
+	case a.kind == kDict:
+		return p.t.Cols[a.col].dictVals[a.byRank[v]]
+	case a.kind == kDate:
+		return sqltypes.MakeTrusted(sqltypes.Date, []byte(dateString(v)))
+	}
+	return sqltypes.MakeTrusted(p.t.Cols[a.col].Field.Type, strconv.AppendInt(nil, v, 10))
+}
+
+func sortByCollation(order []int32, cmp func(a, b int32) int) {
+	for i := 1; i < len(order); i++ {
+		for j := i; j > 0 && cmp(order[j-1], order[j]) > 0; j-- {
+			order[j-1], order[j] = order[j], order[j-1]
+		}
+	}
+}

@@ -1,0 +1,233 @@
+package pinned
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"go.uber.org/goleak"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/evalexpr"
+)
+
+// vitess starts glog's flush daemon at init; everything else must end.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreAnyFunction("github.com/golang/glog.(*fileSink).flushDaemon"),
+		goleak.IgnoreAnyFunction("github.com/golang/glog.(*loggingT).flushDaemon"))
+}
+
+func field(name string, t querypb.Type, charset uint32, length uint32) *querypb.Field {
+	return &querypb.Field{Name: name, Type: t, Charset: charset, ColumnLength: length}
+}
+
+// testTable is a small flights table: ids, a carrier (utf8mb4_general_ci,
+// 'aa' and 'AA' are one group), a nullable delay, a day of week, a date and
+// a double.
+func testTable(t *testing.T, rows int) *Table {
+	t.Helper()
+	fields := []*querypb.Field{
+		field("id", sqltypes.Int32, 63, 11),
+		field("Carrier", sqltypes.VarChar, 45, 40),
+		field("Delay", sqltypes.Int32, 63, 11),
+		field("Dow", sqltypes.Int8, 63, 4),
+		field("Day", sqltypes.Date, 63, 10),
+		field("Ratio", sqltypes.Float64, 63, 22),
+	}
+	carriers := []string{"AA", "aa", "UA", "DL", "WN", "Ba ", "ba"}
+	mem := memory.NewGoAllocator()
+	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
+	defer rb.Release()
+	var batches []arrow.RecordBatch
+	for i := 0; i < rows; i++ {
+		delay := sqltypes.NewInt64(int64(i*37%200 - 20))
+		if i%11 == 0 {
+			delay = sqltypes.NULL
+		}
+		row := []sqltypes.Value{
+			sqltypes.NewInt64(int64(i * 3)),
+			sqltypes.NewVarChar(carriers[i%len(carriers)]),
+			delay,
+			sqltypes.NewInt64(int64(i%7 + 1)),
+			sqltypes.MakeTrusted(sqltypes.Date, []byte(fmt.Sprintf("2020-%02d-%02d", i%12+1, i%28+1))),
+			sqltypes.MakeTrusted(sqltypes.Float64, []byte(fmt.Sprintf("%d.25", i%13))),
+		}
+		if err := rb.Append(row); err != nil {
+			t.Fatal(err)
+		}
+		if (i+1)%100 == 0 {
+			batches = append(batches, rb.NewRecordBatch())
+		}
+	}
+	batches = append(batches, rb.NewRecordBatch())
+	tbl, err := Build("db", "flights", fields, batches)
+	for _, b := range batches {
+		b.Release()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// run executes fragment over tbl with fields as its output metadata and
+// returns the output rows as sorted strings; fast selects the path. One
+// partition, so that aggregate output is fully merged (the e2e suite runs
+// every partition count against MySQL).
+func run(t *testing.T, env *evalexpr.Env, tbl *Table, fragment string, fields []*querypb.Field, fast bool) ([]string, bool) {
+	t.Helper()
+	p, err := Compile(env, tbl, fragment, fields)
+	if err != nil {
+		t.Fatalf("%s: %v", fragment, err)
+	}
+	hadFast := p.fast != nil
+	if !fast {
+		p.fast = nil
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var out []string
+	var mu = make(chan struct{}, 1)
+	err = p.Run(context.Background(), mem, Options{Parallel: 1}, func(bs []arrow.RecordBatch) error {
+		mu <- struct{}{}
+		defer func() { <-mu }()
+		for _, b := range bs {
+			for _, r := range arrowexec.RecordRows(b) {
+				var s []string
+				for _, v := range r {
+					s = append(s, v.String())
+				}
+				out = append(out, strings.Join(s, "|"))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", fragment, err)
+	}
+	slices.Sort(out)
+	return out, hadFast
+}
+
+// TestFastMatchesGeneric runs each fragment on both paths: the vectorized
+// one must give the generic (row at a time, evalengine) answer exactly,
+// partition by partition merged.
+func TestFastMatchesGeneric(t *testing.T) {
+	env, err := evalexpr.NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl := testTable(t, 1000)
+	ci := uint32(45) // utf8mb4_general_ci
+	dec := func(name string) *querypb.Field { return field(name, sqltypes.Decimal, 63, 33) }
+	bigint := func(name string) *querypb.Field { return field(name, sqltypes.Int64, 63, 21) }
+	cases := []struct {
+		frag   string
+		fields []*querypb.Field
+		fast   bool
+	}{
+		{"SELECT `Carrier`, COUNT(1), SUM(`Delay`), MIN(`Dow`), MAX(`Day`) FROM `db`.`flights` WHERE `Dow` NOT IN (6,7) AND TRUE GROUP BY `Carrier`",
+			[]*querypb.Field{field("Carrier", sqltypes.VarChar, ci, 40), bigint("c"), dec("s"), field("m", sqltypes.Int8, 63, 4), field("d", sqltypes.Date, 63, 10)}, true},
+		{"SELECT COUNT(1), COUNT(`Delay`), SUM(IF(`Delay`>30, 1, 0)), MAX(`Carrier`), MIN(`Carrier`) FROM `db`.`flights` WHERE `Carrier` NOT LIKE _UTF8MB4'a%'",
+			[]*querypb.Field{bigint("c"), bigint("c2"), dec("s"), field("mx", sqltypes.VarChar, ci, 40), field("mn", sqltypes.VarChar, ci, 40)}, true},
+		{"SELECT `Dow`, YEAR(`Day`), SUM(`Ratio`), MAX(`Ratio`), COUNT(1) FROM `db`.`flights` WHERE `Delay` BETWEEN 0 AND 100 GROUP BY `Dow`, YEAR(`Day`)",
+			[]*querypb.Field{field("Dow", sqltypes.Int8, 63, 4), field("y", sqltypes.Int32, 63, 5), field("s", sqltypes.Float64, 63, 22), field("m", sqltypes.Float64, 63, 22), bigint("c")}, true},
+		{"SELECT FLOOR(`Delay`/7)*7, COUNT(1) FROM `db`.`flights` WHERE `Delay`/3 > 10 GROUP BY FLOOR(`Delay`/7)*7",
+			[]*querypb.Field{bigint("band"), bigint("c")}, true},
+		{"SELECT COUNT(1), SUM(`Delay`) FROM `db`.`flights` WHERE FALSE",
+			[]*querypb.Field{bigint("c"), dec("s")}, true},
+		{"SELECT `Carrier`, COUNT(1) FROM `db`.`flights` WHERE `id`+`Delay` > 100 GROUP BY `Carrier`",
+			[]*querypb.Field{field("Carrier", sqltypes.VarChar, ci, 40), bigint("c")}, false},
+		{"SELECT `id`, `Carrier`, `Delay`*2 FROM `db`.`flights` WHERE `Dow`=3 AND `Carrier`=_UTF8MB4'ua'",
+			[]*querypb.Field{field("id", sqltypes.Int32, 63, 11), field("Carrier", sqltypes.VarChar, ci, 40), field("x", sqltypes.Int64, 63, 12)}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.frag[:40], func(t *testing.T) {
+			want, _ := run(t, env, tbl, c.frag, c.fields, false)
+			got, fast := run(t, env, tbl, c.frag, c.fields, true)
+			if fast != c.fast {
+				t.Errorf("fast path: %v, want %v", fast, c.fast)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("fast and generic differ:\nfast    %v\ngeneric %v", got, want)
+			}
+			if len(want) == 0 {
+				t.Errorf("no rows: the case tests nothing")
+			}
+		})
+	}
+}
+
+// TestCollationGroups checks that keys equal under the column's collation
+// form one group ('AA' and 'aa'; 'Ba ' and 'ba' under PAD SPACE).
+func TestCollationGroups(t *testing.T) {
+	env, _ := evalexpr.NewEnv("10.11.19-MariaDB")
+	tbl := testTable(t, 700)
+	fields := []*querypb.Field{field("Carrier", sqltypes.VarChar, 45, 40), field("c", sqltypes.Int64, 63, 21)}
+	for _, fast := range []bool{true, false} {
+		got, _ := run(t, env, tbl, "SELECT `Carrier`, COUNT(1) FROM `db`.`flights` GROUP BY `Carrier`", fields, fast)
+		// 7 carriers cycle evenly over 700 rows: 100 each; AA+aa and
+		// Ba +ba merge.
+		var counts []string
+		for _, r := range got {
+			counts = append(counts, r[strings.LastIndexByte(r, '|')+1:])
+		}
+		slices.Sort(counts)
+		if want := []string{"INT64(100)", "INT64(100)", "INT64(100)", "INT64(200)", "INT64(200)"}; !slices.Equal(counts, want) {
+			t.Errorf("fast=%v: groups %v, want counts %v", fast, got, want)
+		}
+	}
+}
+
+func TestBuildDictionaryAndBytes(t *testing.T) {
+	tbl := testTable(t, 1000)
+	if tbl.Rows != 1000 {
+		t.Fatalf("rows %d", tbl.Rows)
+	}
+	c := tbl.Cols[1]
+	if c.kind != kDict || len(c.Dict) != 7 {
+		t.Fatalf("Carrier: kind %d, %d dictionary values", c.kind, len(c.Dict))
+	}
+	if d := tbl.Cols[2]; d.kind != kInt || !d.Nulls || d.Min != -20 || d.Max != 179 {
+		t.Fatalf("Delay: kind %d nulls %v range %d..%d", d.kind, d.Nulls, d.Min, d.Max)
+	}
+	// Narrowed integers (id and delay Int16, dow Int8), an 8-byte ratio,
+	// a 4-byte date, 2-byte dictionary codes, plus validity bitmaps: about
+	// 20 bytes a row (Int64 integers and plain strings would be ~40).
+	if d := tbl.Cols[3]; tbl.Schema.Field(3).Type.ID() != arrow.INT8 || d.kind != kInt {
+		t.Errorf("Dow stored as %s", tbl.Schema.Field(3).Type)
+	}
+	if per := tbl.Bytes / tbl.Rows; per < 19 || per > 23 {
+		t.Errorf("%d bytes per row", per)
+	}
+}
+
+func TestRegistryBudget(t *testing.T) {
+	r := NewRegistry()
+	a := &Table{DB: "d", Name: "a", Bytes: 60}
+	b := &Table{DB: "d", Name: "b", Bytes: 50}
+	if ok, _ := r.Put(a, 100); !ok {
+		t.Fatal("a does not fit")
+	}
+	g := r.Gen()
+	if ok, others := r.Put(b, 100); ok || others != 60 {
+		t.Fatalf("b fit beside a: %v %d", ok, others)
+	}
+	if r.Gen() != g || r.Get("d", "b") != nil {
+		t.Fatal("a refused pin changed the registry")
+	}
+	a2 := &Table{DB: "d", Name: "a", Bytes: 90}
+	if ok, _ := r.Put(a2, 100); !ok || r.Get("d", "a") != a2 || a2.Version != 2 {
+		t.Fatal("replacing a within budget failed")
+	}
+	if !r.Delete("d", "a") || r.Delete("d", "a") || r.Len() != 0 {
+		t.Fatal("delete")
+	}
+}

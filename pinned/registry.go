@@ -1,0 +1,116 @@
+package pinned
+
+import (
+	"sort"
+	"sync"
+	"sync/atomic"
+)
+
+// Registry maps names to pinned tables. Readers load an immutable map
+// snapshot with one atomic read; writers (CACHE, UNCACHE, REFRESH: rare)
+// copy the map under a mutex and swap it in.
+type Registry struct {
+	mu   sync.Mutex // serialises writers only
+	snap atomic.Pointer[registrySnap]
+}
+
+type registrySnap struct {
+	tables map[string]*Table // "db.name"
+	gen    uint64
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	r := &Registry{}
+	r.snap.Store(&registrySnap{tables: map[string]*Table{}})
+	return r
+}
+
+func key(db, name string) string { return db + "." + name }
+
+// Get returns the table db.name, or nil.
+func (r *Registry) Get(db, name string) *Table {
+	return r.snap.Load().tables[key(db, name)]
+}
+
+// Gen changes whenever a table is pinned, replaced or dropped; caches of
+// plans and results over pinned tables compare it.
+func (r *Registry) Gen() uint64 { return r.snap.Load().gen }
+
+// Len is the number of pinned tables.
+func (r *Registry) Len() int { return len(r.snap.Load().tables) }
+
+// List returns the tables sorted by database and name.
+func (r *Registry) List() []*Table {
+	s := r.snap.Load()
+	out := make([]*Table, 0, len(s.tables))
+	for _, t := range s.tables {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].DB != out[j].DB {
+			return out[i].DB < out[j].DB
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// Bytes is the memory held by every pinned table.
+func (r *Registry) Bytes() int64 {
+	var n int64
+	for _, t := range r.snap.Load().tables {
+		n += t.Bytes
+	}
+	return n
+}
+
+// Put pins t under its name, replacing a table of that name, provided the
+// tables then pinned fit in budget bytes (<= 0: no budget). It reports the
+// memory the other tables hold when t does not fit.
+func (r *Registry) Put(t *Table, budget int64) (ok bool, others int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.snap.Load()
+	k := key(t.DB, t.Name)
+	for name, x := range old.tables {
+		if name != k {
+			others += x.Bytes
+		}
+	}
+	if budget > 0 && others+t.Bytes > budget {
+		return false, others
+	}
+	if prev := old.tables[k]; prev != nil {
+		t.Version = prev.Version + 1
+		t.hits.Store(prev.Hits())
+	} else {
+		t.Version = 1
+	}
+	next := &registrySnap{tables: make(map[string]*Table, len(old.tables)+1), gen: old.gen + 1}
+	for name, x := range old.tables {
+		next.tables[name] = x
+	}
+	next.tables[k] = t
+	r.snap.Store(next)
+	return true, others
+}
+
+// Delete unpins db.name and reports whether it was pinned.
+func (r *Registry) Delete(db, name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.snap.Load()
+	k := key(db, name)
+	if old.tables[k] == nil {
+		return false
+	}
+	next := &registrySnap{tables: make(map[string]*Table, len(old.tables)), gen: old.gen + 1}
+	for name, x := range old.tables {
+		if name != k {
+			next.tables[name] = x
+		}
+	}
+	r.snap.Store(next)
+	return true
+}

@@ -1,0 +1,369 @@
+// Package pinned holds tables (or query results) pinned in the
+// coordinator's memory and runs fragment statements over them.
+//
+// Dashboards ask the same few questions of a recent slice of data again and
+// again; going back to MySQL for each costs a full scan. A pinned table is
+// loaded once through the distributed scan into immutable Arrow record
+// batches; a query over it is planned exactly as a distributed query is,
+// and its fragment statement (filter, group keys, partial aggregates, or a
+// projection) runs here over the batches instead of on replicas, one
+// partition per core. Its output has the schema a worker would send, so the
+// merge, final projection, HAVING, ORDER BY and LIMIT are the coordinator's
+// shared operators: one merge path, two sources.
+//
+// Exactness comes from the same place as everywhere else in Shoal: every
+// scalar expression is evaluated by vitess' evalengine (MySQL's rules for
+// types, NULLs, collations and DECIMAL arithmetic). Speed comes from
+// evaluating it once per distinct input instead of once per row where the
+// input is small: strings are dictionary-encoded at load, and an expression
+// over one dictionary column or one integer column with a narrow range
+// becomes a lookup table indexed by the row's code. Group keys built that
+// way are dense small integers, so grouping is array indexing rather than
+// hashing. Statements the fast path does not cover run row at a time
+// through evalengine and the hash aggregate: slower, never different.
+//
+// A Table is immutable once built and shared by every reader; REFRESH
+// builds a new one and swaps it in the Registry. Its buffers come from the
+// Go allocator and are reclaimed by the garbage collector when the last
+// reader drops the table, so readers never block and never take locks.
+package pinned
+
+import (
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+)
+
+// maxDict is the most distinct values a string column may have to be
+// dictionary-encoded (its codes fit an Int16).
+const maxDict = 1 << 15
+
+// kind is how a column is stored.
+type kind uint8
+
+const (
+	kInt kind = iota + 1
+	kUint
+	kFloat
+	kDecimal // Decimal128 or Decimal256
+	kDate
+	kTimestamp
+	kDict // String values, dictionary-encoded with Int16 codes
+	kString
+	kBinary
+)
+
+// Column describes one column of a pinned table.
+type Column struct {
+	Name  string
+	Field *querypb.Field
+	kind  kind
+	// Dict holds a kDict column's distinct values (codes index it) and
+	// dictVals the same as MySQL values typed as the column.
+	Dict     []string
+	dictVals []sqltypes.Value
+	dict     *array.String
+	// Min and Max bound a kInt or kDate column's non-NULL values; HasVals
+	// is false when it has none. Nulls is true when any value is NULL.
+	Min, Max int64
+	HasVals  bool
+	Nulls    bool
+}
+
+// Table is one pinned table. It is immutable once built.
+type Table struct {
+	DB, Name string
+	// Source is the SELECT the table holds the result of.
+	Source string
+	// Whole is true for CACHE TABLE db.t: the pin caches the replica
+	// table of the same name, which queries the pin cannot serve may read.
+	Whole   bool
+	Fields  []*querypb.Field
+	Cols    []*Column
+	Schema  *arrow.Schema
+	Batches []arrow.RecordBatch
+	Rows    int64
+	// Bytes is the size of the Arrow buffers (dictionaries counted once).
+	Bytes    int64
+	Loaded   time.Time
+	LoadTook time.Duration
+	// Version increases with every load of the same name.
+	Version uint64
+
+	hits atomic.Int64
+}
+
+// Hit counts one query answered from the table.
+func (t *Table) Hit() { t.hits.Add(1) }
+
+// Hits returns how many queries the table answered.
+func (t *Table) Hits() int64 { return t.hits.Load() }
+
+// Build makes a table from record batches with one column per field (the
+// batches' own field names and order are ignored). String columns with few
+// distinct values are dictionary-encoded. Build does not keep the input
+// batches; the caller still owns (and releases) them.
+func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch) (*Table, error) {
+	mem := memory.NewGoAllocator()
+	t := &Table{DB: db, Name: name, Fields: fields}
+	for _, b := range batches {
+		if int(b.NumCols()) != len(fields) {
+			return nil, fmt.Errorf("pinned: batch has %d columns, table %d", b.NumCols(), len(fields))
+		}
+	}
+	cols := make([][]arrow.Array, len(fields)) // per column, per batch
+	var nonEmpty []int
+	for i, b := range batches {
+		if b.NumRows() > 0 {
+			nonEmpty = append(nonEmpty, i)
+		}
+	}
+	afields := make([]arrow.Field, len(fields))
+	for c, f := range fields {
+		col := &Column{Name: f.Name, Field: f}
+		t.Cols = append(t.Cols, col)
+		var af arrow.Field
+		if len(batches) > 0 {
+			af = batches[0].Schema().Field(c)
+		} else {
+			af = arrowexec.FieldFor(f)
+		}
+		af.Name = f.Name
+		arrs := make([]arrow.Array, 0, len(nonEmpty))
+		for _, i := range nonEmpty {
+			arrs = append(arrs, batches[i].Column(c))
+		}
+		if err := col.classify(af.Type); err != nil {
+			return nil, err
+		}
+		switch col.kind {
+		case kString:
+			if d, ok := dictionary(mem, arrs); ok {
+				col.kind = kDict
+				col.dict = d.dict
+				col.Dict = d.values
+				col.dictVals = make([]sqltypes.Value, len(d.values))
+				for k, v := range d.values {
+					col.dictVals[k] = sqltypes.MakeTrusted(f.Type, []byte(v))
+				}
+				af.Type = d.typ
+				cols[c] = d.arrays
+				t.Bytes += bufferBytes(d.dict)
+			} else {
+				var err error
+				if cols[c], err = ownAll(mem, arrs); err != nil {
+					return nil, err
+				}
+			}
+		case kInt:
+			col.bounds(arrs)
+			lo, hi := col.Min, col.Max
+			if !col.HasVals {
+				lo, hi = 0, 0
+			}
+			af.Type = narrowType(lo, hi)
+			var err error
+			if cols[c], err = narrow(mem, arrs, af.Type); err != nil {
+				return nil, err
+			}
+		default:
+			col.bounds(arrs)
+			var err error
+			if cols[c], err = ownAll(mem, arrs); err != nil {
+				return nil, err
+			}
+		}
+		for _, a := range cols[c] {
+			if col.kind == kDict {
+				t.Bytes += bufferBytes(a.(*array.Dictionary).Indices())
+			} else {
+				t.Bytes += bufferBytes(a)
+			}
+			if a.NullN() > 0 {
+				col.Nulls = true
+			}
+		}
+		afields[c] = af
+	}
+	t.Schema = arrow.NewSchema(afields, nil)
+	for j := range nonEmpty {
+		arrs := make([]arrow.Array, len(fields))
+		for c := range fields {
+			arrs[c] = cols[c][j]
+		}
+		n := int64(arrs[0].Len())
+		if len(arrs) == 0 {
+			n = 0
+		}
+		rec := array.NewRecordBatch(t.Schema, arrs, n)
+		for _, a := range arrs {
+			a.Release()
+		}
+		t.Batches = append(t.Batches, rec)
+		t.Rows += n
+	}
+	return t, nil
+}
+
+// ownAll copies arrays into buffers of their own. Arrays decoded from a
+// Flight stream point into the whole IPC message body: keeping one column
+// of a batch would keep every column of it, so a table would hold the
+// workers' wide encoding rather than its own compact one.
+func ownAll(mem memory.Allocator, arrs []arrow.Array) ([]arrow.Array, error) {
+	out := make([]arrow.Array, 0, len(arrs))
+	for _, a := range arrs {
+		c, err := array.Concatenate([]arrow.Array{a}, mem)
+		if err != nil {
+			for _, x := range out {
+				x.Release()
+			}
+			return nil, fmt.Errorf("pinned: copying a column: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// classify sets the column's storage kind from its Arrow type.
+func (c *Column) classify(dt arrow.DataType) error {
+	switch dt.ID() {
+	case arrow.INT64:
+		c.kind = kInt
+	case arrow.UINT64:
+		c.kind = kUint
+	case arrow.FLOAT64:
+		c.kind = kFloat
+	case arrow.DECIMAL128, arrow.DECIMAL256:
+		c.kind = kDecimal
+	case arrow.DATE32:
+		c.kind = kDate
+	case arrow.TIMESTAMP:
+		c.kind = kTimestamp
+	case arrow.STRING:
+		c.kind = kString
+	case arrow.BINARY:
+		c.kind = kBinary
+	default:
+		return fmt.Errorf("pinned: column %s has Arrow type %s, which workers do not send", c.Name, dt)
+	}
+	return nil
+}
+
+// bounds records the range of an integer or date column.
+func (c *Column) bounds(arrs []arrow.Array) {
+	for _, a := range arrs {
+		switch x := a.(type) {
+		case *array.Int64:
+			vals := x.Int64Values()
+			for i, v := range vals {
+				if x.NullN() > 0 && x.IsNull(i) {
+					continue
+				}
+				c.see(v)
+			}
+		case *array.Date32:
+			vals := x.Date32Values()
+			for i, v := range vals {
+				if x.NullN() > 0 && x.IsNull(i) {
+					continue
+				}
+				c.see(int64(v))
+			}
+		}
+	}
+}
+
+func (c *Column) see(v int64) {
+	if !c.HasVals {
+		c.Min, c.Max, c.HasVals = v, v, true
+		return
+	}
+	c.Min, c.Max = min(c.Min, v), max(c.Max, v)
+}
+
+type dictResult struct {
+	typ    *arrow.DictionaryType
+	dict   *array.String
+	values []string
+	arrays []arrow.Array
+}
+
+// dictionary encodes string arrays with one dictionary shared by all, or
+// reports false when there are more than maxDict distinct values.
+func dictionary(mem memory.Allocator, arrs []arrow.Array) (dictResult, bool) {
+	index := make(map[string]int16)
+	var values []string
+	for _, a := range arrs {
+		s := a.(*array.String)
+		for i := 0; i < s.Len(); i++ {
+			if s.IsNull(i) {
+				continue
+			}
+			v := s.Value(i)
+			if _, ok := index[v]; !ok {
+				if len(values) >= maxDict {
+					return dictResult{}, false
+				}
+				v = string([]byte(v)) // own the bytes: the batch may go
+				index[v] = int16(len(values))
+				values = append(values, v)
+			}
+		}
+	}
+	db := array.NewStringBuilder(mem)
+	db.AppendValues(values, nil)
+	dict := db.NewStringArray()
+	db.Release()
+	typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
+	out := dictResult{typ: typ, dict: dict, values: values}
+	for _, a := range arrs {
+		s := a.(*array.String)
+		idx := make([]int16, s.Len())
+		for i := range idx {
+			if s.IsValid(i) {
+				idx[i] = index[s.Value(i)]
+			}
+		}
+		codes := fromSlice(arrow.PrimitiveTypes.Int16, idx, a)
+		out.arrays = append(out.arrays, array.NewDictionaryArray(typ, codes, dict))
+		codes.Release()
+	}
+	return out, true
+}
+
+// bufferBytes is the size of an array's buffers (children included, a
+// dictionary's values not).
+func bufferBytes(a arrow.Array) int64 {
+	var n int64
+	var walk func(d arrow.ArrayData)
+	walk = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, ch := range d.Children() {
+			walk(ch)
+		}
+	}
+	walk(a.Data())
+	return n
+}
+
+// Describe is a one-line summary for SHOW CACHED TABLES.
+func (c *Column) Describe() string {
+	s := c.Name + " " + c.Field.Type.String()
+	if c.kind == kDict {
+		s += " dict(" + strconv.Itoa(len(c.Dict)) + ")"
+	}
+	return s
+}
