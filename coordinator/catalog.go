@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/shoaldb/shoal/planner"
 )
@@ -17,6 +18,39 @@ type snapshot struct {
 	schemas map[string]bool
 	version string // server version of the replica read
 	gen     uint64
+	// samples are the split-key samples by "db.table" (sample.go);
+	// fragments() cuts a table without one by key width.
+	samples map[string]*tableSample
+}
+
+// readCatalog reads a new snapshot from b and samples the split keys of
+// its large tables, reusing the current snapshot's samples that still
+// hold. Sampling failures are logged, not returned (those tables are cut
+// by key width), unless the connection broke.
+func (s *Server) readCatalog(ctx context.Context, b *backend) (*snapshot, error) {
+	snap, err := loadSnapshot(ctx, b, s.cfg.SplitColumns, s.cfg.MinRowsPerFragment)
+	if err != nil {
+		return nil, err
+	}
+	slots := 0
+	for _, w := range s.workers {
+		slots += w.slots()
+	}
+	fragments := max(slots*s.cfg.FragmentsPerSlot, 16)
+	start := time.Now()
+	errs := sampleTables(b, snap, s.snap.Load(), fragments, s.cfg.MinRowsPerFragment, start)
+	for _, err := range errs {
+		if connLost(err) {
+			return nil, err // the connection broke: the caller drops it and tries another replica
+		}
+		s.log.Warn("split key sample failed; cutting the table by key width", "err", err)
+	}
+	for key, ts := range snap.samples {
+		if ts.at.Equal(start) && ts.sample != nil {
+			s.log.Info("split key sampled", "table", key, "intervals", len(ts.sample.Rows), "probes", ts.probes, "took", ts.took)
+		}
+	}
+	return snap, nil
 }
 
 var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}

@@ -26,6 +26,10 @@ type Table struct {
 	// place the inner range boundaries: the first and last ranges are open,
 	// so stale bounds cost balance, never rows.
 	Min, Max int64
+	// Pinned marks a table held in the coordinator's memory (CACHE
+	// TABLE): it is not split into key ranges but into in-memory
+	// partitions, and it cannot be joined inside a replica fragment.
+	Pinned bool
 }
 
 // Column returns the column named name (case-insensitive), if any.

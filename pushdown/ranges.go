@@ -1,6 +1,7 @@
 // Package pushdown turns a plan's fragment template into the SQL each
-// fragment runs: it cuts the split column's key space into ranges and binds
-// each range into the template.
+// fragment runs: it cuts the split column's key space into ranges — of
+// equal key width, or of about equal rows at the quantiles of a key sample
+// (sample.go) — and binds each range into the template.
 //
 // Every row belongs to exactly one fragment: ranges are half-open
 // [lo, hi), the first is open below and the last open above, so rows
@@ -42,7 +43,8 @@ func (r Range) String() string {
 
 // Split cuts [min, max] into n ranges of equal key width, the first open
 // below and the last open above. n < 1 is treated as 1. When nullable is
-// true a NULL range is added.
+// true a NULL range is added. Equal width means equal rows only when the
+// keys are evenly dense; SplitSample cuts by a sample of the data instead.
 func Split(min, max int64, n int, nullable bool) []Range {
 	if n < 1 || max <= min {
 		n = 1
@@ -51,15 +53,30 @@ func Split(min, max int64, n int, nullable bool) []Range {
 	if width != 0 && uint64(n) > width {
 		n = int(width)
 	}
-	out := make([]Range, 0, n+1)
-	var prev *int64
+	cuts := make([]int64, 0, n)
 	for i := 1; i < n; i++ {
 		hi, lo := bits.Mul64(width, uint64(i))
 		q, _ := bits.Div64(hi, lo, uint64(n))
-		b := min + int64(q)
-		bb := b
-		out = append(out, Range{Lo: prev, Hi: &bb})
-		prev = &bb
+		cuts = append(cuts, min+int64(q))
+	}
+	return SplitAt(cuts, nullable)
+}
+
+// SplitAt cuts the key space at the given boundaries: len(cuts)+1 ranges,
+// [-inf, cuts[0]), [cuts[0], cuts[1]), ..., [cuts[last], +inf). Cuts must
+// be increasing; a cut not above the one before it is skipped, so every
+// key is in exactly one range whatever the cuts. When nullable is true a
+// NULL range is added.
+func SplitAt(cuts []int64, nullable bool) []Range {
+	out := make([]Range, 0, len(cuts)+2)
+	var prev *int64
+	for _, c := range cuts {
+		if prev != nil && c <= *prev {
+			continue
+		}
+		b := c
+		out = append(out, Range{Lo: prev, Hi: &b})
+		prev = &b
 	}
 	out = append(out, Range{Lo: prev})
 	if nullable {

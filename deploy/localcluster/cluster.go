@@ -20,6 +20,7 @@
 //	primary/, replicaN/     my.cnf, data/, error.log, stdout.log, mysqld.pid, socket
 //	workerN.yaml/.log/.pid  worker N, next to replica N
 //	coordinator.yaml/.log/.pid
+//	tls-cert.pem, tls-key.pem  the coordinator's self-signed TLS certificate (key 0600)
 package localcluster
 
 import (
@@ -64,6 +65,11 @@ type Options struct {
 	NoShoal bool
 	// WorkerSlots is each worker's slot count (0: the worker's default).
 	WorkerSlots int
+	// PinCPUs runs replica i's mysqld and worker i on one CPU of their
+	// own (taskset -c, round robin over the CPUs this process may use),
+	// so N replicas on N cores compare with N hosts (see pin.go). A
+	// pinned worker's default slot count is 1 (Go counts its CPUs).
+	PinCPUs bool
 }
 
 // Cluster is what Up started; it is also Dir/cluster.json.
@@ -74,6 +80,9 @@ type Cluster struct {
 	Database    string      `json:"database"`
 	User        string      `json:"user"`
 	Password    string      `json:"password"`
+	// TLSCA is the PEM certificate the coordinator's TLS certificate
+	// verifies against (it is self-signed: the same file); "" with NoShoal.
+	TLSCA string `json:"tls_ca,omitempty"`
 
 	// Dir is the cluster's directory (not stored).
 	Dir string `json:"-"`
@@ -91,6 +100,9 @@ type Coordinator struct {
 type Replica struct {
 	MySQL  string `json:"mysql"`
 	Worker string `json:"worker"`
+	// CPU is the CPU the replica and its worker are pinned to (PinCPUs);
+	// nil when not pinned.
+	CPU *int `json:"cpu,omitempty"`
 }
 
 // DSN returns a go-sql-driver DSN for addr (any of the cluster's MySQL
@@ -193,6 +205,12 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
+	var pin *pinner
+	if o.PinCPUs {
+		if pin, err = newPinner(); err != nil {
+			return nil, err
+		}
+	}
 	if err := prepareDir(dir); err != nil {
 		return nil, err
 	}
@@ -228,7 +246,10 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 		if i > 0 {
 			name = fmt.Sprintf("replica%d", i)
 		}
-		s := &server{name: name, dir: filepath.Join(dir, name), port: ports[i], serverID: i + 1, replica: i > 0}
+		s := &server{name: name, dir: filepath.Join(dir, name), port: ports[i], serverID: i + 1, replica: i > 0, cpu: -1}
+		if i > 0 {
+			s.cpu = pin.cpu(i)
+		}
 		s.socket = socketPath(s.dir)
 		servers[i] = s
 	}
@@ -248,7 +269,7 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 		return nil, err
 	}
 	for _, s := range servers {
-		if err := fl.start(reg, s); err != nil {
+		if err := fl.start(reg, s, pin); err != nil {
 			return nil, err
 		}
 	}
@@ -291,7 +312,11 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 
 	c = &Cluster{Primary: primary.addr(), Database: database, User: "root", Dir: dir, LoadTime: loadTime}
 	for _, r := range replicas {
-		c.Replicas = append(c.Replicas, Replica{MySQL: r.addr()})
+		rep := Replica{MySQL: r.addr()}
+		if r.cpu >= 0 {
+			rep.CPU = new(r.cpu)
+		}
+		c.Replicas = append(c.Replicas, rep)
 	}
 	if !o.NoShoal {
 		if err := startShoal(reg, c, o, dir, ports[nMySQL:], logf); err != nil {

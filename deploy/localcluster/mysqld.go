@@ -25,6 +25,7 @@ type server struct {
 	replica  bool
 	socket   string
 	proc     *proc
+	cpu      int // the CPU it is pinned to; -1: not pinned
 }
 
 func (s *server) addr() string    { return fmt.Sprintf("127.0.0.1:%d", s.port) }
@@ -149,10 +150,11 @@ func (f *flavor) writeCnf(s *server, bufferPool string) error {
 	return os.WriteFile(s.cnf(), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
-// start launches the server in the background.
-func (f *flavor) start(r *registry, s *server) error {
+// start launches the server in the background, under taskset when it is
+// pinned to a CPU.
+func (f *flavor) start(r *registry, s *server, pin *pinner) error {
 	p, err := r.start(s.name, "--defaults-file="+s.cnf(), filepath.Join(s.dir, "stdout.log"),
-		f.server, "--defaults-file="+s.cnf(), "--user=root")
+		pin.wrap(s.cpu, []string{f.server, "--defaults-file=" + s.cnf(), "--user=root"})...)
 	s.proc = p
 	return err
 }

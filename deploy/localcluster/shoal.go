@@ -25,18 +25,44 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 	// The coordinator authenticates to the workers with a secret made for
 	// this cluster, written (0600) into both configurations.
 	secret := randomPassword() + randomPassword()
-	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User, ClusterSecret: secret}
+	// Clients may use TLS with a certificate made for this cluster
+	// (c.TLSCA verifies it); plain connections stay allowed.
+	certFile, keyFile, err := SelfSignedCert(dir)
+	if err != nil {
+		return err
+	}
+	c.TLSCA = certFile
+	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User, ClusterSecret: secret,
+		TLSCert: certFile, TLSKey: keyFile}
+	var pin *pinner // worker i runs on replica i's CPU (pin.go)
+	if o.PinCPUs {
+		if pin, err = newPinner(); err != nil {
+			return err
+		}
+	}
 	for i := range c.Replicas {
 		name := "worker" + strconv.Itoa(i+1)
+		// Each worker's /metrics on a port of its own (the default port
+		// would go to the first worker only).
+		hp, err := freePorts(1)
+		if err != nil {
+			return err
+		}
+		httpAddr := fmt.Sprintf("127.0.0.1:%d", hp[0])
 		w := config.Worker{
-			Listen: fmt.Sprintf("127.0.0.1:%d", ports[1+i]),
-			MySQL:  c.Replicas[i].MySQL,
-			User:   c.User,
-			Slots:  o.WorkerSlots,
+			HTTPListen: &httpAddr,
+			Listen:     fmt.Sprintf("127.0.0.1:%d", ports[1+i]),
+			MySQL:      c.Replicas[i].MySQL,
+			User:       c.User,
+			Slots:      o.WorkerSlots,
 
 			ClusterSecret: secret,
 		}
-		if err := startOne(reg, bin, "worker", name, dir, w.Listen, w); err != nil {
+		cpu := -1
+		if c.Replicas[i].CPU != nil {
+			cpu = *c.Replicas[i].CPU
+		}
+		if err := startOne(reg, pin.wrap(cpu, []string{bin}), "worker", name, dir, w.Listen, w); err != nil {
 			return err
 		}
 		c.Replicas[i].Worker = w.Listen
@@ -44,7 +70,7 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 			Name: fmt.Sprintf("replica%d", i+1), MySQL: c.Replicas[i].MySQL, Worker: w.Listen,
 		})
 	}
-	if err := startOne(reg, bin, "coordinator", "coordinator", dir, coord.Listen, coord); err != nil {
+	if err := startOne(reg, []string{bin}, "coordinator", "coordinator", dir, coord.Listen, coord); err != nil {
 		return err
 	}
 	c.Coordinator.MySQL = coord.Listen
@@ -52,15 +78,16 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 	return nil
 }
 
-// startOne writes name.yaml, runs `bin role --config name.yaml` with its
-// output in name.log and its pid in name.pid, and waits for listen.
-func startOne(reg *registry, bin, role, name, dir, listen string, cfg any) error {
+// startOne writes name.yaml, runs `bin... role --config name.yaml` (bin
+// is the shoal binary, maybe behind taskset) with its output in name.log
+// and its pid in name.pid, and waits for listen.
+func startOne(reg *registry, bin []string, role, name, dir, listen string, cfg any) error {
 	cfgPath := filepath.Join(dir, name+".yaml")
 	logPath := filepath.Join(dir, name+".log")
 	if err := config.Write(cfgPath, cfg); err != nil {
 		return fmt.Errorf("localcluster: %w", err)
 	}
-	p, err := reg.start(name, cfgPath, logPath, bin, role, "--config", cfgPath)
+	p, err := reg.start(name, cfgPath, logPath, append(bin, role, "--config", cfgPath)...)
 	if err != nil {
 		return fmt.Errorf("localcluster: %w", err)
 	}

@@ -2,6 +2,7 @@ package localcluster
 
 import (
 	"context"
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"net"
@@ -98,6 +99,11 @@ func TestUpDownWithShoalProcesses(t *testing.T) {
 	}
 	if co.Listen != c.Coordinator.MySQL || len(co.Replicas) != 1 || co.Replicas[0].Worker != w.Listen || co.ReplicaUser != "root" {
 		t.Errorf("coordinator.yaml: %+v", co)
+	}
+	if co.TLSCert == "" || co.TLSCert != c.TLSCA {
+		t.Errorf("coordinator.yaml: tls_cert %q, cluster tls_ca %q: want the generated certificate in both", co.TLSCert, c.TLSCA)
+	} else if _, err := tls.LoadX509KeyPair(co.TLSCert, co.TLSKey); err != nil {
+		t.Errorf("coordinator.yaml: tls_cert/tls_key: %v", err)
 	}
 	if len(co.ClusterSecret) < 32 || co.ClusterSecret != w.ClusterSecret {
 		t.Errorf("cluster secret: coordinator and worker must share a generated one (lengths %d, %d)", len(co.ClusterSecret), len(w.ClusterSecret))
