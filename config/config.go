@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -39,7 +40,28 @@ func (d Duration) D() time.Duration { return time.Duration(d) }
 type User struct {
 	Name     string `yaml:"name"`
 	Password string `yaml:"password"`
+	// Plugin is the authentication plugin the account logs in with:
+	// PluginNative (default) or PluginCachingSHA2.
+	Plugin string `yaml:"plugin,omitempty"`
 }
+
+// Authentication plugins of coordinator accounts.
+const (
+	PluginNative      = "mysql_native_password"
+	PluginCachingSHA2 = "caching_sha2_password"
+)
+
+// Consistency modes: the freshness floor of a distributed statement.
+const (
+	// ConsistencyNone reads whatever a healthy replica has applied.
+	ConsistencyNone = "none"
+	// ConsistencyReplicaMin makes every fragment wait for the lowest GTID
+	// position the healthy replicas reported at their last status poll.
+	ConsistencyReplicaMin = "replica-min"
+	// ConsistencyPrimary makes every fragment wait for the primary's GTID
+	// position read when the statement starts.
+	ConsistencyPrimary = "primary"
+)
 
 // Replica is one MySQL replica with the worker placed next to it.
 type Replica struct {
@@ -69,6 +91,12 @@ type Coordinator struct {
 	// FragmentsPerSlot is how many key ranges are cut per worker slot
 	// (default 4), so a dense range does not hold up the query.
 	FragmentsPerSlot int `yaml:"fragments_per_slot"`
+	// Affinity places each key range on a preferred replica, the same one
+	// query after query (rendezvous hashing over the replica names), so
+	// each replica's buffer pool caches its share of the table; a slot
+	// with none of its own ranges left takes others'. false: any free
+	// slot takes the next range. Default true (see AffinityOn).
+	Affinity *bool `yaml:"affinity,omitempty"`
 	// MinRowsPerFragment stops tiny tables from being cut into many
 	// fragments (default 10000).
 	MinRowsPerFragment int64 `yaml:"min_rows_per_fragment"`
@@ -81,6 +109,17 @@ type Coordinator struct {
 	// MergeMemoryLimit bounds the Arrow memory of one query's merge in
 	// bytes (default 1 GiB).
 	MergeMemoryLimit int64 `yaml:"merge_memory_limit"`
+	// PinnedMemoryLimit bounds the memory of all pinned tables together
+	// (CACHE TABLE): a pin that would exceed it fails and changes
+	// nothing. Default 4 GiB; negative means no limit.
+	PinnedMemoryLimit int64 `yaml:"pinned_memory_limit"`
+	// ResultCacheTTL keeps the results of aggregate statements over
+	// replica tables this long (0, the default: not kept). Results over
+	// pinned tables are kept until the pin changes, whatever this says.
+	ResultCacheTTL Duration `yaml:"result_cache_ttl"`
+	// Pins are pinned tables loaded at start (in the background) and,
+	// with a refresh interval, reloaded on that schedule.
+	Pins []Pin `yaml:"pins"`
 	// MaxConnections is the client connection limit (default 1000); past
 	// it a client gets error 1040 "Too many connections" at handshake.
 	MaxConnections int `yaml:"max_connections"`
@@ -91,10 +130,39 @@ type Coordinator struct {
 	// MaxReplicaLag is the replication lag past which a replica gets no
 	// fragments and serves no passthrough or metadata reads (default 30s).
 	MaxReplicaLag Duration `yaml:"max_replica_lag"`
+	// SlowQueryLog is a file the coordinator appends one JSON object per
+	// line to for every statement that ran at least LongQueryTime ("":
+	// no slow query log).
+	SlowQueryLog string `yaml:"slow_query_log,omitempty"`
+	// LongQueryTime is the duration past which a statement is slow (for
+	// the slow query log and the status page; default 10s; "0s" logs
+	// every statement).
+	LongQueryTime *Duration `yaml:"long_query_time,omitempty"`
 	// ClusterSecret authenticates the coordinator to the workers (gRPC
 	// metadata on every call); it must equal the workers'. The
 	// SHOAL_CLUSTER_SECRET environment variable overrides it.
 	ClusterSecret string `yaml:"cluster_secret,omitempty"`
+	// TLSCert and TLSKey are PEM files (certificate chain, private key)
+	// that enable TLS on the MySQL listener. Both or neither.
+	TLSCert string `yaml:"tls_cert,omitempty"`
+	TLSKey  string `yaml:"tls_key,omitempty"`
+	// RequireSecureTransport refuses clients that do not switch to TLS
+	// (error 3159), as MySQL's require_secure_transport. Needs TLSCert.
+	RequireSecureTransport bool `yaml:"require_secure_transport,omitempty"`
+	// Consistency is the freshness floor of every statement: one of
+	// ConsistencyNone (default), ConsistencyReplicaMin, ConsistencyPrimary.
+	Consistency string `yaml:"consistency,omitempty"`
+	// Primary is host:port of the replication primary, read (with the
+	// replica account) for its GTID position under consistency: primary.
+	Primary string `yaml:"primary,omitempty"`
+	// ConsistencyWait bounds how long a replica may take to reach the
+	// floor before the fragment is tried on another one (default 5s).
+	ConsistencyWait Duration `yaml:"consistency_wait,omitempty"`
+	// FlightSQLListen is the address of the Arrow Flight SQL endpoint
+	// (gRPC; the same accounts, statements and answers as the MySQL
+	// listener, results as Arrow record batches). "" (the default): off.
+	// TLS with tls_cert and tls_key, as the MySQL listener.
+	FlightSQLListen string `yaml:"flight_sql_listen,omitempty"`
 }
 
 // Worker is a worker's configuration.
@@ -112,6 +180,10 @@ type Worker struct {
 	BatchRows int `yaml:"batch_rows"`
 	// FragmentTimeout is the default deadline of a fragment (default 10m).
 	FragmentTimeout Duration `yaml:"fragment_timeout"`
+	// HTTPListen is the address of the HTTP listener serving /metrics
+	// (Prometheus) and /healthz. Unset: DefaultWorkerHTTPListen, skipped
+	// with a warning when that port is taken; "": no HTTP listener.
+	HTTPListen *string `yaml:"http_listen,omitempty"`
 	// ClusterSecret is the shared secret every caller must present (the
 	// coordinator's cluster_secret). Empty: only loopback callers are
 	// served. The SHOAL_CLUSTER_SECRET environment variable overrides it.
@@ -125,6 +197,14 @@ const SecretEnv = "SHOAL_CLUSTER_SECRET"
 // DefaultHTTPListen is the coordinator's HTTP address when http_listen is
 // not set.
 const DefaultHTTPListen = "127.0.0.1:4080"
+
+// DefaultWorkerHTTPListen is a worker's HTTP address when http_listen is
+// not set.
+const DefaultWorkerHTTPListen = "127.0.0.1:4180"
+
+// AffinityOn reports whether ranges are placed by affinity (Affinity
+// unset or true).
+func (c *Coordinator) AffinityOn() bool { return c.Affinity == nil || *c.Affinity }
 
 // Defaults fills zero fields of c with their defaults.
 func (c *Coordinator) Defaults() {
@@ -152,6 +232,9 @@ func (c *Coordinator) Defaults() {
 	if c.StatusInterval == 0 {
 		c.StatusInterval = Duration(2 * time.Second)
 	}
+	if c.PinnedMemoryLimit == 0 {
+		c.PinnedMemoryLimit = 4 << 30
+	}
 	if c.MergeMemoryLimit == 0 {
 		c.MergeMemoryLimit = 1 << 30
 	}
@@ -161,13 +244,41 @@ func (c *Coordinator) Defaults() {
 	if c.MaxReplicaLag == 0 {
 		c.MaxReplicaLag = Duration(30 * time.Second)
 	}
+	if c.Consistency == "" {
+		c.Consistency = ConsistencyNone
+	}
+	if c.ConsistencyWait == 0 {
+		c.ConsistencyWait = Duration(5 * time.Second)
+	}
+	c.Users = append([]User(nil), c.Users...) // never write the caller's array
+	for i := range c.Users {
+		if c.Users[i].Plugin == "" {
+			c.Users[i].Plugin = PluginNative
+		}
+	}
 	if v := os.Getenv(SecretEnv); v != "" {
 		c.ClusterSecret = v
 	}
 }
 
 // Validate reports the first problem in c.
+// Pin declares a pinned table (CACHE TABLE) in the config file.
+type Pin struct {
+	// Table is db.name.
+	Table string `yaml:"table"`
+	// Query is the SELECT whose result is pinned; empty pins the replica
+	// table db.name whole.
+	Query string `yaml:"query"`
+	// Refresh reloads the pin this often (0: never).
+	Refresh Duration `yaml:"refresh"`
+}
+
 func (c *Coordinator) Validate() error {
+	for i, p := range c.Pins {
+		if db, name, ok := strings.Cut(p.Table, "."); !ok || db == "" || name == "" {
+			return fmt.Errorf("config: pins[%d].table %q must be db.name", i, p.Table)
+		}
+	}
 	if len(c.Replicas) == 0 {
 		return fmt.Errorf("config: no replicas: list at least one under replicas: with its mysql and worker addresses")
 	}
@@ -175,6 +286,29 @@ func (c *Coordinator) Validate() error {
 		if r.MySQL == "" || r.Worker == "" {
 			return fmt.Errorf("config: replicas[%d] needs both mysql and worker addresses", i)
 		}
+	}
+	for i, u := range c.Users {
+		if u.Plugin != "" && u.Plugin != PluginNative && u.Plugin != PluginCachingSHA2 {
+			return fmt.Errorf("config: users[%d] (%s): plugin %q: use %s or %s", i, u.Name, u.Plugin, PluginNative, PluginCachingSHA2)
+		}
+	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return fmt.Errorf("config: tls_cert and tls_key go together: set both (PEM files) or neither")
+	}
+	if c.RequireSecureTransport && c.TLSCert == "" {
+		return fmt.Errorf("config: require_secure_transport needs tls_cert and tls_key")
+	}
+	switch c.Consistency {
+	case "", ConsistencyNone, ConsistencyReplicaMin:
+	case ConsistencyPrimary:
+		if c.Primary == "" {
+			return fmt.Errorf("config: consistency: primary needs primary: the host:port of the replication primary")
+		}
+	default:
+		return fmt.Errorf("config: consistency %q: use %s, %s or %s", c.Consistency, ConsistencyNone, ConsistencyReplicaMin, ConsistencyPrimary)
+	}
+	if c.ConsistencyWait < 0 {
+		return fmt.Errorf("config: consistency_wait must not be negative")
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,10 @@ type fragment struct {
 	sql      string
 	attempts int
 	stat     fragmentStat
+	floor    floor // the statement's freshness floor (consistency.go)
+	// home identifies the fragment's key range for affinity: the same
+	// part of the table gets the same home, query after query.
+	home uint64
 }
 
 // fragmentStat is what EXPLAIN ANALYZE and the query log report.
@@ -45,6 +50,10 @@ type fragmentStat struct {
 	Bytes   int64
 	Elapsed time.Duration
 	Tries   int
+	// Preferred is the worker the range's affinity prefers ("" without
+	// affinity); Worker differs from it when the range was stolen or
+	// retried.
+	Preferred string
 }
 
 // queryStats summarises one distributed execution.
@@ -63,12 +72,17 @@ type batchSink func(batches []arrow.RecordBatch) error
 // without ORDER BY): the remaining fragments are cancelled.
 var errStop = errors.New("enough rows")
 
-// fragments cuts the plan's table into ranges for the current workers.
+// fragments cuts the plan's table into ranges for the current workers:
+// at the quantiles of the table's split-key sample when the catalog has
+// one (sample.go), so every range holds about as many rows, else into
+// ranges of equal key width. Each fragment gets its affinity key
+// (affinity.go).
 func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 	p := pr.plan
 	snap := s.snap.Load()
 	n := slots * s.cfg.FragmentsPerSlot
 	lo, hi := int64(0), int64(0)
+	var sample *pushdown.KeySample
 	if t, ok := snap.tables.Table(p.DB, p.Table); ok {
 		lo, hi = t.Min, t.Max
 		if m := t.Rows / s.cfg.MinRowsPerFragment; int64(n) > m {
@@ -80,11 +94,20 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 		if !p.Aggregate && p.PushedLimit < 0 {
 			n = max(n, int(t.Rows/maxRowsPerRowFragment)+1)
 		}
+		if ts := snap.samples[p.DB+"."+p.Table]; ts != nil && ts.sample != nil && ts.splitCol == t.SplitColumn {
+			sample = ts.sample
+		}
 	}
-	ranges := pushdown.Split(lo, hi, n, false)
+	var ranges []pushdown.Range
+	if sample != nil && n > 1 {
+		ranges = pushdown.SplitSample(sample, n, false)
+	} else {
+		ranges = pushdown.Split(lo, hi, n, false)
+	}
 	out := make([]*fragment, len(ranges))
 	for i, r := range ranges {
-		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: r.String()}}
+		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: r.String()},
+			home: affinityKey(p.DB+"."+p.Table, r, lo, hi)}
 	}
 	return out
 }
@@ -92,9 +115,13 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 // run executes every fragment of pr on the healthy workers, handing each
 // fragment's complete output to sink. More fragments than slots are cut, and
 // each slot pulls the next fragment when it frees, so a dense range does
-// not hold the query up. A fragment that fails for a reason other than a
-// MySQL error is retried on another worker.
+// not hold the query up: its own worker's ranges first (affinity.go), then
+// a down worker's, then any other's. A fragment that fails for a reason
+// other than a MySQL error is retried on another worker.
 func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSink) (*queryStats, error) {
+	if pr.prog != nil {
+		return s.runPinned(ctx, pr, sink)
+	}
 	var live []*workerRef
 	slots := 0
 	for _, w := range s.workers {
@@ -106,17 +133,30 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	if len(live) == 0 {
 		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
 	}
+	fl, ferr := s.queryFloor(ctx)
+	if ferr != nil {
+		return nil, ferr
+	}
 	frags := s.fragments(pr, slots)
-	queue := make(chan *fragment, len(frags))
 	for _, f := range frags {
-		queue <- f
+		f.floor = fl
+	}
+	// Fragment progress for SHOW PROCESSLIST and the slow query log (processlist.go).
+	sink = s.progress(ctx, len(frags), sink)
+	queue := newPlacer(s.workers, frags, s.cfg.AffinityOn()) // affinity.go
+	for _, f := range frags {
+		f.stat.Preferred = queue.preferred(f)
 	}
 	var remaining atomic.Int64
 	remaining.Store(int64(len(frags)))
+	var lastFail atomic.Pointer[error] // the last retried failure
 	done := make(chan struct{})
 
 	g, gctx := errgroup.WithContext(ctx)
-	for _, w := range live {
+	for wi, w := range s.workers {
+		if !slices.Contains(live, w) {
+			continue
+		}
 		for slot := 0; slot < w.slots(); slot++ {
 			g.Go(func() error {
 				for {
@@ -126,13 +166,18 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 					if !w.healthy() {
 						return nil
 					}
-					var f *fragment
-					select {
-					case <-gctx.Done():
-						return nil
-					case <-done:
-						return nil
-					case f = <-queue:
+					f, wake := queue.take(wi)
+					if f == nil {
+						// Nothing queued: the rest run elsewhere or wait
+						// for a retry.
+						select {
+						case <-gctx.Done():
+							return nil
+						case <-done:
+							return nil
+						case <-wake:
+							continue
+						}
 					}
 					err := s.runFragment(gctx, w, f, qid, sink)
 					if err == nil {
@@ -154,12 +199,13 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 						return err
 					}
 					s.log.Warn("fragment failed; retrying elsewhere", "query", qid, "fragment", f.id, "worker", w.name(), "err", err)
+					lastFail.Store(&err)
 					// The worker (or its replica) failed: stop using it until
 					// its status says it is healthy again, and put the
 					// fragment back for the other workers' slots.
 					w.markDown("fragment failed: " + err.Error())
 					backoff := time.Duration(f.attempts*f.attempts)*50*time.Millisecond + time.Duration(rand.IntN(50))*time.Millisecond
-					time.AfterFunc(backoff, func() { queue <- f })
+					time.AfterFunc(backoff, func() { queue.put(f) })
 					return nil
 				}
 			})
@@ -170,6 +216,9 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 		err = nil
 	} else if err == nil && remaining.Load() > 0 && ctx.Err() == nil {
 		err = sqlerr.Unavailable("%d of %d fragments could not run: every worker that tried failed; check worker and replica health (SHOW SHOAL REPLICAS)", remaining.Load(), len(frags))
+		if last := lastFail.Load(); last != nil && isReplicaBehind(*last) {
+			err = *last // no replica reached the statement's floor: say so (3781)
+		}
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
@@ -191,7 +240,7 @@ func retryable(err error) bool {
 	}
 	if se, ok := sqlerr.As(err); ok {
 		switch se.Num {
-		case 1317, 2006, 2013, 1053, 1927, 1152, 1040, 1203: // interrupted, gone, lost, shutdown, killed, aborted, too many connections
+		case 1317, 2006, 2013, 1053, 1927, 1152, 1040, 1203, sqlerr.ErrReplicaBehind: // interrupted, gone, lost, shutdown, killed, aborted, too many connections, behind the floor
 			return true
 		}
 		return se.Num >= 2000 && se.Num < 3000
@@ -227,7 +276,8 @@ func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid 
 		return err
 	}
 	dl, _ := ctx.Deadline()
-	rd, err := c.Fragment(ctx, ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli()}, s.mem)
+	rd, err := c.Fragment(ctx, ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
+		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds()}, s.mem)
 	if err != nil {
 		return err
 	}

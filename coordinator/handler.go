@@ -39,6 +39,7 @@ func (h *handler) NewConnection(c *mysql.Conn) {
 func (h *handler) ConnectionReady(c *mysql.Conn) {
 	if ss, ok := c.ClientData.(*session); ok {
 		ss.user = c.User
+		ss.proc.connected(c)
 	}
 }
 
@@ -76,6 +77,9 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if ok, err := connectionID(query, ss, callback); ok {
 		return err
 	}
+	if ok, err := h.s.showProcesslist(ss, query, callback); ok {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(h.s.ctx, h.s.cfg.QueryTimeout.D())
 	defer cancel()
 	ss.setCancel(cancel)
@@ -83,24 +87,35 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	defer watchClient(c, cancel)()
 	start := time.Now()
 	ss.kind = ""
+	ctx, callback, finish := h.s.startStatement(ctx, ss, query, callback) // processlist.go
 	err := h.s.query(ctx, ss, query, callback)
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = sqlerr.Timeout(h.s.cfg.QueryTimeout.D())
 	}
 	err = sqlerr.ToMySQL(err)
 	h.s.metrics.observe(ss.kind, err, time.Since(start))
+	finish(err)
 	return err
 }
 
 // query classifies and runs one statement.
 func (s *Server) query(ctx context.Context, ss *session, query string, callback func(*sqltypes.Result) error) error {
+	if ok, err := s.pinStatement(ctx, ss, query, callback); ok {
+		ss.kind = kindLocal
+		return err
+	}
 	// A statement seen before skips parsing and planning.
-	if e, ok := s.plans.get(ss.db+"\x00"+query, s.snap.Load().gen); ok {
+	if e, ok := s.plans.get(ss.db+"\x00"+query, s.planGen()); ok {
 		s.metrics.planHits.Inc()
 		if e.pr == nil {
+			if e.derived {
+				if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
+					return err
+				}
+			}
 			return s.passthrough(ctx, ss, query, callback)
 		}
-		ss.kind = kindDistributed
+		ss.kind = e.pr.kind()
 		return s.runPrepared(ctx, e.pr, callback)
 	}
 	stmts, perr := sqlparse.Parse(query)
@@ -136,17 +151,28 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 			return err
 		}
 		if pr == nil {
+			if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
+				return err
+			}
 			return s.passthrough(ctx, ss, query, callback)
 		}
-		ss.kind = kindDistributed
+		ss.kind = pr.kind()
 		return s.runPrepared(ctx, pr, callback)
 	case planner.Explain:
 		return s.explain(ctx, ss, query, stmt.(*ast.ExplainStmt), callback)
+	}
+	if u, ok := stmt.(*ast.SetOprStmt); ok {
+		if handled, err := s.runUnion(ctx, ss, u, callback); handled {
+			return err
+		}
 	}
 	return s.passthrough(ctx, ss, query, callback)
 }
 
 func (s *Server) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
+	if s.cacheable(pr) {
+		return s.runCached(ctx, pr, callback)
+	}
 	qid := strconv.FormatUint(s.queryID.Add(1), 10)
 	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	s.metrics.shipped(st)
@@ -169,20 +195,44 @@ func (s *Server) use(ctx context.Context, ss *session, db string, callback func(
 }
 
 // plan returns the prepared plan of a SELECT, or nil and the reason when it
-// passes through. Plans are cached per database and statement text.
+// passes through. Plans are cached per database and statement text, for
+// one generation of the catalog and of the pinned tables.
 func (s *Server) plan(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
 	snap := s.snap.Load()
+	gen := s.planGen()
 	key := db + "\x00" + query
-	if e, ok := s.plans.get(key, snap.gen); ok {
+	if e, ok := s.plans.get(key, gen); ok {
 		s.metrics.planHits.Inc()
 		return e.pr, e.pass, nil
 	}
 	s.metrics.planMisses.Inc()
-	p, err := planner.PlanSelect(snap.tables, db, sel)
+	var (
+		pr   *prepared
+		pass string
+		err  error
+	)
+	if s.pins.Len() > 0 {
+		pr, pass, err = s.planPinned(ctx, snap, db, query, sel)
+	} else {
+		pr, pass, err = s.planOn(ctx, snap.tables, db, query, sel)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass})
+	return pr, pass, nil
+}
+
+// planGen is the generation plans are cached for: it changes with the
+// catalog snapshot and with every CACHE, UNCACHE and REFRESH.
+func (s *Server) planGen() uint64 { return s.snap.Load().gen<<32 | s.pins.Gen()&0xffffffff }
+
+// planOn plans and prepares sel over cat without caching.
+func (s *Server) planOn(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	p, err := planner.PlanSelect(cat, db, sel)
 	if err != nil {
 		var nd *planner.NotDistributed
 		if errors.As(err, &nd) {
-			s.plans.put(key, &cacheEntry{gen: snap.gen, pass: nd.Reason})
 			return nil, nd.Reason, nil
 		}
 		return nil, "", err
@@ -196,11 +246,68 @@ func (s *Server) plan(ctx context.Context, db, query string, sel *ast.SelectStmt
 		// evaluator does not know, for instance): pass through.
 		reason := "final stage: " + err.Error()
 		s.log.Info("statement passes through", "reason", reason)
-		s.plans.put(key, &cacheEntry{gen: snap.gen, pass: reason})
 		return nil, reason, nil
 	}
-	s.plans.put(key, &cacheEntry{gen: snap.gen, pr: pr})
 	return pr, "", nil
+}
+
+// planPinned plans a statement while tables are pinned. A statement whose
+// one table is pinned runs in memory; one the engine cannot run falls back
+// to the replicas when every pinned table it reads is a whole-table pin
+// (the replicas hold the same table), and fails with a clear error when it
+// reads a pinned query result, which only the coordinator holds.
+func (s *Server) planPinned(ctx context.Context, snap *snapshot, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	var resultPin string // a pinned query result the statement reads
+	pinnedRef := false
+	for _, ref := range planner.TableRefs(sel, db) {
+		i := strings.IndexByte(ref, '.')
+		if t := s.pins.Get(ref[:i], ref[i+1:]); t != nil {
+			pinnedRef = true
+			if !t.Whole && resultPin == "" {
+				resultPin = ref
+			}
+		}
+	}
+	if !pinnedRef {
+		return s.planOn(ctx, snap.tables, db, query, sel)
+	}
+	why := ""
+	p, err := planner.PlanSelect(pinCatalog{base: snap.tables, pins: s.pins}, db, sel)
+	var nd *planner.NotDistributed
+	switch {
+	case errors.As(err, &nd):
+		why = nd.Reason
+	case err != nil:
+		return nil, "", err
+	default:
+		t := s.pins.Get(p.DB, p.Table)
+		if t == nil {
+			why = "the pinned table is not the statement's main table"
+			break
+		}
+		pr, err := s.preparePinned(ctx, db, p, t)
+		if err == nil {
+			return pr, "", nil
+		}
+		if _, ok := sqlerr.As(err); ok {
+			return nil, "", err
+		}
+		why = err.Error()
+	}
+	if resultPin != "" {
+		return nil, "", errPinnedOnly(resultPin, why)
+	}
+	// Whole-table pins only: the replicas have the tables.
+	s.log.Debug("statement over a pinned table runs on replicas", "reason", why)
+	stmt, err := sqlparse.ParseOne(query)
+	if err != nil {
+		return nil, "", err
+	}
+	fresh, ok := stmt.(*ast.SelectStmt)
+	if !ok {
+		return nil, "", fmt.Errorf("re-parsed statement is %T", stmt)
+	}
+	return s.planOn(ctx, snap.tables, db, query, fresh)
 }
 
 // explain answers EXPLAIN [ANALYZE] with the distributed plan, one line per
@@ -228,7 +335,15 @@ func (s *Server) explain(ctx context.Context, ss *session, query string, ex *ast
 				slots += w.slots()
 			}
 		}
-		lines = append(lines, fmt.Sprintf("fragments: %d over %s", len(s.fragments(pr, slots)), strings.Join(live, ", ")))
+		if pr.prog != nil {
+			path := "row at a time (evalengine)"
+			if pr.prog.Fast() {
+				path = "vectorized (lookup tables, dense groups)"
+			}
+			lines = append(lines, fmt.Sprintf("in memory: %s.%s v%d, %d rows in %d batches, %s", pr.pin.DB, pr.pin.Name, pr.pin.Version, pr.pin.Rows, len(pr.pin.Batches), path))
+		} else {
+			lines = append(lines, fmt.Sprintf("fragments: %d over %s", len(s.fragments(pr, slots)), strings.Join(live, ", ")))
+		}
 		if ex.Analyze {
 			qid := strconv.FormatUint(s.queryID.Add(1), 10)
 			start := time.Now()

@@ -11,7 +11,6 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // Server is a running coordinator.
@@ -39,11 +39,14 @@ type Server struct {
 
 	snap    atomic.Pointer[snapshot]
 	plans   planCache
+	pins    *pinned.Registry
 	workers []*workerRef
 	metas   []*backendPool // one per replica, for metadata reads
+	primary *backendPool   // the primary, for consistency: primary (nil without primary:)
 	queryID atomic.Uint64
 
 	metrics  *metrics
+	slow     *slowLog     // slow query log (querylog.go)
 	http     *http.Server // nil when http_listen is ""
 	httpAddr net.Addr
 	// sessions maps connection id → *session for KILL; conns counts open
@@ -66,12 +69,21 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: log, mem: memory.NewGoAllocator()}
+	s := &Server{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.metrics = newMetrics(s)
+	slow, serr := newSlowLog(cfg, log, s.metrics.slow.Inc)
+	if serr != nil {
+		s.Close()
+		return nil, serr
+	}
+	s.slow = slow
 	for _, r := range cfg.Replicas {
 		s.metas = append(s.metas, &backendPool{addr: r.MySQL, user: cfg.ReplicaUser, pass: cfg.ReplicaPassword})
 		s.workers = append(s.workers, newWorkerRef(r, cfg.ClusterSecret))
+	}
+	if cfg.Primary != "" {
+		s.primary = &backendPool{addr: cfg.Primary, user: cfg.ReplicaUser, pass: cfg.ReplicaPassword}
 	}
 	if err := s.refreshCatalog(ctx); err != nil {
 		s.Close()
@@ -90,7 +102,12 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 		return nil, err
 	}
 	s.pollWorkers(ctx)
-	auth, err := newAuth(cfg.Users)
+	auth, err := newAccounts(cfg.Users, cfg.RequireSecureTransport)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	tlsCfg, err := listenerTLS(cfg)
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -104,12 +121,16 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 		return nil, err
 	}
 	s.listener.PreHandleFunc = s.admit
+	if tlsCfg != nil {
+		s.listener.TLSConfig.Store(tlsCfg)
+	}
 	if err := s.startHTTP(); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("http_listen: %w", err)
 	}
 	s.wg.Add(1)
 	go s.background()
+	s.loadConfiguredPins()
 	return s, nil
 }
 
@@ -136,24 +157,16 @@ func (s *Server) Close() {
 	}
 	s.stopHTTP()
 	s.wg.Wait()
+	s.slow.close()
 	for _, w := range s.workers {
 		w.close()
 	}
 	for _, p := range s.metas {
 		p.closeAll()
 	}
-}
-
-func newAuth(users []config.User) (mysql.AuthServer, error) {
-	entries := map[string][]*mysql.AuthServerStaticEntry{}
-	for _, u := range users {
-		entries[u.Name] = append(entries[u.Name], &mysql.AuthServerStaticEntry{Password: u.Password})
+	if s.primary != nil {
+		s.primary.closeAll()
 	}
-	b, err := json.Marshal(entries)
-	if err != nil {
-		return nil, err
-	}
-	return mysql.NewAuthServerStatic("", string(b), 0), nil
 }
 
 // background refreshes the catalog and worker health until Close.
@@ -188,7 +201,7 @@ func (s *Server) refreshCatalog(ctx context.Context) error {
 			last = err
 			continue
 		}
-		snap, err := loadSnapshot(ctx, b, s.cfg.SplitColumns, s.cfg.MinRowsPerFragment)
+		snap, err := s.readCatalog(ctx, b) // catalog.go: tables, then split-key samples
 		p.put(b, err)
 		if err != nil {
 			last = err

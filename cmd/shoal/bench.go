@@ -19,7 +19,7 @@ import (
 	"github.com/shoaldb/shoal/deploy/localcluster"
 )
 
-// runBench implements `shoal bench [scan|dashboard] [flags]`; scan is the
+// runBench implements `shoal bench [scan|dashboard|pinned|fragments|affinity] [flags]`; scan is the
 // default, and --workload NAME selects a workload too.
 func runBench(args []string) error {
 	workload, rest, err := splitWorkload(args)
@@ -31,8 +31,14 @@ func runBench(args []string) error {
 		return runBenchScan(rest)
 	case "dashboard":
 		return runBenchDashboard(rest)
+	case "pinned":
+		return runBenchPinned(rest) // bench_pinned.go
+	case "fragments":
+		return runBenchFragments(rest) // bench_affinity.go
+	case "affinity":
+		return runBenchAffinity(rest) // bench_affinity.go
 	}
-	return fmt.Errorf("bench: unknown workload %q (scan or dashboard)", workload)
+	return fmt.Errorf("bench: unknown workload %q (scan, dashboard, pinned, fragments or affinity)", workload)
 }
 
 // splitWorkload takes the workload name off args: a first argument that
@@ -90,6 +96,7 @@ func runBenchScan(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal bench [scan] [--dir D] [--runs N] [--queries SET] [-v]
        shoal bench dashboard --help
+       shoal bench pinned --help
 
 Runs Percona's queries 1 and 2 directly on the first replica and through
 the coordinator of the local cluster in D, and prints times, ratio, what
