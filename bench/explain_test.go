@@ -16,7 +16,7 @@ var analyzeLines = []string{
 	"fragments: 3 over replica1 (2 slots), replica2 (2 slots)",
 	"analyze: 7 rows returned in 69.038ms; 14 rows, 224 bytes shipped from workers",
 	"fragment 0 [-inf, 97210): worker replica2, 0 rows, 0 bytes, 53.384ms, tries 1",
-	"fragment 1 [97210, 194420): worker replica1, 7 rows, 112 bytes, 1.5s, tries 2",
+	"fragment 1 [97210, 194420): worker replica1 (preferred replica2), 7 rows, 112 bytes, 1.5s, tries 2",
 	"fragment 2 NULL: worker replica1, 7 rows, 112 bytes, 812µs, tries 1",
 }
 
@@ -31,7 +31,7 @@ func TestParseAnalysis(t *testing.T) {
 	}
 	want := []FragmentStat{
 		{ID: 0, Range: "[-inf, 97210)", Worker: "replica2", Elapsed: 53384 * time.Microsecond, Tries: 1},
-		{ID: 1, Range: "[97210, 194420)", Worker: "replica1", Rows: 7, Bytes: 112, Elapsed: 1500 * time.Millisecond, Tries: 2},
+		{ID: 1, Range: "[97210, 194420)", Worker: "replica1 (preferred replica2)", Rows: 7, Bytes: 112, Elapsed: 1500 * time.Millisecond, Tries: 2},
 		{ID: 2, Range: "NULL", Worker: "replica1", Rows: 7, Bytes: 112, Elapsed: 812 * time.Microsecond, Tries: 1},
 	}
 	if !reflect.DeepEqual(a.Fragments, want) {

@@ -355,8 +355,13 @@ func (s *Server) explain(ctx context.Context, ss *session, query string, ex *ast
 			lines = append(lines, fmt.Sprintf("analyze: %d rows returned in %s; %d rows, %d bytes shipped from workers",
 				discard.rows, time.Since(start).Round(time.Microsecond), st.Rows, st.Bytes))
 			for i, f := range st.Fragments {
+				worker := f.Worker
+				if f.Preferred != "" && f.Preferred != f.Worker {
+					// Stolen, or its preferred worker was down.
+					worker += " (preferred " + f.Preferred + ")"
+				}
 				lines = append(lines, fmt.Sprintf("fragment %d %s: worker %s, %d rows, %d bytes, %s, tries %d",
-					i, f.Range, f.Worker, f.Rows, f.Bytes, f.Elapsed.Round(time.Microsecond), f.Tries))
+					i, f.Range, worker, f.Rows, f.Bytes, f.Elapsed.Round(time.Microsecond), f.Tries))
 			}
 		}
 	}
