@@ -302,7 +302,7 @@ func TestStatusPageShared(t *testing.T) {
 // screenshot renders url with headless Chromium into name (in
 // $SHOAL_SCREENSHOT_DIR when set, else the test's temporary directory) and
 // checks it is a PNG of some substance. Skipped without Chromium
-// (apt-get install chromium).
+// (apt-get install chromium), except in CI, where deps.sh installs it.
 func screenshot(t *testing.T, url, name string) {
 	t.Helper()
 	bin := ""
@@ -313,6 +313,9 @@ func screenshot(t *testing.T, url, name string) {
 		}
 	}
 	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no chromium on PATH in CI: scripts/deps.sh installs it (apt-get install chromium)")
+		}
 		t.Log("no chromium on PATH: screenshot skipped (apt-get install chromium)")
 		return
 	}

@@ -31,6 +31,11 @@ if { ! command -v java >/dev/null || [ ! -f /usr/share/java/mariadb-java-client.
   echo "installing default-jre-headless and libmariadb-java (JDBC client test)..." >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless libmariadb-java >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless libmariadb-java >/dev/null; }
 fi
+# Status page screenshots (e2e/observe_test.go): headless Chromium.
+if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing chromium (status page screenshot test)..." >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+fi
 if command -v npm >/dev/null && [ ! -d "$(dirname "$0")/../e2e/clients/node/node_modules/mysql2" ]; then
   (cd "$(dirname "$0")/../e2e/clients/node" && npm ci --no-audit --no-fund >/dev/null) || echo "npm ci in e2e/clients/node failed: the mysql2 client test will be skipped" >&2
 fi
