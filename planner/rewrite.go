@@ -399,7 +399,15 @@ func (a *aggPlanner) noteStringKey(e ast.ExprNode, restored string) {
 func (a *aggPlanner) mixesStringKeyAndNumber(b *ast.BinaryOperationExpr) bool {
 	isKey := func(e ast.ExprNode) bool {
 		s, err := sqlparse.Restore(e)
-		return err == nil && a.strKeys[s]
+		if err == nil && a.strKeys[s] {
+			return true
+		}
+		// A select alias (HAVING k1 > 1) of a string key.
+		if i := a.aliasIndex(e); i >= 0 {
+			s, err := sqlparse.Restore(a.sel.Fields.Fields[i].Expr)
+			return err == nil && a.strKeys[s]
+		}
+		return false
 	}
 	isNum := func(e ast.ExprNode) bool {
 		v, ok := e.(ast.ValueExpr)
