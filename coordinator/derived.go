@@ -241,10 +241,11 @@ func (s *Server) runUnion(ctx context.Context, ss *session, u *ast.SetOprStmt, c
 	if err != nil || err2 != nil {
 		return false, nil
 	}
-	fields, err := s.fetchFields(ctx, ss.db, metaSQL)
+	described, err := s.describe(ctx, ss.db, metaSQL)
 	if err != nil {
 		return true, err
 	}
+	fields := described[0]
 	ss.kind = kindDistributed
 	if orderBy == nil && limit == nil {
 		if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
@@ -349,24 +350,6 @@ func unionBranch(n ast.Node) (*ast.SelectStmt, *ast.SetOprType, bool) {
 
 // maxUnionRows bounds what a UNION ALL with ORDER BY/LIMIT holds.
 const maxUnionRows = 1_000_000
-
-// fetchFields asks a replica for a statement's result columns.
-func (s *Server) fetchFields(ctx context.Context, db, sql string) ([]*querypb.Field, error) {
-	b, err := s.metaPool().get(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var ferr error
-	defer func() { s.metaPool().put(b, ferr) }()
-	if ferr = b.use(db); ferr != nil {
-		return nil, ferr
-	}
-	r, ferr := b.fetch(sql, 10)
-	if ferr != nil {
-		return nil, ferr
-	}
-	return r.Fields, nil
-}
 
 // derivedCatalog is the replica catalog plus one in-memory table.
 type derivedCatalog struct {

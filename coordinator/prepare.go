@@ -70,8 +70,11 @@ func (s *Server) prepare(ctx context.Context, db string, p *planner.Plan) (*prep
 	return s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
 }
 
-// prepareSQL is prepare with the metadata statements given.
-func (s *Server) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
+// describe asks one replica connection for the result columns of each
+// statement (run with LIMIT 0 or FALSE: no rows). An error of a later
+// statement names it; the first statement's is the replica's own, which
+// the client sees.
+func (s *Server) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
 	b, err := s.metaPool().get(ctx)
 	if err != nil {
 		return nil, err
@@ -81,15 +84,28 @@ func (s *Server) prepareSQL(ctx context.Context, db string, p *planner.Plan, met
 	if ferr = b.use(db); ferr != nil {
 		return nil, ferr
 	}
-	meta, ferr := b.fetch(metaSQL, 10)
-	if ferr != nil {
-		return nil, ferr
+	out := make([][]*querypb.Field, len(sqls))
+	for i, q := range sqls {
+		r, err := b.fetch(q, 10)
+		if err != nil {
+			ferr = err
+			if i > 0 {
+				return nil, fmt.Errorf("metadata of %s: %w", truncate(q, 120), err)
+			}
+			return nil, err
+		}
+		out[i] = r.Fields
 	}
-	frag, ferr := b.fetch(fragSQL, 10)
-	if ferr != nil {
-		return nil, fmt.Errorf("fragment metadata: %w", ferr)
+	return out, nil
+}
+
+// prepareSQL is prepare with the metadata statements given.
+func (s *Server) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
+	fields, err := s.describe(ctx, db, metaSQL, fragSQL)
+	if err != nil {
+		return nil, err
 	}
-	pr := &prepared{plan: p, fields: meta.Fields, fragFields: frag.Fields}
+	pr := &prepared{plan: p, fields: fields[0], fragFields: fields[1]}
 	if p.Aggregate {
 		err = pr.compileAggregate(s.env)
 	} else {
