@@ -104,14 +104,14 @@ func Run(ctx context.Context, direct, shoal *sql.DB, qs []Query, runs int) ([]Re
 	for _, q := range qs {
 		r := Result{Query: q, RowShipBytes: -1, RowShipRows: -1}
 		for i := 0; i < runs; i++ {
-			d, rows, err := timed(ctx, direct, q.SQL)
+			d, rows, err := Timed(ctx, direct, q.SQL)
 			if err != nil {
 				return nil, fmt.Errorf("%s direct: %w", q.Name, err)
 			}
 			if i == 0 || d < r.Direct {
 				r.Direct, r.DirectRows = d, rows
 			}
-			s, srows, err := timed(ctx, shoal, q.SQL)
+			s, srows, err := Timed(ctx, shoal, q.SQL)
 			if err != nil {
 				return nil, fmt.Errorf("%s through shoal: %w", q.Name, err)
 			}
@@ -137,14 +137,19 @@ func Run(ctx context.Context, direct, shoal *sql.DB, qs []Query, runs int) ([]Re
 	return out, nil
 }
 
-func timed(ctx context.Context, db *sql.DB, q string) (time.Duration, [][]string, error) {
+// Timed runs q and reads its answer as text ("NULL" for NULL), timed
+// from sending it to the last row.
+func Timed(ctx context.Context, db *sql.DB, q string) (time.Duration, [][]string, error) {
 	start := time.Now()
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer rows.Close()
-	cols, _ := rows.Columns()
+	cols, err := rows.Columns()
+	if err != nil {
+		return 0, nil, err
+	}
 	vals := make([]sql.NullString, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {

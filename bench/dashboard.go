@@ -172,12 +172,12 @@ func verify(ctx context.Context, shoal, direct *sql.DB, name, shoalQ, directQ st
 	case len(a.Lines) > 0:
 		ch.Plan = a.Lines[0]
 	}
-	s, srows, err := timed(ctx, shoal, shoalQ)
+	s, srows, err := Timed(ctx, shoal, shoalQ)
 	if err != nil {
 		ch.Problem = "through shoal: " + err.Error()
 		return ch, ctx.Err()
 	}
-	d, drows, err := timed(ctx, direct, directQ)
+	d, drows, err := Timed(ctx, direct, directQ)
 	if err != nil {
 		ch.Problem = "direct: " + err.Error()
 		return ch, ctx.Err()

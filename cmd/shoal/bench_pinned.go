@@ -221,7 +221,7 @@ func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query,
 		return nil, fmt.Errorf("%s: not in SHOW CACHED TABLES after %s", pinnedTable, cacheStmt)
 	}
 	if check {
-		_, rs, err := timedQuery(ctx, shoal, pinnedCheckSQL)
+		_, rs, err := bench.Timed(ctx, shoal, pinnedCheckSQL)
 		if err != nil {
 			return nil, fmt.Errorf("check query: %w", err)
 		}
@@ -238,12 +238,12 @@ func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query,
 		// A text the coordinator has not seen: planned and run, not
 		// answered from the result cache (keyed by the exact text).
 		pq.client, pq.pinnedRows, err = bestOf(runs, func(i int) (time.Duration, [][]string, error) {
-			return timedQuery(ctx, shoal, fmt.Sprintf("%s /* bench pinned %x run %d */", q.SQL, nonce, i))
+			return bench.Timed(ctx, shoal, fmt.Sprintf("%s /* bench pinned %x run %d */", q.SQL, nonce, i))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s pinned: %w", q.Name, err)
 		}
-		if pq.cached, _, err = bestOf(runs+1, func(int) (time.Duration, [][]string, error) { return timedQuery(ctx, shoal, q.SQL) }); err != nil {
+		if pq.cached, _, err = bestOf(runs+1, func(int) (time.Duration, [][]string, error) { return bench.Timed(ctx, shoal, q.SQL) }); err != nil {
 			return nil, fmt.Errorf("%s pinned: %w", q.Name, err)
 		}
 		rep.queries = append(rep.queries, pq)
@@ -253,16 +253,16 @@ func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query,
 	}
 	for i := range rep.queries {
 		pq := &rep.queries[i]
-		if _, _, err := timedQuery(ctx, shoal, pq.q.SQL); err != nil { // warm-up
+		if _, _, err := bench.Timed(ctx, shoal, pq.q.SQL); err != nil { // warm-up
 			return nil, fmt.Errorf("%s distributed: %w", pq.q.Name, err)
 		}
-		if pq.distributed, pq.distRows, err = bestOf(runs, func(int) (time.Duration, [][]string, error) { return timedQuery(ctx, shoal, pq.q.SQL) }); err != nil {
+		if pq.distributed, pq.distRows, err = bestOf(runs, func(int) (time.Duration, [][]string, error) { return bench.Timed(ctx, shoal, pq.q.SQL) }); err != nil {
 			return nil, fmt.Errorf("%s distributed: %w", pq.q.Name, err)
 		}
 	}
 	for i := range rep.queries {
 		pq := &rep.queries[i]
-		if pq.direct, pq.directRows, err = bestOf(directRuns, func(int) (time.Duration, [][]string, error) { return timedQuery(ctx, direct, pq.q.SQL) }); err != nil {
+		if pq.direct, pq.directRows, err = bestOf(directRuns, func(int) (time.Duration, [][]string, error) { return bench.Timed(ctx, direct, pq.q.SQL) }); err != nil {
 			return nil, fmt.Errorf("%s direct: %w", pq.q.Name, err)
 		}
 	}
@@ -364,41 +364,6 @@ func bestOf(n int, f func(run int) (time.Duration, [][]string, error)) (time.Dur
 		}
 	}
 	return best, rows, nil
-}
-
-// timedQuery runs query and reads its answer as text ("NULL" for NULL),
-// timed from sending it to the last row.
-func timedQuery(ctx context.Context, db *sql.DB, query string) (time.Duration, [][]string, error) {
-	start := time.Now()
-	rows, err := db.QueryContext(ctx, query)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return 0, nil, err
-	}
-	vals := make([]sql.NullString, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	var out [][]string
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return 0, nil, err
-		}
-		row := make([]string, len(cols))
-		for i, v := range vals {
-			row[i] = "NULL"
-			if v.Valid {
-				row[i] = v.String
-			}
-		}
-		out = append(out, row)
-	}
-	return time.Since(start), out, rows.Err()
 }
 
 // mismatches names every answer that differs from MySQL's, and a DuckDB
