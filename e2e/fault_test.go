@@ -298,25 +298,12 @@ func TestConnectionLimit(t *testing.T) {
 	}
 }
 
-// connID returns the coordinator's id of conn.
-func connID(t *testing.T, c *sql.Conn) int64 {
+// hangQuery freezes replica 0 and starts faultQ on a connection of its
+// own, returning once a fragment runs on the frozen replica: the query's
+// connection, its id, the function that thaws the replica, and the
+// query's outcome. The caller must call cont.
+func hangQuery(t *testing.T, fs *faultShoal) (*sql.Conn, int64, func(), <-chan error) {
 	t.Helper()
-	var id int64
-	if err := c.QueryRowContext(context.Background(), "select connection_id()").Scan(&id); err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// TestKillQuery: KILL QUERY <id> from another connection interrupts a
-// distributed query held up on a frozen replica (1317 at once, not after
-// fragment_timeout) and its fragments end on the worker; the connection
-// stays usable. Without the KILL dispatch the statement would reach a
-// replica as a KILL of one of its own threads.
-func TestKillQuery(t *testing.T) {
-	checkLeaks(t)
-	fs := startFaultShoal(t, nil)
-	sameAnswer(t, fs.db, faultQ)
 	ctx := context.Background()
 	victim, err := fs.db.Conn(ctx)
 	if err != nil {
@@ -337,6 +324,29 @@ func TestKillQuery(t *testing.T) {
 		ch <- err
 	}()
 	fs.waitRunning(0, 20*time.Second)
+	return victim, id, cont, ch
+}
+
+// connID returns the coordinator's id of conn.
+func connID(t *testing.T, c *sql.Conn) int64 {
+	t.Helper()
+	var id int64
+	if err := c.QueryRowContext(context.Background(), "select connection_id()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestKillQuery: KILL QUERY <id> from another connection interrupts a
+// distributed query held up on a frozen replica (1317 at once, not after
+// fragment_timeout) and its fragments end on the worker; the connection
+// stays usable. Without the KILL dispatch the statement would reach a
+// replica as a KILL of one of its own threads.
+func TestKillQuery(t *testing.T) {
+	checkLeaks(t)
+	fs := startFaultShoal(t, nil)
+	sameAnswer(t, fs.db, faultQ)
+	victim, id, cont, ch := hangQuery(t, fs)
 	start := time.Now()
 	if _, err := fs.db.Exec("KILL QUERY " + itoa(id)); err != nil {
 		t.Fatal(err)
@@ -358,7 +368,7 @@ func TestKillQuery(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if err := victim.PingContext(ctx); err != nil {
+	if err := victim.PingContext(context.Background()); err != nil {
 		t.Fatalf("connection after KILL QUERY: %v", err)
 	}
 	if _, err := fs.db.Exec("KILL QUERY 999999"); !errors.As(err, &me) || me.Number != 1094 {

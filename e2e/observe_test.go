@@ -145,26 +145,7 @@ func TestProcesslistProgress(t *testing.T) {
 	if _, err := fs.db.Exec("select 1 as shoal_fast_probe"); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	victim, err := fs.db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { victim.Close() })
-	id := connID(t, victim)
-	cont := stopReplica(t, 0)
-	ch := make(chan error, 1)
-	go func() {
-		rows, err := victim.QueryContext(ctx, faultQ)
-		if err == nil {
-			for rows.Next() {
-			}
-			err = rows.Err()
-			rows.Close()
-		}
-		ch <- err
-	}()
-	fs.waitRunning(0, 20*time.Second)
+	_, id, cont, ch := hangQuery(t, fs)
 
 	progressRE := regexp.MustCompile(`^fragments (\d+)/(\d+) done$`)
 	var row procRow
