@@ -2,6 +2,7 @@ package pinned
 
 import (
 	"math/big"
+	"slices"
 	"strconv"
 	"time"
 
@@ -302,8 +303,7 @@ func (fa *fastAgg) rankDict(p *Program, c int) bool {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	// Insertion into a sorted order; dictionaries are small.
-	sortByCollation(order, func(a, b int32) int { return coll.Compare([]byte(col.Dict[a]), []byte(col.Dict[b])) })
+	slices.SortStableFunc(order, func(a, b int32) int { return coll.Compare([]byte(col.Dict[a]), []byte(col.Dict[b])) })
 	fa.rank = make([]int32, n+1)
 	fa.byRank = order
 	for r, code := range order {
@@ -645,12 +645,4 @@ func (s *fastState) result(p *Program, a *fastAgg, acc *fastAcc, g int) sqltypes
 		return sqltypes.MakeTrusted(sqltypes.Date, []byte(dateString(v)))
 	}
 	return sqltypes.MakeTrusted(p.t.Cols[a.col].Field.Type, strconv.AppendInt(nil, v, 10))
-}
-
-func sortByCollation(order []int32, cmp func(a, b int32) int) {
-	for i := 1; i < len(order); i++ {
-		for j := i; j > 0 && cmp(order[j-1], order[j]) > 0; j-- {
-			order[j-1], order[j] = order[j], order[j-1]
-		}
-	}
 }

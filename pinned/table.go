@@ -71,7 +71,6 @@ type Column struct {
 	// dictVals the same as MySQL values typed as the column.
 	Dict     []string
 	dictVals []sqltypes.Value
-	dict     *array.String
 	// Min and Max bound a kInt or kDate column's non-NULL values; HasVals
 	// is false when it has none. Nulls is true when any value is NULL.
 	Min, Max int64
@@ -149,7 +148,6 @@ func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch
 		case kString:
 			if d, ok := dictionary(mem, arrs); ok {
 				col.kind = kDict
-				col.dict = d.dict
 				col.Dict = d.values
 				col.dictVals = make([]sqltypes.Value, len(d.values))
 				for k, v := range d.values {
@@ -200,9 +198,9 @@ func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch
 		for c := range fields {
 			arrs[c] = cols[c][j]
 		}
-		n := int64(arrs[0].Len())
-		if len(arrs) == 0 {
-			n = 0
+		var n int64
+		if len(arrs) > 0 {
+			n = int64(arrs[0].Len())
 		}
 		rec := array.NewRecordBatch(t.Schema, arrs, n)
 		for _, a := range arrs {
