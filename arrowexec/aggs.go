@@ -40,7 +40,9 @@ func newAccumulator(env *collations.Environment, spec AggSpec) (accumulator, err
 		return &bitAcc{kind: spec.Kind}, nil
 	case AggConcat:
 		c, err := newCollator(env, spec.Collation)
-		return &concatAcc{spec: spec, coll: c}, err
+		return &concatAcc{spec: spec, coll: c, utf8: isUTF8(env, spec.Collation)}, err
+	case AggConcatPartial, AggJSONArray, AggJSONObject:
+		return newPartialConcat(env, spec), nil
 	}
 	return &countAcc{}, fmt.Errorf("arrowexec: unknown aggregate kind %d", spec.Kind)
 }

@@ -17,6 +17,7 @@ import (
 type concatAcc struct {
 	spec AggSpec
 	coll collator
+	utf8 bool // cut at UTF-8 character boundaries
 	vals [][][]byte
 }
 
@@ -65,8 +66,8 @@ func (a *concatAcc) result(g int) sqltypes.Value {
 			out = append(out, a.spec.Sep...)
 		}
 		out = append(out, v...)
-		if a.spec.MaxLen > 0 && len(out) >= a.spec.MaxLen {
-			out = out[:a.spec.MaxLen]
+		if a.spec.MaxLen > 0 && len(out) > a.spec.MaxLen {
+			out = cutConcat(out, a.spec.MaxLen, a.utf8)
 			break
 		}
 	}

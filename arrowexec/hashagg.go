@@ -38,6 +38,12 @@ const (
 	AggBitXor
 	// AggConcat is GROUP_CONCAT over distinct values (see concatAcc).
 	AggConcat
+	// AggConcatPartial, AggJSONArray and AggJSONObject join partial
+	// GROUP_CONCAT, JSON_ARRAYAGG and JSON_OBJECTAGG strings (see
+	// partialConcatAcc).
+	AggConcatPartial
+	AggJSONArray
+	AggJSONObject
 )
 
 func (k AggKind) String() string {
@@ -56,8 +62,12 @@ func (k AggKind) String() string {
 		return "BIT_OR"
 	case AggBitXor:
 		return "BIT_XOR"
-	case AggConcat:
+	case AggConcat, AggConcatPartial:
 		return "GROUP_CONCAT"
+	case AggJSONArray:
+		return "JSON_ARRAYAGG"
+	case AggJSONObject:
+		return "JSON_OBJECTAGG"
 	}
 	return fmt.Sprintf("AggKind(%d)", uint8(k))
 }
@@ -75,6 +85,7 @@ type AggSpec struct {
 	Collation collations.ID
 	// Sep, Desc and MaxLen configure AggConcat: the separator, descending
 	// order, and the length cut (group_concat_max_len; 0: none).
+	// AggConcatPartial uses Sep and MaxLen, AggJSONArray MaxLen.
 	Sep    string
 	Desc   bool
 	MaxLen int

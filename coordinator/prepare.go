@@ -150,7 +150,8 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 			continue
 		}
 		partialField[i] = pr.fragFields[j]
-		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(pr.fragFields[j])})
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(pr.fragFields[j]),
+			Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 		j++
 	}
 	if p.DistinctKeys > 0 {
@@ -169,7 +170,8 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: collationOf(f),
 					Sep: pa.Sep, Desc: pa.Desc, MaxLen: groupConcatMaxLen})
 			default:
-				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(partialField[i])})
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(partialField[i]),
+					Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 			}
 		}
 	}
@@ -265,6 +267,12 @@ func aggKind(k planner.AggKind) arrowexec.AggKind {
 		return arrowexec.AggBitOr
 	case planner.MergeBitXor:
 		return arrowexec.AggBitXor
+	case planner.MergeConcat:
+		return arrowexec.AggConcatPartial
+	case planner.MergeJSONArray:
+		return arrowexec.AggJSONArray
+	case planner.MergeJSONObject:
+		return arrowexec.AggJSONObject
 	}
 	return arrowexec.AggMax
 }

@@ -1,6 +1,13 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,4 +58,193 @@ func TestBreadth(t *testing.T) {
 	if ex := explain(t, q); !strings.Contains(ex, "passthrough") {
 		t.Errorf("expected passthrough:\n%s", ex)
 	}
+}
+
+// TestUnorderedAggregates covers GROUP_CONCAT without DISTINCT or ORDER BY,
+// JSON_ARRAYAGG and JSON_OBJECTAGG: fragments compute partials that the
+// coordinator joins. MySQL defines no order of the values, so those
+// columns compare as multisets (Bags); everything else, their length
+// included, must be equal.
+func TestUnorderedAggregates(t *testing.T) {
+	sep, arr, obj := bagSepPrefix+",", bagJSONArray, bagJSONObject
+	cases := []struct {
+		name string
+		q    string
+		bags map[int]string
+	}{
+		{"group_concat grouped", "select Carrier, group_concat(Origin), count(*) from ontime group by Carrier", map[int]string{1: sep}},
+		{"group_concat nulls skipped, all-null group NULL", "select YearD, group_concat(TailNum separator '|'), group_concat(if(Cancelled = 1, Origin, NULL)) from ontime where YearD < 1995 group by YearD", map[int]string{1: bagSepPrefix + "|", 2: sep}},
+		{"group_concat of several values and numbers", "select DayOfWeek, group_concat(Carrier, '-', Distance, '-', ArrDelayMinutes separator ';') from ontime where MonthD = 3 group by DayOfWeek", map[int]string{1: bagSepPrefix + ";"}},
+		{"group_concat no group, empty separator", "select group_concat(Dest separator ''), count(*) from ontime where Origin = 'SFO'", map[int]string{0: bagSepPrefix}},
+		{"group_concat over no rows", "select group_concat(Origin), json_arrayagg(Origin), json_objectagg(Origin, Dest) from ontime where YearD = 1800", map[int]string{0: sep, 1: arr, 2: obj}},
+		{"group_concat beside a distinct aggregate", "select Carrier, group_concat(Origin), count(distinct OriginState), group_concat(distinct OriginState order by OriginState) from ontime where DayOfWeek = 2 group by Carrier", map[int]string{1: sep}},
+		{"group_concat with rollup", "select Quarter, group_concat(Carrier) from ontime where DayofMonth = 1 group by Quarter with rollup", map[int]string{1: sep}},
+		{"length of group_concat", "select Carrier, length(group_concat(TailNum)), length(group_concat(Origin separator '')) from ontime group by Carrier", nil},
+		{"json_arrayagg strings numbers dates nulls", "select Carrier, json_arrayagg(TailNum), json_arrayagg(ArrDelayMinutes), json_arrayagg(FlightDate) from ontime where MonthD = 1 and DayofMonth < 8 group by Carrier", map[int]string{1: arr, 2: arr, 3: arr}},
+		{"json_objectagg", "select OriginState, json_objectagg(Carrier, Distance), json_objectagg(Origin, ArrDelayMinutes) from ontime where DayOfWeek = 3 and MonthD < 4 group by OriginState", map[int]string{1: obj, 2: obj}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diffBags(t, c.q, true, c.bags)
+			if ex := explain(t, c.q); !strings.HasPrefix(ex, "split ontime.ontime") {
+				t.Errorf("not distributed:\n%s", ex)
+			}
+		})
+	}
+	// The cut at the default group_concat_max_len (1 MiB): 60k values of
+	// about 22 bytes are well over it.
+	q := "select length(group_concat(concat(TailNum, FlightDate, Origin, Dest))), count(TailNum) from ontime"
+	if r := diff(t, q, true); len(r.rows) != 1 || r.rows[0][0] != "1048576" {
+		t.Errorf("cut GROUP_CONCAT length %v, want 1048576", r.rows)
+	}
+	if ex := explain(t, q); !strings.HasPrefix(ex, "split ontime.ontime") {
+		t.Errorf("not distributed:\n%s", ex)
+	}
+}
+
+// TestConcatMaxLenSession: a session that sets group_concat_max_len gets
+// GROUP_CONCAT cut at its own length, with MariaDB's metadata for it
+// (VARCHAR under 512 bytes): such statements run on its replica.
+func TestConcatMaxLenSession(t *testing.T) {
+	ctx := context.Background()
+	sc, err := env.shoal.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer discard(sc)
+	dc, err := env.direct.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer discard(dc)
+	for _, c := range []*sql.Conn{sc, dc} {
+		if _, err := c.ExecContext(ctx, "SET SESSION group_concat_max_len = 50"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		"select Carrier, group_concat(distinct Origin order by Origin) from ontime group by Carrier",
+		"select Carrier, length(group_concat(Origin)) from ontime group by Carrier",
+		"select count(*) from ontime",
+	} {
+		got, err := queryArgs(sc, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := queryArgs(dc, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, q, got, want, true)
+	}
+}
+
+// discard closes a connection instead of returning it to its pool, so its
+// session state does not leak into other tests.
+func discard(c *sql.Conn) {
+	c.Raw(func(any) error { return driver.ErrBadConn })
+	c.Close()
+}
+
+// TestPinnedUnorderedAggregates: with ontime pinned whole, statements the
+// in-memory engine does not compile (GROUP_CONCAT, JSON aggregates) fall
+// back to the replicas and answer as MySQL does.
+func TestPinnedUnorderedAggregates(t *testing.T) {
+	shoalExec(t, "CACHE TABLE ontime.ontime")
+	t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime.ontime") })
+	for _, q := range []string{
+		"select Carrier, group_concat(Origin), json_arrayagg(DayOfWeek), count(*) from ontime where YearD = 1999 group by Carrier",
+		"select group_concat(distinct Dest order by Dest), json_objectagg(Dest, Distance) from ontime where Origin = 'BOS'",
+	} {
+		bags := map[int]string{}
+		if strings.HasPrefix(q, "select Carrier") {
+			bags[1], bags[2] = bagSepPrefix+",", bagJSONArray
+		} else {
+			bags[1] = bagJSONObject
+		}
+		diffBags(t, q, true, bags)
+		if ex := explain(t, q); strings.Contains(ex, "in memory:") {
+			t.Errorf("ran in memory, which has no GROUP_CONCAT:\n%s", ex)
+		}
+	}
+}
+
+// diffBags is diff with the columns of bags compared as multisets of
+// values or members (see bagOf); nil bags is diff.
+func diffBags(t *testing.T, q string, ordered bool, bags map[int]string) *result {
+	t.Helper()
+	if len(bags) == 0 {
+		return diff(t, q, ordered)
+	}
+	got, err := query(env.shoal, q)
+	if err != nil {
+		t.Fatalf("shoal: %s: %v", q, err)
+	}
+	want, err := query(env.direct, q)
+	if err != nil {
+		t.Fatalf("direct: %s: %v", q, err)
+	}
+	for _, r := range []*result{got, want} {
+		for _, row := range r.rows {
+			for c, kind := range bags {
+				if c >= len(row) {
+					continue
+				}
+				v, err := normalizeBag(kind, row[c])
+				if err != nil {
+					t.Fatalf("%s: column %d: %v", q, c, err)
+				}
+				row[c] = v
+			}
+		}
+	}
+	compare(t, q, got, want, ordered)
+	return got
+}
+
+// normalizeBag puts the values or members of an unordered collection in
+// byte order and appends the original length, which keeps separators and
+// JSON spacing significant.
+func normalizeBag(kind, v string) (string, error) {
+	if v == "NULL" {
+		return v, nil
+	}
+	var parts []string
+	switch {
+	case strings.HasPrefix(kind, bagSepPrefix):
+		sep := strings.TrimPrefix(kind, bagSepPrefix)
+		if sep == "" {
+			parts = strings.Split(v, "") // one byte per value is not ours to know: compare as bytes
+		} else {
+			parts = strings.Split(v, sep)
+		}
+	case kind == bagJSONArray:
+		var members []json.RawMessage
+		if err := json.Unmarshal([]byte(v), &members); err != nil {
+			return "", fmt.Errorf("JSON array %.60q: %w", v, err)
+		}
+		for _, m := range members {
+			parts = append(parts, string(m))
+		}
+	case kind == bagJSONObject:
+		dec := json.NewDecoder(bytes.NewReader([]byte(v)))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return "", fmt.Errorf("JSON object %.60q: %v", v, err)
+		}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return "", err
+			}
+			var m json.RawMessage
+			if err := dec.Decode(&m); err != nil {
+				return "", err
+			}
+			parts = append(parts, fmt.Sprintf("%q:%s", k, m))
+		}
+	default:
+		return "", fmt.Errorf("unknown bag kind %q", kind)
+	}
+	slices.Sort(parts)
+	return fmt.Sprintf("%s #%d", strings.Join(parts, "\x00"), len(v)), nil
 }

@@ -39,6 +39,10 @@ type Query struct {
 	Ordered  bool   // the order of the result rows is fully determined
 	Category string // one of the Cat* constants
 	Feature  string // for breadth queries: the feature exercised
+	// Bags maps result columns whose value is a collection in no defined
+	// order (GROUP_CONCAT, JSON_ARRAYAGG or JSON_OBJECTAGG without ORDER
+	// BY) to how to compare them: see bagOf.
+	Bags map[int]string
 }
 
 // GenQuery returns query i of the sequence of seed.
@@ -442,6 +446,33 @@ type aggItem struct {
 	kind kind
 }
 
+// Bag kinds: a GROUP_CONCAT's values (between separators), a JSON array's
+// members, a JSON object's members. MySQL defines no order for them
+// without an ORDER BY inside the aggregate, so the differential tests
+// compare them as multisets (diffBags).
+const (
+	bagJSONArray  = "json["
+	bagJSONObject = "json{"
+	bagSepPrefix  = "sep:" // then the separator
+)
+
+// bagOf returns the bag kind of a select expression that is an unordered
+// collection aggregate, or "".
+func bagOf(expr string) string {
+	switch {
+	case strings.HasPrefix(expr, "JSON_ARRAYAGG("):
+		return bagJSONArray
+	case strings.HasPrefix(expr, "JSON_OBJECTAGG("):
+		return bagJSONObject
+	case strings.HasPrefix(expr, "GROUP_CONCAT(") && !strings.Contains(expr, "ORDER BY"):
+		if _, sep, ok := strings.Cut(expr, " SEPARATOR '"); ok {
+			return bagSepPrefix + strings.TrimSuffix(sep, "')")
+		}
+		return bagSepPrefix + ","
+	}
+	return ""
+}
+
 // aggregate returns an aggregate expression over ontime columns.
 func (g *qgen) aggregate(s source) aggItem {
 	q := s.q
@@ -498,7 +529,26 @@ func (g *qgen) breadthAggregate(s source, feature string) aggItem {
 		return aggItem{"COUNT(DISTINCT " + q(g.oneOf("$Carrier", "$Origin", "$TailNum", "$DayOfWeek", "$YearD", "$Dest", "$ArrDelayMinutes", "$Origin, $Dest")) + ")", kInt}
 	case "group-concat":
 		x := q(g.oneOf("$Carrier", "$DayOfWeek", "$OriginState", "$Quarter", "$Cancelled"))
+		// Values without a separator in them, some NULL (skipped by
+		// GROUP_CONCAT, null members of a JSON array).
+		v := q(g.oneOf("$Carrier", "$DayOfWeek", "$OriginState", "$Origin", "$TailNum", "$ArrDelayMinutes", "$FlightDate"))
+		switch g.n(4) {
+		case 0:
+			return aggItem{"GROUP_CONCAT(" + v + ")", kStr}
+		case 1:
+			y := q(g.oneOf("$Dest", "$Distance", "$DepDelayMinutes"))
+			return aggItem{"GROUP_CONCAT(" + v + ", '-', " + y + " SEPARATOR '|')", kStr}
+		case 2:
+			return aggItem{"LENGTH(GROUP_CONCAT(" + v + g.oneOf("", " SEPARATOR ''", " SEPARATOR '; '") + "))", kInt}
+		}
 		return aggItem{"GROUP_CONCAT(DISTINCT " + x + " ORDER BY " + x + g.oneOf("", " DESC", " SEPARATOR '|'") + ")", kStr}
+	case "json-agg":
+		v := q(g.oneOf("$Carrier", "$DayOfWeek", "$Origin", "$TailNum", "$ArrDelayMinutes", "$FlightDate", "$Distance / 7"))
+		if g.chance(60) {
+			return aggItem{"JSON_ARRAYAGG(" + v + ")", kStr}
+		}
+		k := q(g.oneOf("$Carrier", "$DayOfWeek", "$OriginState", "$Dest"))
+		return aggItem{"JSON_OBJECTAGG(" + k + ", " + v + ")", kStr}
 	case "stddev":
 		return aggItem{"ROUND(" + g.oneOf("STDDEV_POP(", "VAR_SAMP(", "STDDEV_SAMP(", "VAR_POP(", "STDDEV(", "VARIANCE(") + intCol + "), 6)", kDec}
 	case "bit":
@@ -534,6 +584,7 @@ type selItem struct {
 	alias string
 	key   bool // a group key
 	kind  kind
+	bag   string // see aggItem
 }
 
 func (it selItem) String() string {
@@ -613,7 +664,7 @@ func (g *qgen) groupedOpts(s source, cat, feature string, o aggOpts) Query {
 		if o.feature != "" && (i == 0 || g.chance(30)) {
 			a = g.breadthAggregate(s, o.feature)
 		}
-		it := selItem{expr: a.expr, kind: a.kind}
+		it := selItem{expr: a.expr, kind: a.kind, bag: bagOf(a.expr)}
 		if g.chance(60) {
 			it.alias = fmt.Sprintf("a%d", i+1)
 		}
@@ -652,7 +703,7 @@ func (g *qgen) groupedOpts(s source, cat, feature string, o aggOpts) Query {
 		if g.chance(20) {
 			sb.WriteString(g.limit())
 		}
-		return Query{SQL: sb.String(), Ordered: true, Category: cat, Feature: feature}
+		return Query{SQL: sb.String(), Ordered: true, Category: cat, Feature: feature, Bags: bags(items)}
 	}
 
 	if g.chance(30) {
@@ -670,6 +721,11 @@ func (g *qgen) groupedOpts(s source, cat, feature string, o aggOpts) Query {
 				continue
 			}
 			i = g.n(len(items))
+			if items[i].bag != "" {
+				// An unordered collection's text is no sort key.
+				ob = append(ob, "COUNT(*)"+g.oneOf("", " DESC"))
+				continue
+			}
 			ob = append(ob, g.ref(items, i, true)+g.oneOf("", " DESC", " ASC"))
 			if items[i].key {
 				covered[items[i].expr] = true
@@ -696,7 +752,21 @@ func (g *qgen) groupedOpts(s source, cat, feature string, o aggOpts) Query {
 			sb.WriteString(g.limit())
 		}
 	}
-	return Query{SQL: sb.String(), Ordered: ordered, Category: cat, Feature: feature}
+	return Query{SQL: sb.String(), Ordered: ordered, Category: cat, Feature: feature, Bags: bags(items)}
+}
+
+// bags returns Query.Bags of a select list.
+func bags(items []selItem) map[int]string {
+	var m map[int]string
+	for i, it := range items {
+		if it.bag != "" {
+			if m == nil {
+				m = map[int]string{}
+			}
+			m[i] = it.bag
+		}
+	}
+	return m
 }
 
 // having returns a HAVING condition over the select items or aggregates.
@@ -704,7 +774,7 @@ func (g *qgen) having(s source, items []selItem) string {
 	one := func() string {
 		var aggs []int
 		for i, it := range items {
-			if !it.key {
+			if !it.key && it.bag == "" {
 				aggs = append(aggs, i)
 			}
 		}
@@ -758,10 +828,17 @@ func (g *qgen) having(s source, items []selItem) string {
 // scalar builds an aggregate query without GROUP BY: one row.
 func (g *qgen) scalar(s source, cat, feature string) Query {
 	var items []string
+	var bags map[int]string
 	for i := range g.between(1, 5) {
 		a := g.aggregate(s)
 		if feature != "" && (i == 0 || g.chance(30)) {
 			a = g.breadthAggregate(s, feature)
+		}
+		if b := bagOf(a.expr); b != "" {
+			if bags == nil {
+				bags = map[int]string{}
+			}
+			bags[i] = b
 		}
 		if g.chance(40) {
 			items = append(items, fmt.Sprintf("%s AS a%d", a.expr, i+1))
@@ -776,7 +853,7 @@ func (g *qgen) scalar(s source, cat, feature string) Query {
 	if g.chance(5) {
 		q += g.oneOf(" LIMIT 1", " LIMIT 1 OFFSET 1", " LIMIT 0")
 	}
-	return Query{SQL: q, Ordered: true, Category: cat, Feature: feature}
+	return Query{SQL: q, Ordered: true, Category: cat, Feature: feature, Bags: bags}
 }
 
 // rowExprs are select-list entries of row queries.
@@ -871,7 +948,7 @@ func (g *qgen) rows(s source, cat, feature string) Query {
 
 var breadthFeatures = []string{
 	"join-carriers", "join-airports", "left-join-dim", "in-subquery", "count-distinct",
-	"select-distinct", "group-concat", "stddev", "bit", "rollup", "derived-table", "cte", "scalar-subquery",
+	"select-distinct", "group-concat", "json-agg", "stddev", "bit", "rollup", "derived-table", "cte", "scalar-subquery",
 }
 
 // breadth builds a query using SQL Shoal passes through today.
@@ -926,7 +1003,7 @@ func (g *qgen) breadth() Query {
 			return g.rows(o, CatBreadth, f)
 		}
 		return g.grouped(o, CatBreadth, f)
-	case "count-distinct", "group-concat", "stddev", "bit":
+	case "count-distinct", "group-concat", "json-agg", "stddev", "bit":
 		if g.chance(25) {
 			return g.scalar(o, CatBreadth, f)
 		}

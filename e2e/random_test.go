@@ -98,7 +98,7 @@ func runGenerated(t *testing.T, q Query, o *outcome) {
 	if o.explainErr {
 		t.Errorf("EXPLAIN %s: %s", q.SQL, o.reason)
 	}
-	r := diff(t, q.SQL, q.Ordered)
+	r := diffBags(t, q.SQL, q.Ordered, q.Bags)
 	if r != nil && r.err != nil {
 		o.invalid = true
 		t.Errorf("generator bug: MariaDB refuses %s: %v", q.SQL, r.err)

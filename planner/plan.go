@@ -25,6 +25,14 @@ import (
 // to distribute such statements.
 const RangeMarker = "`__SHOAL_RANGE__`"
 
+// PartitionMarker stands in the fragment SQL template of a Partitioned
+// plan where the name of the partition a fragment reads goes, inside the
+// split table's PARTITION (...) selection.
+const PartitionMarker = "`__SHOAL_PARTITION__`"
+
+// partitionMarkerName is PartitionMarker unquoted.
+const partitionMarkerName = "__SHOAL_PARTITION__"
+
 // AggKind is the merge function of one partial aggregate column.
 type AggKind int
 
@@ -48,6 +56,12 @@ const (
 	// MergeDistinctConcat is GROUP_CONCAT(DISTINCT key Arg [ORDER BY it]
 	// [SEPARATOR Sep]) over a group's distinct-key combinations.
 	MergeDistinctConcat
+	// MergeConcat joins partial GROUP_CONCATs (no DISTINCT, no ORDER BY)
+	// with Sep; MergeJSONArray and MergeJSONObject join partial
+	// JSON_ARRAYAGGs and JSON_OBJECTAGGs (see planner/rewrite.go).
+	MergeConcat
+	MergeJSONArray
+	MergeJSONObject
 )
 
 func (k AggKind) String() string {
@@ -72,6 +86,12 @@ func (k AggKind) String() string {
 		return "bit_xor"
 	case MergeDistinctConcat:
 		return "group_concat-distinct"
+	case MergeConcat:
+		return "group_concat"
+	case MergeJSONArray:
+		return "json_arrayagg"
+	case MergeJSONObject:
+		return "json_objectagg"
 	}
 	return fmt.Sprintf("AggKind(%d)", int(k))
 }
@@ -105,8 +125,17 @@ type Plan struct {
 	// DB and Table name the split table.
 	DB, Table string
 	// SplitColumn is the split table's key column, qualified as the
-	// fragment SQL names it.
+	// fragment SQL names it (SplitInt, SplitDate, SplitDatetime).
 	SplitColumn string
+	// Split is how the table is cut; SplitNone: one fragment whose range
+	// predicate is TRUE.
+	Split SplitKind
+	// KeyColumns are the primary key columns, qualified, for SplitKey.
+	KeyColumns []string
+	// Partitioned is true when the split table is natively partitioned
+	// and the fragment SQL selects one partition (PartitionMarker); the
+	// coordinator cuts each partition into its own key ranges.
+	Partitioned bool
 	// FragmentSQL is the fragment statement with RangeMarker where the range
 	// predicate goes.
 	FragmentSQL string
@@ -160,8 +189,30 @@ type Plan struct {
 // Describe renders the plan for EXPLAIN, one step per line.
 func (p *Plan) Describe() []string {
 	var out []string
-	out = append(out, fmt.Sprintf("split %s.%s on %s", p.DB, p.Table, p.SplitColumn))
-	out = append(out, "fragment: "+strings.ReplaceAll(p.FragmentSQL, RangeMarker, "("+p.SplitColumn+" >= ? AND "+p.SplitColumn+" < ?)"))
+	rng := "(" + p.SplitColumn + " >= ? AND " + p.SplitColumn + " < ?)"
+	switch p.Split {
+	case SplitNone:
+		if p.Partitioned {
+			out = append(out, fmt.Sprintf("one fragment per partition of %s.%s", p.DB, p.Table))
+		} else {
+			out = append(out, fmt.Sprintf("one fragment over %s.%s (not split)", p.DB, p.Table))
+		}
+		rng = "TRUE"
+	case SplitDate, SplitDatetime:
+		out = append(out, fmt.Sprintf("split %s.%s on %s (%s ranges)", p.DB, p.Table, p.SplitColumn, p.Split))
+	case SplitKey:
+		cols := strings.Join(p.KeyColumns, ", ")
+		out = append(out, fmt.Sprintf("split %s.%s on key (%s) at sampled boundaries", p.DB, p.Table, cols))
+		qs := strings.TrimSuffix(strings.Repeat("?, ", len(p.KeyColumns)), ", ")
+		rng = "((" + cols + ") >= (" + qs + ") AND (" + cols + ") < (" + qs + "))"
+	default:
+		out = append(out, fmt.Sprintf("split %s.%s on %s", p.DB, p.Table, p.SplitColumn))
+	}
+	if p.Partitioned && p.Split != SplitNone {
+		out[len(out)-1] += ", within each partition"
+	}
+	frag := strings.ReplaceAll(p.FragmentSQL, RangeMarker, rng)
+	out = append(out, "fragment: "+strings.ReplaceAll(frag, PartitionMarker, "?"))
 	if p.Aggregate {
 		parts := make([]string, len(p.Partials))
 		for i, pa := range p.Partials {

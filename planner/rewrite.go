@@ -523,8 +523,14 @@ func (r *finalRewriter) Leave(n ast.Node) (ast.Node, bool) {
 // final expression over them.
 func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	f := strings.ToLower(x.F)
-	if f == "group_concat" {
+	switch f {
+	case "group_concat":
+		if !x.Distinct {
+			return a.concatPartial(x)
+		}
 		return a.groupConcat(x)
+	case "json_arrayagg", "json_objectagg":
+		return a.jsonAggregate(x)
 	}
 	if x.Order != nil {
 		return nil, notDist("%s with ORDER BY", strings.ToUpper(x.F))
@@ -629,20 +635,16 @@ func (a *aggPlanner) distinctAggregate(f string, args []string) (ast.ExprNode, e
 
 // groupConcat plans GROUP_CONCAT(DISTINCT x [ORDER BY x [DESC]]
 // [SEPARATOR s]): x becomes a distinct key and the coordinator joins a
-// group's distinct values in collation order. Without DISTINCT, or ordered
-// by anything but x, the order of equal or repeated values across
-// fragments is not reproducible: it passes through.
+// group's distinct values in collation order. Ordered by anything but x,
+// or over several values, the order of values across fragments is not
+// reproducible: it passes through. (Without DISTINCT see concatPartial.)
 func (a *aggPlanner) groupConcat(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
-	if !x.Distinct || len(x.Args) != 2 {
-		return nil, notDist("GROUP_CONCAT without DISTINCT or over several values")
+	if len(x.Args) != 2 {
+		return nil, notDist("GROUP_CONCAT(DISTINCT) over several values")
 	}
-	sepv, ok := x.Args[1].(ast.ValueExpr)
-	if !ok {
-		return nil, notDist("GROUP_CONCAT separator")
-	}
-	sep, ok := sepv.GetValue().(string)
-	if !ok {
-		return nil, notDist("GROUP_CONCAT separator")
+	sep, err := concatSeparator(x)
+	if err != nil {
+		return nil, err
 	}
 	arg, err := sqlparse.Restore(x.Args[0])
 	if err != nil {
@@ -671,6 +673,77 @@ func (a *aggPlanner) groupConcat(x *ast.AggregateFuncExpr) (ast.ExprNode, error)
 		}
 	}
 	a.partials = append(a.partials, Partial{Kind: MergeDistinctConcat, Arg: idx, Sep: sep, Desc: desc})
+	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1)), nil
+}
+
+// concatSeparator returns GROUP_CONCAT's separator, which the TiDB parser
+// keeps as the last argument (',' when the statement names none).
+func concatSeparator(x *ast.AggregateFuncExpr) (string, error) {
+	if len(x.Args) < 2 {
+		return "", notDist("GROUP_CONCAT without a separator argument")
+	}
+	if v, ok := x.Args[len(x.Args)-1].(ast.ValueExpr); ok {
+		if sep, ok := v.GetValue().(string); ok {
+			return sep, nil
+		}
+	}
+	return "", notDist("GROUP_CONCAT separator")
+}
+
+// concatPartial plans GROUP_CONCAT(x[, y…] [SEPARATOR s]) without DISTINCT
+// and without ORDER BY. MySQL leaves the order of the values unspecified
+// then (it is the order rows happen to reach the aggregate), so the
+// decomposition is order-free: GROUP_CONCAT(S1 ∪ S2) is the partials of S1
+// and S2 joined with s. Every fragment computes the partial of its range,
+// and the coordinator joins a group's partials (in byte order of the
+// partials, so one statement over one data set answers the same every
+// time) and cuts the result to group_concat_max_len as MySQL does. NULL
+// values are skipped by the fragments; a group whose partials are all NULL
+// is NULL.
+//
+// With ORDER BY the values of different fragments would have to be
+// interleaved, which partial strings cannot do exactly (a value may
+// contain the separator): it passes through.
+func (a *aggPlanner) concatPartial(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
+	if x.Order != nil {
+		return nil, notDist("GROUP_CONCAT with ORDER BY (without DISTINCT)")
+	}
+	sep, err := concatSeparator(x)
+	if err != nil {
+		return nil, err
+	}
+	return a.partialFragment(x, MergeConcat, sep)
+}
+
+// jsonAggregate plans JSON_ARRAYAGG(x) and JSON_OBJECTAGG(k, v) (MariaDB
+// 10.5+): each fragment computes the partial array or object of its range
+// and the coordinator joins the partials' members, in byte order of the
+// partials as for GROUP_CONCAT: MariaDB gives no member order either.
+// Members are formatted by the replicas, so the text is MariaDB's own.
+func (a *aggPlanner) jsonAggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
+	if x.Distinct || x.Order != nil {
+		return nil, notDist("%s with DISTINCT or ORDER BY", strings.ToUpper(x.F))
+	}
+	kind := MergeJSONArray
+	if strings.EqualFold(x.F, "json_objectagg") {
+		kind = MergeJSONObject
+	}
+	return a.partialFragment(x, kind, "")
+}
+
+// partialFragment registers an aggregate that every fragment computes as
+// written and the coordinator merges with kind.
+func (a *aggPlanner) partialFragment(x *ast.AggregateFuncExpr, kind AggKind, sep string) (ast.ExprNode, error) {
+	s, err := sqlparse.Restore(x)
+	if err != nil {
+		return nil, notDist("cannot render aggregate: %v", err)
+	}
+	for i, p := range a.partials {
+		if p.Kind == kind && p.SQL == s {
+			return colExpr(fmt.Sprintf("__a%d", i)), nil
+		}
+	}
+	a.partials = append(a.partials, Partial{Kind: kind, SQL: s, Sep: sep})
 	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1)), nil
 }
 
