@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"vitess.io/vitess/go/sqltypes"
+
 	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/pushdown"
 )
 
 // snapshot is one immutable reading of the replicas' schema. Queries read
@@ -46,14 +50,70 @@ func (s *Server) readCatalog(ctx context.Context, b *backend) (*snapshot, error)
 		s.log.Warn("split key sample failed; cutting the table by key width", "err", err)
 	}
 	for key, ts := range snap.samples {
-		if ts.at.Equal(start) && ts.sample != nil {
+		switch {
+		case ts.at.Equal(start) && ts.sample != nil:
 			s.log.Info("split key sampled", "table", key, "intervals", len(ts.sample.Rows), "probes", ts.probes, "took", ts.took)
+		case ts.at.Equal(start) && ts.keys != nil:
+			s.log.Info("boundary keys sampled", "table", key, "keys", len(ts.keys), "took", ts.took)
 		}
 	}
 	return snap, nil
 }
 
 var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}
+
+// rowCount reads a row estimate of information_schema, whatever type the
+// server gives it (IFNULL and SUM of the BIGINT UNSIGNED TABLE_ROWS come
+// back as DECIMAL, which sqltypes' ToInt64 refuses); 0 when unreadable.
+func rowCount(v sqltypes.Value) int64 {
+	f, err := strconv.ParseFloat(v.ToString(), 64)
+	if err != nil || !(f > 0) {
+		return 0
+	}
+	return int64(min(f, 1<<62))
+}
+
+// splittable reports whether column c of t can be cut into integer ranges
+// (pushdown: an integer, or a DATE or DATETIME as days or seconds). A
+// BIGINT UNSIGNED cannot: its keys above 2^63-1 do not fit an int64.
+func splittable(t *planner.Table, c planner.Column, unsigned map[string]bool) bool {
+	if dateType(c.Type) != "" {
+		return true
+	}
+	return integerTypes[c.Type] && !(c.Type == "bigint" && unsigned[t.Schema+"."+t.Name+"."+c.Name])
+}
+
+// keyComparable reports whether every column of the key cols of t
+// compares with a literal of its value in the index's order: not ENUM or
+// SET (ordered by their numbers, compared with a string literal as
+// strings), nor a float (its text may not round-trip), BIT, JSON, a
+// spatial type or TIMESTAMP (its literal is read in the session's time
+// zone).
+func keyComparable(t *planner.Table, cols []string) bool {
+	for _, name := range cols {
+		c, ok := t.Column(name)
+		if !ok {
+			return false
+		}
+		switch c.Type {
+		case "enum", "set", "float", "double", "real", "bit", "json", "timestamp",
+			"geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection":
+			return false
+		}
+	}
+	return true
+}
+
+// dateType is Table.SplitType for a column of type typ: "date" or
+// "datetime", or "" for any other type. TIMESTAMP is not cut by date: its
+// literals are read in the session time zone, whose changes around
+// daylight saving time are not monotonic.
+func dateType(typ string) string {
+	if typ == "date" || typ == "datetime" {
+		return typ
+	}
+	return ""
+}
 
 // loadSnapshot reads tables, columns, primary keys, row estimates and split
 // key bounds from one replica.
@@ -79,16 +139,15 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 		return nil, err
 	}
 	for _, row := range r.Rows {
-		n, _ := row[2].ToInt64()
-		s.tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: n})
+		s.tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: rowCount(row[2])})
 	}
-	r, err = b.fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE FROM information_schema.COLUMNS
+	r, err = b.fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS
 		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
 		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, 10000000)
 	if err != nil {
 		return nil, err
 	}
-	unsigned := map[string]bool{}
+	unsigned, nullable := map[string]bool{}, map[string]bool{}
 	for _, row := range r.Rows {
 		t, ok := s.tables.Table(row[0].ToString(), row[1].ToString())
 		if !ok {
@@ -98,6 +157,9 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 		t.Columns = append(t.Columns, col)
 		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {
 			unsigned[t.Schema+"."+t.Name+"."+col.Name] = true
+		}
+		if row[5].ToString() == "YES" {
+			nullable[t.Schema+"."+t.Name+"."+col.Name] = true
 		}
 	}
 	r, err = b.fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX SEPARATOR ',')
@@ -112,21 +174,28 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 		if !ok {
 			continue
 		}
-		pk := row[2].ToString()
-		if strings.Contains(pk, ",") {
-			continue // composite keys are not split (yet)
+		pk := strings.Split(row[2].ToString(), ",")
+		if c, ok := t.Column(pk[0]); ok && len(pk) == 1 && splittable(t, c, unsigned) {
+			t.SplitColumn, t.SplitType = c.Name, dateType(c.Type)
+			continue
 		}
-		if c, ok := t.Column(pk); ok && integerTypes[c.Type] && !(c.Type == "bigint" && unsigned[t.Schema+"."+t.Name+"."+c.Name]) {
-			t.SplitColumn = c.Name
+		// Composite or of another type: cut at keys sampled from the
+		// index (keysample.go), if literals compare as the index orders.
+		if keyComparable(t, pk) {
+			t.KeyColumns = pk
 		}
 	}
 	for key, col := range splitCols {
 		db, name, _ := strings.Cut(key, ".")
 		if t, ok := s.tables.Table(db, name); ok {
-			if c, ok := t.Column(col); ok && integerTypes[c.Type] {
-				t.SplitColumn = c.Name
+			if c, ok := t.Column(col); ok && (integerTypes[c.Type] || dateType(c.Type) != "") {
+				t.SplitColumn, t.SplitType, t.KeyColumns = c.Name, dateType(c.Type), nil
+				t.SplitNullable = nullable[t.Schema+"."+t.Name+"."+c.Name]
 			}
 		}
+	}
+	if err := loadPartitions(b, s.tables); err != nil {
+		return nil, err
 	}
 	// Split key bounds: one index dive at each end per table. Row estimates
 	// from information_schema can be stale (zero on a freshly loaded
@@ -143,6 +212,14 @@ func loadSnapshot(ctx context.Context, b *backend, splitCols map[string]string, 
 			return nil, err
 		}
 		if len(r.Rows) == 1 && !r.Rows[0][0].IsNull() {
+			if t.SplitType != "" {
+				lo, ok1 := pushdown.DateKey(t.Split(), r.Rows[0][0].ToString())
+				hi, ok2 := pushdown.DateKey(t.Split(), r.Rows[0][1].ToString())
+				if ok1 && ok2 {
+					t.Min, t.Max = lo, hi // days or seconds: not a row count
+				}
+				continue
+			}
 			t.Min, _ = r.Rows[0][0].ToInt64()
 			t.Max, _ = r.Rows[0][1].ToInt64()
 			if w := t.Max - t.Min + 1; w > t.Rows {
@@ -166,7 +243,9 @@ func sameSchema(a, b *snapshot) bool {
 	}
 	for key, ta := range a.tables {
 		tb, ok := b.tables[key]
-		if !ok || ta.SplitColumn != tb.SplitColumn || !slices.Equal(ta.Columns, tb.Columns) {
+		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType ||
+			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
+			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) {
 			return false
 		}
 	}

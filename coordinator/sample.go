@@ -46,7 +46,10 @@ import (
 // (sample nil, err set) is kept like a good one, so a table that cannot be
 // sampled is tried again only when a good sample would be retaken.
 type tableSample struct {
-	sample    *pushdown.KeySample
+	sample *pushdown.KeySample
+	// keys are the boundary keys of a SplitKey table (keysample.go), in
+	// index order, each one SQL literal per key column.
+	keys      [][]string
 	err       error
 	splitCol  string
 	min, max  int64
@@ -72,7 +75,7 @@ const (
 // fragments ranges: same split column, bounds within 5% of the key span,
 // row estimate within 10%, sized for as many fragments, and young.
 func (old *tableSample) reusable(t *planner.Table, fragments int, now time.Time) bool {
-	if old == nil || old.splitCol != t.SplitColumn || old.fragments < fragments || now.Sub(old.at) > maxSampleAge {
+	if old == nil || old.splitCol != splitKey(t) || old.fragments < fragments || now.Sub(old.at) > maxSampleAge {
 		return false
 	}
 	span := float64(old.max-old.min) + 1
@@ -91,8 +94,20 @@ func sampleTables(b *backend, snap, prev *snapshot, fragments int, minRows int64
 	snap.samples = map[string]*tableSample{}
 	var tables []*planner.Table
 	for key, t := range snap.tables {
-		if t.SplitColumn == "" || t.Pinned || t.Max <= t.Min || t.Rows < 2*max(minRows, 1) {
+		if t.Pinned || t.Rows < 2*max(minRows, 1) {
 			continue
+		}
+		switch t.Split() {
+		case planner.SplitNone:
+			continue
+		case planner.SplitKey:
+			if t.Rows > maxKeyScanRows {
+				continue
+			}
+		default:
+			if t.Max <= t.Min {
+				continue
+			}
 		}
 		if prev != nil {
 			if old := prev.samples[key]; old.reusable(t, fragments, now) {
@@ -113,13 +128,19 @@ func sampleTables(b *backend, snap, prev *snapshot, fragments int, minRows int64
 		if o.Budget > budget {
 			break
 		}
-		ts, err := sampleTable(b, t, o)
+		var ts *tableSample
+		var err error
+		if t.Split() == planner.SplitKey {
+			ts, err = sampleKeys(b, t, fragments)
+		} else {
+			ts, err = sampleTable(b, t, o)
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("sampling %s.%s: %w", t.Schema, t.Name, err))
 			if connLost(err) {
 				break // the connection is gone: readCatalog reports it
 			}
-			ts = &tableSample{err: err, splitCol: t.SplitColumn, min: t.Min, max: t.Max, rows: t.Rows}
+			ts = &tableSample{err: err, splitCol: splitKey(t), min: t.Min, max: t.Max, rows: t.Rows}
 		}
 		budget -= ts.probes
 		ts.fragments, ts.at = fragments, now
@@ -172,7 +193,7 @@ func sampleTable(b *backend, t *planner.Table, o pushdown.SampleOptions) (*table
 	if !s.Valid() {
 		return nil, fmt.Errorf("the range estimates hold no rows")
 	}
-	return &tableSample{sample: s, splitCol: t.SplitColumn, min: t.Min, max: t.Max, rows: t.Rows,
+	return &tableSample{sample: s, splitCol: splitKey(t), min: t.Min, max: t.Max, rows: t.Rows,
 		took: time.Since(start), probes: probes}, nil
 }
 
@@ -233,14 +254,18 @@ func probeSQL(t *planner.Table, index string, iv [][2]int64) string {
 	from := fmt.Sprintf("SELECT 1 FROM `%s`.`%s` FORCE INDEX (`%s`) WHERE `%s` >= ",
 		escapeID(t.Schema), escapeID(t.Name), escapeID(index), escapeID(t.SplitColumn))
 	col := " AND `" + escapeID(t.SplitColumn) + "` < "
+	lit := func(v int64) string { return strconv.FormatInt(v, 10) }
+	if k := t.Split(); k == planner.SplitDate || k == planner.SplitDatetime {
+		lit = func(v int64) string { return pushdown.DateLiteral(k, v) }
+	}
 	for i, r := range iv {
 		if i > 0 {
 			sb.WriteString(" UNION ALL ")
 		}
 		sb.WriteString(from)
-		sb.WriteString(strconv.FormatInt(r[0], 10))
+		sb.WriteString(lit(r[0]))
 		sb.WriteString(col)
-		sb.WriteString(strconv.FormatInt(r[1], 10))
+		sb.WriteString(lit(r[1]))
 	}
 	return sb.String()
 }

@@ -183,7 +183,7 @@ func TestFlightSQL(t *testing.T) {
 			{"distributed aggregate", "select Carrier, count(*), sum(Distance), avg(ArrDelayMinutes), min(FlightDate), max(FlightDate), count(TailNum) from ontime group by Carrier order by Carrier", true, true, 0},
 			{"distributed rows over several batches", "select id, Carrier, FlightDate, TailNum, ArrDelayMinutes from ontime where YearD >= 2010", false, true, 8193},
 			{"distributed top rows", "select id, Origin, ArrDelayMinutes from ontime where Origin = 'SFO' order by ArrDelayMinutes desc, id limit 10", true, false, 0},
-			{"passthrough", "select code, name, country from carriers order by code", true, true, 0},
+			{"passthrough", "select code, name, country from carriers where rand() < 2 order by code", true, true, 0}, // volatile: passes through
 			{"passthrough join", "select c.name, count(*) from ontime o join carriers c on c.code = o.Carrier where o.YearD = 2002 group by c.name", false, true, 0},
 			{"passthrough show", "SHOW COLUMNS FROM carriers", true, false, 0},
 			{"nulls", "select id, TailNum, ArrDelayMinutes from ontime where TailNum is null or ArrDelayMinutes is null order by id limit 20", true, false, 0},
@@ -211,8 +211,10 @@ func TestFlightSQL(t *testing.T) {
 		if d := after.get(`shoal_queries_total{kind="distributed",outcome="ok"}`) - before.get(`shoal_queries_total{kind="distributed",outcome="ok"}`); d < 3 {
 			t.Errorf("distributed queries went up by %v, want at least 3: Flight SQL statements did not take the distributed path", d)
 		}
-		if d := after.get(`shoal_queries_total{kind="passthrough",outcome="ok"}`) - before.get(`shoal_queries_total{kind="passthrough",outcome="ok"}`); d < 3 {
-			t.Errorf("passthrough queries went up by %v, want at least 3", d)
+		// carriers (CHAR primary key) is distributed since split keys of any
+		// type: the volatile query and SHOW pass through.
+		if d := after.get(`shoal_queries_total{kind="passthrough",outcome="ok"}`) - before.get(`shoal_queries_total{kind="passthrough",outcome="ok"}`); d < 2 {
+			t.Errorf("passthrough queries went up by %v, want at least 2", d)
 		}
 	})
 

@@ -1,6 +1,9 @@
 package planner
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Column is one column of a table as the catalog knows it.
 type Column struct {
@@ -16,20 +19,100 @@ type Table struct {
 	Schema  string
 	Name    string
 	Columns []Column
-	// SplitColumn is the integer column whose ranges cut the table into
-	// fragments: the integer primary key, or the column set in config.
-	// Empty when the table has none; the table is then not split.
+	// SplitColumn is the column whose ranges cut the table into
+	// fragments: an integer, DATE or DATETIME primary key, or the column
+	// set in config. Empty when the table has none.
 	SplitColumn string
+	// SplitNullable is true when the split column (a configured one:
+	// primary key columns are NOT NULL) may hold NULL: its NULL keys get
+	// a range of their own.
+	SplitNullable bool
+	// SplitType is the split column's type when it is not an integer:
+	// "date" or "datetime". Its values are cut as integers (days or
+	// seconds since 1970-01-01, see pushdown.DateKey), so the integer
+	// splitting and sampling serve it unchanged; only the literals in the
+	// fragment SQL differ.
+	SplitType string
+	// KeyColumns is the primary key, in index order, when there is no
+	// SplitColumn and the key is composite or not of a type above (e.g. a
+	// VARCHAR). Such a table is cut at boundary keys sampled from the
+	// index (coordinator/sample.go), with row comparisons on the columns.
+	// A table with neither runs as one fragment.
+	KeyColumns []string
 	// Rows is the estimated row count (information_schema.TABLES).
 	Rows int64
 	// Min and Max are the split column's bounds when last read. They only
 	// place the inner range boundaries: the first and last ranges are open,
 	// so stale bounds cost balance, never rows.
 	Min, Max int64
+	// Partitions are the table's native partitions (information_schema.
+	// PARTITIONS), in order; nil when it is not partitioned. A plan over
+	// a partitioned table reads each partition with PARTITION (p) in its
+	// own fragments, each cut further by the split key.
+	Partitions []Partition
 	// Pinned marks a table held in the coordinator's memory (CACHE
 	// TABLE): it is not split into key ranges but into in-memory
 	// partitions, and it cannot be joined inside a replica fragment.
 	Pinned bool
+}
+
+// Partition is one native partition of a table.
+type Partition struct {
+	Name string
+	// Rows is the partition's estimated row count.
+	Rows int64
+	// Min and Max are the split column's bounds in the partition (split
+	// kinds SplitInt, SplitDate, SplitDatetime); Max < Min when unknown
+	// or empty. Like Table.Min and Max they only place inner boundaries.
+	Min, Max int64
+}
+
+// SplitKind is how a table is cut into fragments.
+type SplitKind int
+
+// Split kinds.
+const (
+	// SplitNone: no usable key; the table is read by one fragment.
+	SplitNone SplitKind = iota
+	// SplitInt: ranges of an integer column.
+	SplitInt
+	// SplitDate and SplitDatetime: ranges of a DATE or DATETIME column.
+	SplitDate
+	SplitDatetime
+	// SplitKey: ranges between sampled keys of a composite or
+	// non-integer primary key.
+	SplitKey
+)
+
+func (k SplitKind) String() string {
+	switch k {
+	case SplitNone:
+		return "none"
+	case SplitInt:
+		return "integer"
+	case SplitDate:
+		return "date"
+	case SplitDatetime:
+		return "datetime"
+	case SplitKey:
+		return "sampled key"
+	}
+	return fmt.Sprintf("SplitKind(%d)", int(k))
+}
+
+// Split returns how t is cut into fragments.
+func (t *Table) Split() SplitKind {
+	switch {
+	case t.SplitColumn != "" && t.SplitType == "date":
+		return SplitDate
+	case t.SplitColumn != "" && t.SplitType == "datetime":
+		return SplitDatetime
+	case t.SplitColumn != "":
+		return SplitInt
+	case len(t.KeyColumns) > 0:
+		return SplitKey
+	}
+	return SplitNone
 }
 
 // Column returns the column named name (case-insensitive), if any.

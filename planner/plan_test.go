@@ -29,6 +29,13 @@ func testCatalog() Catalog {
 			"UniqueCarrier", "Carrier", "TailNum", "FlightNum", "Origin", "OriginState", "Dest",
 			"DestState", "DepDelayMinutes", "ArrDelayMinutes", "Cancelled", "Diverted", "Distance")})
 	c.Add(&Table{Schema: "ontime", Name: "nokey", Columns: cols("a", "b")})
+	c.Add(&Table{Schema: "ontime", Name: "bignokey", Rows: 1e6, Columns: cols("a", "b")})
+	c.Add(&Table{Schema: "ontime", Name: "days", SplitColumn: "FlightDate", SplitType: "date", Rows: 5e6, Columns: cols("FlightDate", "n")})
+	parts := []Partition{{Name: "p2023", Rows: 4e6, Min: 1, Max: 4e6}, {Name: "p2024", Rows: 4e6, Min: 4e6 + 1, Max: 8e6}}
+	c.Add(&Table{Schema: "ontime", Name: "byyear", SplitColumn: "id", Rows: 8e6, Min: 1, Max: 8e6, Partitions: parts, Columns: cols("id", "YearD", "Distance")})
+	c.Add(&Table{Schema: "ontime", Name: "logs", Rows: 8e6, Partitions: parts, Columns: cols("YearD", "msg")})
+	c.Add(&Table{Schema: "ontime", Name: "bigtails", KeyColumns: []string{"Carrier", "TailNum"}, Rows: 2e7, Columns: cols("Carrier", "TailNum", "Distance")})
+	c.Add(&Table{Schema: "ontime", Name: "tails", KeyColumns: []string{"Carrier", "TailNum"}, Rows: 2e6, Columns: cols("Carrier", "TailNum", "Distance")})
 	c.Add(&Table{Schema: "ontime", Name: "carriers", SplitColumn: "", Rows: 22, Columns: cols("code", "name", "country")})
 	c.Add(&Table{Schema: "ontime", Name: "airports", SplitColumn: "", Rows: 105, Columns: cols("code", "city", "state", "name")})
 	return c

@@ -50,10 +50,17 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	qualifyTables(sel, db)
 
 	p := &Plan{
-		DB: split.tbl.Schema, Table: split.tbl.Name,
-		SplitColumn: quoteName(split.alias) + "." + quoteName(split.tbl.SplitColumn),
-		Limit:       -1, PushedLimit: -1,
+		DB: split.tbl.Schema, Table: split.tbl.Name, Split: split.tbl.Split(),
+		Limit: -1, PushedLimit: -1,
 		Notes: []string{"split table: " + why},
+	}
+	switch p.Split {
+	case SplitInt, SplitDate, SplitDatetime:
+		p.SplitColumn = quoteName(split.alias) + "." + quoteName(split.tbl.SplitColumn)
+	case SplitKey:
+		for _, c := range split.tbl.KeyColumns {
+			p.KeyColumns = append(p.KeyColumns, quoteName(split.alias)+"."+quoteName(c))
+		}
 	}
 	if p.Limit, p.Offset, err = limitOf(sel.Limit); err != nil {
 		return nil, err
@@ -67,7 +74,21 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 		return nil, notDist("cannot render metadata statement: %v", err)
 	}
 
+	// A natively partitioned split table is read one partition per
+	// fragment (unless the statement selects partitions itself): the
+	// fragment names its partition, so MariaDB opens only that one, even
+	// where the range predicate alone would not prune.
+	if len(split.tbl.Partitions) > 1 && len(split.tn.PartitionNames) == 0 {
+		split.tn.PartitionNames = []ast.CIStr{ast.NewCIStr(partitionMarkerName)}
+		p.Partitioned = true
+	}
 	from, err := sqlparse.Restore(sel.From)
+	if p.Partitioned {
+		split.tn.PartitionNames = nil
+		if p.Split == SplitNone {
+			p.Notes[0] += " per partition"
+		}
+	}
 	if err != nil {
 		return nil, notDist("cannot render FROM: %v", err)
 	}
@@ -88,11 +109,46 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	unsplit := p.Split == SplitNone || p.Split == SplitKey && split.tbl.Rows > MaxKeySampleRows
+	if p.Split == SplitKey && unsplit {
+		p.Notes = append(p.Notes, fmt.Sprintf("key not sampled (more than %d rows): one fragment", MaxKeySampleRows))
+	}
+	if rows := fragmentRows(split.tbl, p.Partitioned); unsplit && !p.Aggregate && p.PushedLimit < 0 && rows > MaxOneFragmentRows {
+		// A fragment's rows are held until it completes (a failed attempt
+		// is never half-sent): one fragment of a large table would hold
+		// the table. The replica streams it instead.
+		return nil, notDist("table %s.%s has no usable split key and ~%d rows, too many for one fragment", split.tbl.Schema, split.tbl.Name, rows)
+	}
 	if _, err := sqlparse.ParseOne(strings.ReplaceAll(p.FragmentSQL, RangeMarker, "TRUE")); err != nil {
 		return nil, fmt.Errorf("planner: fragment SQL does not parse: %w (%s)", err, p.FragmentSQL)
 	}
 	return p, nil
 }
+
+// MaxOneFragmentRows is the most rows (by the catalog's estimate) of a
+// table without a split key that a row plan without LIMIT reads as one
+// fragment; larger ones pass through. It matches the coordinator's bound
+// on the rows of one row-plan fragment.
+const MaxOneFragmentRows = 100_000
+
+// fragmentRows estimates the most rows one fragment of an unsplit table
+// reads: the table's, or its largest partition's when each partition is a
+// fragment.
+func fragmentRows(t *Table, partitioned bool) int64 {
+	if !partitioned {
+		return t.Rows
+	}
+	var most int64
+	for _, pt := range t.Partitions {
+		most = max(most, pt.Rows)
+	}
+	return most
+}
+
+// MaxKeySampleRows is the most rows of a table with a composite or
+// non-integer primary key whose boundary keys the coordinator samples (by
+// scanning the key); a larger one is one fragment (per partition).
+const MaxKeySampleRows = 5_000_000
 
 // qualifyTables names the database of every table reference that has none.
 func qualifyTables(sel *ast.SelectStmt, db string) {

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 )
@@ -85,18 +86,20 @@ func sources(cat Catalog, db string, j *ast.Join) ([]*source, error) {
 // chooseSplit picks the table to split: the largest splittable table
 // (by the catalog's row estimate) that is on the preserved side of every
 // outer join, so that every output row comes from exactly one of its rows.
+// When no table has a usable key it returns the largest table, whose
+// Split() is SplitNone: the plan is then one fragment.
 func chooseSplit(srcs []*source) (*source, string, error) {
 	for _, s := range srcs {
 		if s.tbl.Pinned {
-			if len(srcs) > 1 {
-				return nil, "", notDist("pinned table %s.%s is joined with other tables; joins run on replicas only", s.tbl.Schema, s.tbl.Name)
-			}
-			return s, fmt.Sprintf("pinned in memory (%d rows): runs on the coordinator", s.tbl.Rows), nil
+			return choosePinned(srcs)
 		}
 	}
-	var best *source
+	var best, largest *source
 	for _, s := range srcs {
-		if s.tbl.SplitColumn == "" {
+		if largest == nil || s.tbl.Rows > largest.tbl.Rows {
+			largest = s
+		}
+		if s.tbl.Split() == SplitNone {
 			continue
 		}
 		if best == nil || s.tbl.Rows > best.tbl.Rows {
@@ -104,7 +107,11 @@ func chooseSplit(srcs []*source) (*source, string, error) {
 		}
 	}
 	if best == nil {
-		return nil, "", notDist("no table in FROM has an integer primary key or configured split column")
+		// Nothing to cut on: the whole statement is one fragment. It still
+		// runs through a worker, so the merge, result metadata, EXPLAIN
+		// and limits behave as for any distributed query; which table is
+		// named does not matter, as no range is bound.
+		return largest, "no integer primary key (nor DATE, DATETIME or other primary key) and no configured split column: one fragment", nil
 	}
 	if best.nullable {
 		return nil, "", notDist("the largest table %s is on the null-supplying side of an outer join", best.tbl.Name)
@@ -114,4 +121,43 @@ func chooseSplit(srcs []*source) (*source, string, error) {
 		why += fmt.Sprintf(", preserved side of every join; %d other table(s) joined inside each fragment", len(srcs)-1)
 	}
 	return best, why, nil
+}
+
+// choosePinned is chooseSplit when a table of FROM is pinned. One pinned
+// table runs in memory alone. A join runs in memory only when every table
+// is pinned (the coordinator holds no replica table): the largest table on
+// the preserved side of every outer join is split across the cores, and
+// each other table becomes a hash table its partitions probe. A join of a
+// pinned table with a replica table is refused here, so that a whole-table
+// pin falls back to the replicas.
+func choosePinned(srcs []*source) (*source, string, error) {
+	var best *source
+	for _, s := range srcs {
+		if !s.tbl.Pinned {
+			for _, p := range srcs {
+				if p.tbl.Pinned {
+					return nil, "", notDist("pinned table %s.%s is joined with replica table %s.%s; a join runs in memory only when every table is pinned", p.tbl.Schema, p.tbl.Name, s.tbl.Schema, s.tbl.Name)
+				}
+			}
+		}
+		if best == nil || s.tbl.Rows > best.tbl.Rows {
+			best = s
+		}
+	}
+	if len(srcs) == 1 {
+		return srcs[0], fmt.Sprintf("pinned in memory (%d rows): runs on the coordinator", srcs[0].tbl.Rows), nil
+	}
+	if best.nullable {
+		// Splitting a smaller table would build the largest into a hash
+		// table.
+		return nil, "", notDist("the largest pinned table %s.%s is on the null-supplying side of an outer join; in memory it must be the preserved side", best.tbl.Schema, best.tbl.Name)
+	}
+	var probed []string
+	for _, s := range srcs {
+		if s != best {
+			probed = append(probed, fmt.Sprintf("%s.%s (%d rows)", s.tbl.Schema, s.tbl.Name, s.tbl.Rows))
+		}
+	}
+	return best, fmt.Sprintf("pinned in memory (%d rows): join of %d pinned tables runs on the coordinator; %s.%s is split and probes hash tables of %s",
+		best.tbl.Rows, len(srcs), best.tbl.Schema, best.tbl.Name, strings.Join(probed, ", ")), nil
 }

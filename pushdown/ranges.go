@@ -21,17 +21,41 @@ import (
 
 // Range is a half-open range of the split column. Nil bounds are open.
 // Null selects the rows whose split key IS NULL instead.
+//
+// Ranges of a sampled key (planner.SplitKey) use LoKey and HiKey instead
+// of Lo and Hi: one SQL literal per key column, as read from the index
+// (nil: open). Ranges of DATE and DATETIME columns use Lo and Hi in the
+// units of DateKey.
+//
+// Partition names the native partition the range is within, for the
+// fragments of a planner.Plan that is Partitioned.
 type Range struct {
-	Lo, Hi *int64
-	Null   bool
+	Lo, Hi       *int64
+	Null         bool
+	LoKey, HiKey []string
+	Partition    string
 }
 
 // String renders the range for logs and EXPLAIN ANALYZE.
 func (r Range) String() string {
+	if r.Partition != "" {
+		q := r
+		q.Partition = ""
+		return "partition " + r.Partition + " " + q.String()
+	}
 	if r.Null {
 		return "NULL"
 	}
 	lo, hi := "-inf", "+inf"
+	if r.LoKey != nil || r.HiKey != nil {
+		if r.LoKey != nil {
+			lo = "(" + strings.Join(r.LoKey, ", ") + ")"
+		}
+		if r.HiKey != nil {
+			hi = "(" + strings.Join(r.HiKey, ", ") + ")"
+		}
+		return "[" + lo + ", " + hi + ")"
+	}
 	if r.Lo != nil {
 		lo = strconv.FormatInt(*r.Lo, 10)
 	}
@@ -39,6 +63,26 @@ func (r Range) String() string {
 		hi = strconv.FormatInt(*r.Hi, 10)
 	}
 	return "[" + lo + ", " + hi + ")"
+}
+
+// Describe renders r for EXPLAIN ANALYZE and logs as p's split kind reads
+// it: the bounds of a DATE or DATETIME range as dates.
+func Describe(p *planner.Plan, r Range) string {
+	if (p.Split != planner.SplitDate && p.Split != planner.SplitDatetime) || r.Null {
+		return r.String()
+	}
+	lo, hi := "-inf", "+inf"
+	if r.Lo != nil {
+		lo = DateLiteral(p.Split, *r.Lo)
+	}
+	if r.Hi != nil {
+		hi = DateLiteral(p.Split, *r.Hi)
+	}
+	s := "[" + lo + ", " + hi + ")"
+	if r.Partition != "" {
+		s = "partition " + r.Partition + " " + s
+	}
+	return s
 }
 
 // Split cuts [min, max] into n ranges of equal key width, the first open
@@ -85,28 +129,59 @@ func SplitAt(cuts []int64, nullable bool) []Range {
 	return out
 }
 
-// Predicate renders the range as a predicate on col (already quoted).
+// Predicate renders the range as a predicate on the integer column col
+// (already quoted).
 func Predicate(col string, r Range) string {
+	return predicateAs(col, r, func(v int64) string { return strconv.FormatInt(v, 10) })
+}
+
+// predicateAs renders the range as a predicate on col, its bounds as lit
+// renders them.
+func predicateAs(col string, r Range, lit func(int64) string) string {
 	switch {
 	case r.Null:
 		return "(" + col + " IS NULL)"
 	case r.Lo == nil && r.Hi == nil:
 		return "(" + col + " IS NOT NULL)"
 	case r.Lo == nil:
-		return fmt.Sprintf("(%s < %d)", col, *r.Hi)
+		return fmt.Sprintf("(%s < %s)", col, lit(*r.Hi))
 	case r.Hi == nil:
-		return fmt.Sprintf("(%s >= %d)", col, *r.Lo)
+		return fmt.Sprintf("(%s >= %s)", col, lit(*r.Lo))
 	}
-	return fmt.Sprintf("(%s >= %d AND %s < %d)", col, *r.Lo, col, *r.Hi)
+	return fmt.Sprintf("(%s >= %s AND %s < %s)", col, lit(*r.Lo), col, lit(*r.Hi))
 }
 
 // Bind returns the fragment SQL for one range.
 func Bind(p *planner.Plan, r Range) string {
-	return strings.Replace(p.FragmentSQL, planner.RangeMarker, Predicate(p.SplitColumn, r), 1)
+	var pred string
+	switch p.Split {
+	case planner.SplitNone:
+		pred = "TRUE"
+	case planner.SplitDate, planner.SplitDatetime:
+		pred = predicateAs(p.SplitColumn, r, func(v int64) string { return DateLiteral(p.Split, v) })
+	case planner.SplitKey:
+		pred = KeyPredicate(p.KeyColumns, r)
+	default:
+		pred = Predicate(p.SplitColumn, r)
+	}
+	sql := strings.Replace(p.FragmentSQL, planner.RangeMarker, pred, 1)
+	switch {
+	case p.Partitioned && r.Partition == "":
+		// The table is no longer partitioned: read all of it.
+		sql = strings.Replace(sql, " PARTITION("+planner.PartitionMarker+")", "", 1)
+	case p.Partitioned:
+		sql = strings.Replace(sql, planner.PartitionMarker, "`"+strings.ReplaceAll(r.Partition, "`", "``")+"`", 1)
+	}
+	return sql
 }
 
 // Empty returns the fragment SQL with a predicate no row satisfies: a
 // replica answers it with the fragment's column metadata and no rows.
 func Empty(p *planner.Plan) string {
-	return strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1)
+	sql := strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1)
+	if p.Partitioned {
+		// Any partition will do; the marker itself is no partition.
+		sql = strings.Replace(sql, " PARTITION("+planner.PartitionMarker+")", "", 1)
+	}
+	return sql
 }
