@@ -72,8 +72,9 @@ type Program struct {
 	outs  []*expr
 	limit int64
 
-	used []int // every table column any expression reads
+	used []int // every split-table column any expression reads
 	fast *fastPlan
+	join *joinPlan // nil: FROM is the one table t
 
 	allowDivision bool    // while compiling row-statement outputs
 	exactDiv      divMode // rewrite integer divisions (see exactDivision)
@@ -95,6 +96,17 @@ func (p *Program) Fast() bool { return p.fast != nil }
 // MySQL reports them; the output follows them exactly. It returns an error
 // wrapping ErrUnsupported when the statement cannot run in memory.
 func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Field) (*Program, error) {
+	return CompileJoin(env, t, nil, fragment, fields)
+}
+
+// Resolver finds a pinned table by database and name, or returns nil.
+type Resolver func(db, name string) *Table
+
+// CompileJoin is Compile for a fragment whose FROM may join t with other
+// pinned tables, which tables resolves (nil: joins are unsupported). t is
+// the split table: each partition scans part of it and probes hash tables
+// built once per run over every other table (see join.go).
+func CompileJoin(env *evalexpr.Env, t *Table, tables Resolver, fragment string, fields []*querypb.Field) (*Program, error) {
 	stmt, err := env.VT().Parser().Parse(fragment)
 	if err != nil {
 		return nil, fmt.Errorf("pinned: fragment does not parse: %w", err)
@@ -106,26 +118,37 @@ func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Fie
 	if sel.With != nil || sel.Having != nil || len(sel.Windows) > 0 || sel.Into != nil || sel.Lock != sqlparser.NoLock {
 		return nil, unsupported("WITH, HAVING, WINDOW, INTO or locking in a fragment")
 	}
-	if len(sel.From) != 1 {
-		return nil, unsupported("more than one table in FROM")
-	}
-	ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
-	if !ok {
-		return nil, unsupported("a join over a pinned table")
-	}
-	tn, ok := ate.Expr.(sqlparser.TableName)
-	if !ok || tn.Name.String() != t.Name || (tn.Qualifier.NotEmpty() && tn.Qualifier.String() != t.DB) {
-		return nil, unsupported("FROM is not the pinned table %s.%s", t.DB, t.Name)
-	}
-	if len(ate.Partitions) > 0 || ate.Hints != nil {
-		return nil, unsupported("PARTITION or index hints")
-	}
 	p := &Program{t: t, env: env, fields: fields, out: arrowexec.SchemaFor(fields), limit: -1}
-	names := make([]string, len(t.Cols))
-	for i, c := range t.Cols {
-		names[i] = c.Name
+	single := len(sel.From) == 1
+	if single {
+		ate, ok := sel.From[0].(*sqlparser.AliasedTableExpr)
+		single = ok
+		if ok {
+			tn, ok := ate.Expr.(sqlparser.TableName)
+			if !ok || tn.Name.String() != t.Name || (tn.Qualifier.NotEmpty() && tn.Qualifier.String() != t.DB) {
+				return nil, unsupported("FROM is not the pinned table %s.%s", t.DB, t.Name)
+			}
+			if len(ate.Partitions) > 0 || ate.Hints != nil {
+				return nil, unsupported("PARTITION or index hints")
+			}
+		}
 	}
-	layout := evalexpr.NewLayout(names, t.Fields)
+	var layout *evalexpr.Layout
+	if single {
+		names := make([]string, len(t.Cols))
+		for i, c := range t.Cols {
+			names[i] = c.Name
+		}
+		layout = evalexpr.NewLayout(names, t.Fields)
+	} else {
+		if tables == nil {
+			return nil, unsupported("a join over a pinned table")
+		}
+		if p.join, err = planJoin(t, tables, sel.From); err != nil {
+			return nil, err
+		}
+		layout = p.join.layout()
+	}
 	usedSet := map[int]bool{}
 	compile := func(e sqlparser.Expr) (*expr, error) {
 		switch p.exactDiv {
@@ -139,7 +162,12 @@ func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Fie
 			return nil, err
 		}
 		src := sqlparser.String(e)
-		x, err := env.Compile(src, layout)
+		csrc := src
+		if p.join != nil {
+			// Bind qualified names to the joined row's slots.
+			csrc = sqlparser.String(p.join.bind(e))
+		}
+		x, err := env.Compile(csrc, layout)
 		if err != nil {
 			return nil, unsupported("%v", err)
 		}
@@ -148,10 +176,23 @@ func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Fie
 		}
 		return &expr{ast: e, src: src, x: x, cols: cols}, nil
 	}
-	if sel.Where != nil {
+	if sel.Where != nil || p.join != nil {
 		// Predicates compare MySQL's full quotient: rewrite divisions.
 		p.exactDiv = divAll
-		for _, c := range sqlparser.SplitAndExpression(nil, sel.Where.Expr) {
+		var conj []sqlparser.Expr
+		if sel.Where != nil {
+			conj = sqlparser.SplitAndExpression(nil, sel.Where.Expr)
+		}
+		if p.join != nil {
+			// Inner joins' ON conditions filter like WHERE; each
+			// conjunct runs at the first join level that binds every
+			// table it reads.
+			if err := p.join.place(conj, compile); err != nil {
+				return nil, err
+			}
+			conj = nil
+		}
+		for _, c := range conj {
 			x, err := compile(c)
 			if err != nil {
 				return nil, err
@@ -166,6 +207,14 @@ func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Fie
 		case *sqlparser.AliasedExpr:
 			selExprs = append(selExprs, x.Expr)
 		case *sqlparser.StarExpr:
+			if p.join != nil {
+				stars, err := p.join.star(x)
+				if err != nil {
+					return nil, err
+				}
+				selExprs = append(selExprs, stars...)
+				continue
+			}
 			for _, c := range t.Cols {
 				selExprs = append(selExprs, sqlparser.NewColName(c.Name))
 			}
@@ -232,7 +281,7 @@ func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Fie
 	}
 	for i := 0; i < nk; i++ {
 		ks, gs := sqlparser.String(selExprs[i]), sqlparser.String(groupBy[i])
-		if ks != gs && !sameColumn(selExprs[i], groupBy[i]) {
+		if ks != gs && !p.sameColumn(selExprs[i], groupBy[i]) {
 			return nil, unsupported("select item %s is not group key %s", ks, gs)
 		}
 		// A function of a quotient (FLOOR(Distance/250)) sees the full
@@ -291,20 +340,35 @@ func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Fie
 }
 
 func (p *Program) finish(used map[int]bool) {
+	// p.used lists the split table's columns a partition reads from its
+	// batches; a join's other tables are read when their hash tables are
+	// built.
 	for c := range p.t.Cols {
 		if used[c] {
 			p.used = append(p.used, c)
 		}
+	}
+	if p.join != nil {
+		p.join.finish(used)
+		return // the vectorized path covers one table only
 	}
 	p.fast = planFast(p)
 }
 
 // sameColumn reports whether a and b name the same column (one may be
 // qualified, the other not).
-func sameColumn(a, b sqlparser.Expr) bool {
+func (p *Program) sameColumn(a, b sqlparser.Expr) bool {
 	x, ok1 := a.(*sqlparser.ColName)
 	y, ok2 := b.(*sqlparser.ColName)
-	return ok1 && ok2 && x.Name.Equal(y.Name)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if p.join != nil {
+		i, err1 := p.join.resolve(x)
+		j, err2 := p.join.resolve(y)
+		return err1 == nil && err2 == nil && i == j
+	}
+	return x.Name.Equal(y.Name)
 }
 
 func aggOf(e sqlparser.Expr) (aggExpr, error) {
@@ -384,16 +448,25 @@ func (p *Program) columns(e sqlparser.Expr) ([]int, error) {
 				bad = unsupported("division %s outside the select list", sqlparser.String(x))
 			}
 		case *sqlparser.ColName:
-			if !x.Qualifier.IsEmpty() && x.Qualifier.Name.String() != p.t.Name {
-				// An alias: the fragment has one table, so any qualifier
-				// names it.
-			}
 			c := -1
-			for i, col := range p.t.Cols {
-				if strings.EqualFold(col.Name, x.Name.String()) {
-					c = i
+			if p.join != nil {
+				var err error
+				if c, err = p.join.resolve(x); err != nil {
+					bad = err
 					break
 				}
+			} else {
+				// The fragment has one table, so any qualifier (an
+				// alias) names it.
+				for i, col := range p.t.Cols {
+					if strings.EqualFold(col.Name, x.Name.String()) {
+						c = i
+						break
+					}
+				}
+			}
+			if bad != nil {
+				break
 			}
 			if c < 0 {
 				bad = fmt.Errorf("pinned: unknown column %s in %s.%s", x.Name.String(), p.t.DB, p.t.Name)
@@ -459,6 +532,17 @@ func (p *Program) smallInt(e sqlparser.Expr) bool {
 		n, err := strconv.ParseInt(x.Val, 10, 64)
 		return err == nil && n > -1<<31 && n < 1<<31
 	case *sqlparser.ColName:
+		if p.join != nil {
+			i, err := p.join.resolve(x)
+			if err != nil {
+				return false
+			}
+			switch p.join.cols[i].Field.Type {
+			case sqltypes.Int8, sqltypes.Uint8, sqltypes.Int16, sqltypes.Uint16, sqltypes.Int24, sqltypes.Uint24, sqltypes.Int32, sqltypes.Year:
+				return true
+			}
+			return false
+		}
 		for _, c := range p.t.Cols {
 			if strings.EqualFold(c.Name, x.Name.String()) {
 				switch c.Field.Type {

@@ -46,12 +46,22 @@ func (p *Program) Run(ctx context.Context, mem memory.Allocator, opt Options, si
 		n = runtime.GOMAXPROCS(0)
 	}
 	n = max(min(n, len(p.t.Batches)), 1)
+	var built []*builtTable
+	if p.join != nil {
+		// The joined tables' hash tables, once per run, before any
+		// partition probes them.
+		var err error
+		if built, err = p.join.build(ctx, opt.MemLimit); err != nil {
+			return err
+		}
+	}
 	var next atomic.Int64
 	var produced atomic.Int64 // row statements with a pushed LIMIT
 	g, gctx := errgroup.WithContext(ctx)
 	for range n {
 		g.Go(func() error {
 			part := newPartition(p, mem, opt)
+			part.built, part.ctx = built, gctx
 			defer part.release()
 			for {
 				if err := gctx.Err(); err != nil {
@@ -90,10 +100,21 @@ type partition struct {
 	agg     *arrowexec.HashAgg
 	fast    *fastState
 	sent    int64
+
+	// Joins (join.go): the run's hash tables, a key buffer, and the
+	// output rows produced so far.
+	ctx    context.Context
+	built  []*builtTable
+	key    []byte
+	joined int64
 }
 
 func newPartition(p *Program, mem memory.Allocator, opt Options) *partition {
-	part := &partition{p: p, mem: mem, ev: p.env.NewEvaluator(), row: make([]sqltypes.Value, len(p.t.Cols))}
+	width := len(p.t.Cols)
+	if p.join != nil {
+		width = len(p.join.cols)
+	}
+	part := &partition{p: p, mem: mem, ev: p.env.NewEvaluator(), row: make([]sqltypes.Value, width)}
 	if p.fast != nil {
 		part.fast = newFastState(p.fast)
 	}
@@ -143,6 +164,18 @@ func (part *partition) batch(b arrow.RecordBatch, sink Sink) (int64, error) {
 		part.arena = part.arena[:0]
 		for _, c := range p.used {
 			part.row[c], part.arena = part.value(b, c, r, part.arena)
+		}
+		if p.join != nil {
+			before := part.joined
+			stop, err := part.joinRow(sink)
+			sent += part.joined - before
+			if err != nil {
+				return sent, err
+			}
+			if stop {
+				break
+			}
+			continue
 		}
 		ok := true
 		for _, w := range p.where {
@@ -312,8 +345,11 @@ func bitNeutral(fn aggFunc) uint64 {
 // value returns column c of row r of batch b as a MySQL value typed as the
 // column, its text appended to arena.
 func (part *partition) value(b arrow.RecordBatch, c, r int, arena []byte) (sqltypes.Value, []byte) {
-	col := part.p.t.Cols[c]
-	arr := b.Column(c)
+	return columnValue(part.p.t.Cols[c], b.Column(c), r, arena)
+}
+
+// columnValue is value for row r of col's array arr.
+func columnValue(col *Column, arr arrow.Array, r int, arena []byte) (sqltypes.Value, []byte) {
 	if arr.IsNull(r) {
 		return sqltypes.NULL, arena
 	}
