@@ -30,6 +30,8 @@ import (
 //	CACHE TABLE [db.]t                  pin a whole replica table
 //	UNCACHE TABLE [IF EXISTS] [db.]name
 //	REFRESH TABLE [db.]name             reload and swap atomically
+//	REFRESH TABLE [db.]t INCREMENTAL    append the rows past the split key's
+//	                                    high-water mark (append-only tables)
 //	SHOW CACHED TABLES
 //
 // They are recognised before the TiDB parser sees the statement (it does
@@ -40,7 +42,7 @@ const ident = "(?:`(?:[^`]|``)+`|[A-Za-z0-9_$]+)"
 var (
 	cacheRe      = regexp.MustCompile(`(?is)^\s*CACHE\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(?:\s+AS\s+(.+?))?\s*;?\s*$`)
 	uncacheRe    = regexp.MustCompile(`(?is)^\s*UNCACHE\s+TABLE\s+(IF\s+EXISTS\s+)?(` + ident + `(?:\s*\.\s*` + ident + `)?)\s*;?\s*$`)
-	refreshRe    = regexp.MustCompile(`(?is)^\s*REFRESH\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)\s*;?\s*$`)
+	refreshRe    = regexp.MustCompile(`(?is)^\s*REFRESH\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(\s+INCREMENTAL)?\s*;?\s*$`)
 	showCachedRe = regexp.MustCompile(`(?is)^\s*SHOW\s+CACHED\s+TABLES\s*;?\s*$`)
 	identRe      = regexp.MustCompile(ident)
 )
@@ -88,7 +90,7 @@ func (s *Server) pinStatement(ctx context.Context, ss *session, query string, ca
 		if err != nil {
 			return true, err
 		}
-		return true, s.refreshTable(ctx, ss, db, name, callback)
+		return true, s.refreshTable(ctx, ss, db, name, m[2] != "", callback)
 	case "SHOW":
 		if showCachedRe.MatchString(query) {
 			return true, s.showCached(callback)
@@ -160,30 +162,116 @@ func (s *Server) cacheTable(ctx context.Context, ss *session, qualified, source 
 	return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
 }
 
-func (s *Server) refreshTable(ctx context.Context, ss *session, db, name string, callback func(*sqltypes.Result) error) error {
+// refreshTable reloads a pin and swaps the new version in; readers keep
+// the version they started with. An incremental refresh reports the rows
+// it added, a full one the rows the table holds.
+func (s *Server) refreshTable(ctx context.Context, ss *session, db, name string, incremental bool, callback func(*sqltypes.Result) error) error {
 	old := s.pins.Get(db, name)
 	if old == nil {
 		return sqlerr.New(1051, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
 	}
-	t, err := s.loadPin(ctx, ss, db, name, old.Source, old.Whole)
+	var (
+		t   *pinned.Table
+		err error
+	)
+	if incremental {
+		t, err = s.appendPin(ctx, ss, old)
+	} else {
+		t, err = s.loadPin(ctx, ss, db, name, old.Source, old.Whole)
+	}
 	if err != nil {
 		return err
 	}
 	if err := s.putPin(t); err != nil {
 		return err
 	}
-	return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
+	return callback(&sqltypes.Result{RowsAffected: uint64(t.Refresh.Added)})
+}
+
+// appendPin is the incremental refresh of a whole-table pin: it reads the
+// rows whose split key is past old's high-water mark through the same
+// distributed scan as a full load and appends them to a new version
+// sharing old's batches (pinned.Table.Append). It sees inserts only, and
+// only those with a key above every key already pinned (docs/sql.md).
+// When the new rows do not fit old's encoding or schema (a dictionary
+// past its 32k values, a changed column), it loads the table in full and
+// the new version's Refresh says why.
+func (s *Server) appendPin(ctx context.Context, ss *session, old *pinned.Table) (*pinned.Table, error) {
+	qualified := old.DB + "." + old.Name
+	if !old.Whole {
+		return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000",
+			"REFRESH TABLE ... INCREMENTAL needs a whole-table pin (CACHE TABLE db.t); %s is a pinned query result: use REFRESH TABLE %s to reload it in full", qualified, qualified)
+	}
+	key := old.SplitColumn()
+	if key == "" {
+		return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000",
+			"REFRESH TABLE ... INCREMENTAL needs a table with a signed integer split key (an integer primary key, or split_columns in the config); %s has none: use REFRESH TABLE %s to reload it in full", qualified, qualified)
+	}
+	start := time.Now()
+	source := old.Source
+	if hw, ok := old.HighWater(); ok {
+		source += " WHERE `" + escapeID(key) + "` > " + strconv.FormatInt(hw, 10)
+	}
+	fields, batches, err := s.scanPin(ctx, ss, old.DB, source)
+	defer func() { releaseAll(batches) }()
+	if err != nil {
+		return nil, err
+	}
+	var (
+		t       *pinned.Table
+		rebuild *pinned.RebuildError
+	)
+	if why := sameFields(old.Fields, fields); why != "" {
+		rebuild = &pinned.RebuildError{Reason: why}
+	} else if t, err = old.Append(batches); err != nil && !errors.As(err, &rebuild) {
+		return nil, err
+	}
+	if rebuild != nil {
+		s.log.Info("incremental refresh falls back to a full load", "table", qualified, "why", rebuild.Reason)
+		releaseAll(batches)
+		batches = nil
+		if t, err = s.loadPin(ctx, ss, old.DB, old.Name, old.Source, true); err != nil {
+			return nil, err
+		}
+		t.Refresh.Fallback = rebuild.Reason
+		return t, nil
+	}
+	t.Loaded, t.LoadTook = time.Now(), time.Since(start)
+	return t, nil
+}
+
+// sameFields says how a scan's columns differ from a pinned table's, or
+// "" when an append may mix them.
+func sameFields(pinnedFields, scanned []*querypb.Field) string {
+	if len(pinnedFields) != len(scanned) {
+		return fmt.Sprintf("the table now has %d columns, the pin %d", len(scanned), len(pinnedFields))
+	}
+	for i, f := range pinnedFields {
+		g := scanned[i]
+		if !strings.EqualFold(f.Name, g.Name) || f.Type != g.Type || f.Charset != g.Charset || f.Decimals != g.Decimals {
+			return fmt.Sprintf("column %d changed from %s %s to %s %s", i+1, f.Name, f.Type, g.Name, g.Type)
+		}
+	}
+	return ""
+}
+
+func releaseAll(batches []arrow.RecordBatch) {
+	for _, b := range batches {
+		b.Release()
+	}
 }
 
 // putPin swaps t in, within the memory budget.
 func (s *Server) putPin(t *pinned.Table) error {
 	budget := s.cfg.PinnedMemoryLimit
 	if ok, others := s.pins.Put(t, budget); !ok {
+		t.Release() // never visible to a reader; batches shared with the pinned version stay
 		return sqlerr.New(sqlerr.ErrOutOfResources, "HY000",
 			"Pinning %s.%s needs %d bytes; other pinned tables hold %d of the %d-byte budget (pinned_memory_limit). Nothing was changed: UNCACHE a table or raise the limit",
 			t.DB, t.Name, t.Bytes, others, budget)
 	}
-	s.log.Info("table pinned", "table", t.DB+"."+t.Name, "rows", t.Rows, "bytes", t.Bytes, "took", t.LoadTook, "version", t.Version)
+	s.log.Info("table pinned", "table", t.DB+"."+t.Name, "rows", t.Rows, "bytes", t.Bytes, "took", t.LoadTook, "version", t.Version,
+		"refresh", t.Refresh.Kind(), "added", t.Refresh.Added)
 	// Loading held the workers' wide batches (several times the pinned
 	// size) and a refresh drops a whole copy: hand that memory back to
 	// the OS now rather than at the scavenger's pace, so RSS tracks what
@@ -198,24 +286,37 @@ func (s *Server) putPin(t *pinned.Table) error {
 // the pinned table from the result.
 func (s *Server) loadPin(ctx context.Context, ss *session, db, name, source string, whole bool) (*pinned.Table, error) {
 	start := time.Now()
-	stmt, err := sqlparse.ParseOne(source)
+	fields, batches, err := s.scanPin(ctx, ss, db, source)
+	defer releaseAll(batches)
 	if err != nil {
 		return nil, err
+	}
+	t, err := pinned.Build(db, name, fields, batches)
+	if err != nil {
+		return nil, err
+	}
+	t.Source, t.Whole, t.Loaded, t.LoadTook = source, whole, time.Now(), time.Since(start)
+	if whole {
+		// The replica table's split key is the high-water mark's column.
+		if rt, ok := s.snap.Load().tables.Table(db, name); ok && rt.SplitColumn != "" {
+			t.SetSplit(rt.SplitColumn)
+		}
+	}
+	return t, nil
+}
+
+// scanPin runs source and returns its columns and Arrow batches, which
+// the caller releases (also on error).
+func (s *Server) scanPin(ctx context.Context, ss *session, db, source string) (fields []*querypb.Field, batches []arrow.RecordBatch, err error) {
+	stmt, err := sqlparse.ParseOne(source)
+	if err != nil {
+		return nil, nil, err
 	}
 	sel := stmt.(*ast.SelectStmt)
 	pr, _, err := s.planOn(ctx, s.snap.Load().tables, db, source, sel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var (
-		fields  []*querypb.Field
-		batches []arrow.RecordBatch
-	)
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
 	c := &collector{}
 	switch {
 	case pr != nil && !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields):
@@ -231,35 +332,30 @@ func (s *Server) loadPin(ctx context.Context, ss *session, db, name, source stri
 		}))
 		s.metrics.shipped(st)
 		if err != nil {
-			return nil, err
+			return nil, batches, err
 		}
 	case pr != nil:
 		qid := strconv.FormatUint(s.queryID.Add(1), 10)
 		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
 		s.metrics.shipped(st)
 		if err != nil {
-			return nil, err
+			return nil, batches, err
 		}
 		fields = pr.fields
 	default:
 		if err := s.passthrough(ctx, ss, source, c.add); err != nil {
-			return nil, err
+			return nil, batches, err
 		}
 		fields = c.fields
 	}
 	if c.rows != nil || len(batches) == 0 {
 		b, err := c.batches(fields, s)
 		if err != nil {
-			return nil, err
+			return nil, batches, err
 		}
 		batches = append(batches, b...)
 	}
-	t, err := pinned.Build(db, name, fields, batches)
-	if err != nil {
-		return nil, err
-	}
-	t.Source, t.Whole, t.Loaded, t.LoadTook = source, whole, time.Now(), time.Since(start)
-	return t, nil
+	return fields, batches, nil
 }
 
 // collector gathers a result's rows for a pinned table that is not a
@@ -307,6 +403,7 @@ func (s *Server) showCached(callback func(*sqltypes.Result) error) error {
 		{"Rows", sqltypes.Int64}, {"Memory_bytes", sqltypes.Int64}, {"Bytes_per_row", sqltypes.Int64},
 		{"Columns", sqltypes.VarChar}, {"Source", sqltypes.VarChar}, {"Loaded", sqltypes.VarChar},
 		{"Load_ms", sqltypes.Int64}, {"Age_s", sqltypes.Int64}, {"Hits", sqltypes.Int64}, {"Version", sqltypes.Int64},
+		{"Refresh", sqltypes.VarChar}, {"Rows_added", sqltypes.Int64}, {"High_water", sqltypes.Int64},
 	}
 	res := &sqltypes.Result{}
 	for _, c := range cols {
@@ -326,6 +423,10 @@ func (s *Server) showCached(callback func(*sqltypes.Result) error) error {
 		for _, c := range t.Cols {
 			desc = append(desc, c.Describe())
 		}
+		highWater := sqltypes.NULL // no split key, or no rows yet
+		if hw, ok := t.HighWater(); ok {
+			highWater = sqltypes.NewInt64(hw)
+		}
 		perRow := int64(0)
 		if t.Rows > 0 {
 			perRow = t.Bytes / t.Rows
@@ -337,6 +438,7 @@ func (s *Server) showCached(callback func(*sqltypes.Result) error) error {
 			sqltypes.NewVarChar(t.Loaded.UTC().Format(time.RFC3339)),
 			sqltypes.NewInt64(t.LoadTook.Milliseconds()), sqltypes.NewInt64(int64(now.Sub(t.Loaded).Seconds())),
 			sqltypes.NewInt64(t.Hits()), sqltypes.NewInt64(int64(t.Version)),
+			sqltypes.NewVarChar(t.Refresh.Kind()), sqltypes.NewInt64(t.Refresh.Added), highWater,
 		})
 	}
 	return callback(res)
@@ -459,7 +561,7 @@ func (s *Server) prepareInMemory(ctx context.Context, db string, p *planner.Plan
 	if err != nil {
 		return nil, err
 	}
-	prog, err := pinned.Compile(s.env, t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
+	prog, err := s.compilePinned(t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
 	if err != nil {
 		return nil, err
 	}
@@ -468,16 +570,17 @@ func (s *Server) prepareInMemory(ctx context.Context, db string, p *planner.Plan
 }
 
 // runPinned is run for a plan over a pinned table: the fragment runs in
-// memory, one partition per core, into the same sink.
+// memory, one partition per core, into the same sink. A join builds its
+// hash tables first (counted against merge_memory_limit).
 func (s *Server) runPinned(ctx context.Context, pr *prepared, sink batchSink) (*queryStats, error) {
 	start := time.Now()
-	pr.pin.Hit()
+	what := pinnedRange(pr) // counts the hits
 	s.metrics.pinnedQueries.Inc()
 	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, pinned.Sink(sink))
 	if errors.Is(err, errStop) {
 		err = nil
 	}
-	st := &queryStats{Fragments: []fragmentStat{{Range: fmt.Sprintf("pinned %s.%s v%d (%d rows)", pr.pin.DB, pr.pin.Name, pr.pin.Version, pr.pin.Rows),
+	st := &queryStats{Fragments: []fragmentStat{{Range: what,
 		Worker: "coordinator memory", Elapsed: time.Since(start), Tries: 1}}}
 	return st, err
 }
@@ -507,7 +610,7 @@ func (s *Server) keepPinned(p config.Pin) {
 	db, name, _ := strings.Cut(p.Table, ".")
 	retry := time.Minute
 	for {
-		err := s.loadConfigured(db, name, p.Query)
+		err := s.loadConfigured(db, name, p.Query, p.Incremental)
 		wait := p.Refresh.D()
 		if err != nil {
 			s.log.Warn("configured pin failed to load", "table", p.Table, "err", err)
@@ -525,14 +628,14 @@ func (s *Server) keepPinned(p config.Pin) {
 	}
 }
 
-func (s *Server) loadConfigured(db, name, query string) error {
+func (s *Server) loadConfigured(db, name, query string, incremental bool) error {
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.QueryTimeout.D())
 	defer cancel()
 	ss := &session{db: db}
 	defer ss.closeBackend()
 	ok := func(*sqltypes.Result) error { return nil }
 	if s.pins.Get(db, name) != nil {
-		return s.refreshTable(ctx, ss, db, name, ok)
+		return s.refreshTable(ctx, ss, db, name, incremental, ok)
 	}
 	return s.cacheTable(ctx, ss, "`"+escapeID(db)+"`.`"+escapeID(name)+"`", query, ok)
 }

@@ -231,9 +231,11 @@ func TestPinnedFromConfig(t *testing.T) {
 	defer db.Close()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		var dbName, table, kind, columns, source, loaded string
-		var rows, mem, perRow, loadMS, age, hits, version int64
-		err := db.QueryRow("SHOW CACHED TABLES").Scan(&dbName, &table, &kind, &rows, &mem, &perRow, &columns, &source, &loaded, &loadMS, &age, &hits, &version)
+		var dbName, table, kind, columns, source, loaded, refresh string
+		var rows, mem, perRow, loadMS, age, hits, version, added int64
+		var highWater sql.NullInt64
+		err := db.QueryRow("SHOW CACHED TABLES").Scan(&dbName, &table, &kind, &rows, &mem, &perRow, &columns, &source, &loaded, &loadMS, &age, &hits, &version,
+			&refresh, &added, &highWater)
 		if err == nil && version >= 2 {
 			break // loaded, then refreshed at least once
 		}

@@ -2,6 +2,7 @@ package pinned
 
 import (
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -65,6 +66,38 @@ func narrow(mem memory.Allocator, arrs []arrow.Array, dt arrow.DataType) ([]arro
 	return out, nil
 }
 
+// wider reports whether integer type a holds values b cannot.
+func wider(a, b arrow.DataType) bool {
+	return a.(arrow.FixedWidthDataType).BitWidth() > b.(arrow.FixedWidthDataType).BitWidth()
+}
+
+// recast rewrites a stored integer array (any width) as dt, which must
+// hold all its values: an incremental refresh widens the older batches of
+// a column whose new values outgrew its width.
+func recast(arr arrow.Array, dt arrow.DataType) arrow.Array {
+	vals := ints(arr, nil)
+	if arr.DataType().ID() == arrow.INT64 {
+		vals = slices.Clone(vals) // ints returned the array's own buffer
+	}
+	switch dt.ID() {
+	case arrow.INT8:
+		return fromSlice(dt, convert[int8](vals), arr)
+	case arrow.INT16:
+		return fromSlice(dt, convert[int16](vals), arr)
+	case arrow.INT32:
+		return fromSlice(dt, convert[int32](vals), arr)
+	}
+	return fromSlice(dt, vals, arr)
+}
+
+func convert[T int8 | int16 | int32](vals []int64) []T {
+	out := make([]T, len(vals))
+	for i, v := range vals {
+		out[i] = T(v)
+	}
+	return out
+}
+
 // ints returns an integer array's values as int64, widened into buf when
 // stored narrower.
 func ints(arr arrow.Array, buf []int64) []int64 {
@@ -111,7 +144,7 @@ func intAt(arr arrow.Array, i int) int64 {
 // validity of src (nil when src has no NULLs). Builders round capacities
 // up and keep their growth; a pinned table is built once and kept, so its
 // buffers are sized exactly.
-func fromSlice[T int8 | int16 | int32](dt arrow.DataType, vals []T, src arrow.Array) arrow.Array {
+func fromSlice[T int8 | int16 | int32 | int64](dt arrow.DataType, vals []T, src arrow.Array) arrow.Array {
 	var valid *memory.Buffer
 	nulls := 0
 	if src != nil && src.NullN() > 0 {
@@ -129,7 +162,7 @@ func fromSlice[T int8 | int16 | int32](dt arrow.DataType, vals []T, src arrow.Ar
 	return array.MakeFromData(data)
 }
 
-func sliceBytes[T int8 | int16 | int32](vals []T) []byte {
+func sliceBytes[T int8 | int16 | int32 | int64](vals []T) []byte {
 	if len(vals) == 0 {
 		return nil
 	}

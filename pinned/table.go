@@ -26,11 +26,15 @@
 // builds a new one and swaps it in the Registry. Its buffers come from the
 // Go allocator and are reclaimed by the garbage collector when the last
 // reader drops the table, so readers never block and never take locks.
+// An incremental refresh (Append, append.go) builds the new version over
+// the old one's record batches, which both versions then share.
 package pinned
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -97,8 +101,87 @@ type Table struct {
 	LoadTook time.Duration
 	// Version increases with every load of the same name.
 	Version uint64
+	// split is 1 + the index in Cols of the replica table's split column
+	// (an integer key) when the pin is a whole table that has one, else
+	// 0. Its maximum in this version is the high-water mark an
+	// incremental refresh continues from (see SetSplit, HighWater).
+	split int
+	// Refresh says how this version was made.
+	Refresh Refresh
 
 	hits atomic.Int64
+}
+
+// Refresh describes the load that made a table version.
+type Refresh struct {
+	// Incremental is true when the version is the previous one plus the
+	// rows past its high-water mark (Append), false for a full load.
+	Incremental bool
+	// Added is the number of rows the load added: every row for a full
+	// load.
+	Added int64
+	// Fallback, for a full load asked for as incremental, says why the
+	// new rows could not be appended; empty otherwise.
+	Fallback string
+}
+
+// Kind names the refresh for SHOW CACHED TABLES: "full", "incremental",
+// or "full (incremental not possible: …)".
+func (r Refresh) Kind() string {
+	switch {
+	case r.Incremental:
+		return "incremental"
+	case r.Fallback != "":
+		return "full (incremental not possible: " + r.Fallback + ")"
+	}
+	return "full"
+}
+
+// SetSplit marks column name (case-insensitive) as the split column, the
+// key of incremental refreshes. It reports false, leaving none marked,
+// when the table has no such signed integer column (an unsigned BIGINT
+// key arrives as Uint64 and is not tracked). Call it before the table is
+// shared.
+func (t *Table) SetSplit(name string) bool {
+	t.split = 0
+	for i, c := range t.Cols {
+		if strings.EqualFold(c.Name, name) && c.kind == kInt {
+			t.split = i + 1
+			return true
+		}
+	}
+	return false
+}
+
+// SplitColumn is the name of the column SetSplit marked, "" for none.
+func (t *Table) SplitColumn() string {
+	if t.split == 0 {
+		return ""
+	}
+	return t.Cols[t.split-1].Name
+}
+
+// HighWater is the largest split key in this version; ok is false when
+// the table has no split column or no rows. Every row past it is new to
+// an append-only table.
+func (t *Table) HighWater() (key int64, ok bool) {
+	if t.split == 0 {
+		return 0, false
+	}
+	c := t.Cols[t.split-1]
+	return c.Max, c.HasVals
+}
+
+// Release drops the table's references to its record batches. Only for a
+// table no reader can reach: a version that was never swapped in (its
+// pin did not fit the budget), or a test's. Readers hold swapped-out
+// versions without counting, so those are left to the garbage collector.
+// Batches shared with another version stay valid: Append retained them.
+func (t *Table) Release() {
+	for _, b := range t.Batches {
+		b.Release()
+	}
+	t.Batches = nil
 }
 
 // Hit counts one query answered from the table.
@@ -112,7 +195,11 @@ func (t *Table) Hits() int64 { return t.hits.Load() }
 // distinct values are dictionary-encoded. Build does not keep the input
 // batches; the caller still owns (and releases) them.
 func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch) (*Table, error) {
-	mem := memory.NewGoAllocator()
+	return build(memory.NewGoAllocator(), db, name, fields, batches)
+}
+
+// build is Build allocating from mem (tests pass a checked allocator).
+func build(mem memory.Allocator, db, name string, fields []*querypb.Field, batches []arrow.RecordBatch) (*Table, error) {
 	t := &Table{DB: db, Name: name, Fields: fields}
 	for _, b := range batches {
 		if int(b.NumCols()) != len(fields) {
@@ -156,6 +243,7 @@ func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch
 				af.Type = d.typ
 				cols[c] = d.arrays
 				t.Bytes += bufferBytes(d.dict)
+				d.dict.Release() // the dictionary arrays hold it
 			} else {
 				var err error
 				if cols[c], err = ownAll(mem, arrs); err != nil {
@@ -209,6 +297,7 @@ func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch
 		t.Batches = append(t.Batches, rec)
 		t.Rows += n
 	}
+	t.Refresh = Refresh{Added: t.Rows}
 	return t, nil
 }
 
@@ -295,11 +384,27 @@ type dictResult struct {
 	arrays []arrow.Array
 }
 
-// dictionary encodes string arrays with one dictionary shared by all, or
-// reports false when there are more than maxDict distinct values.
-func dictionary(mem memory.Allocator, arrs []arrow.Array) (dictResult, bool) {
-	index := make(map[string]int16)
-	var values []string
+// dictIndex assigns dictionary codes to distinct strings in order of
+// first appearance. Codes never change once given, so an index can be
+// extended by an incremental refresh without re-encoding older batches.
+type dictIndex struct {
+	codes  map[string]int16
+	values []string
+}
+
+// newDictIndex starts an index holding values (codes 0..len-1); the
+// slice is not modified.
+func newDictIndex(values []string) *dictIndex {
+	d := &dictIndex{codes: make(map[string]int16, len(values)), values: slices.Clip(values)}
+	for i, v := range values {
+		d.codes[v] = int16(i)
+	}
+	return d
+}
+
+// add gives every string of arrs a code, or reports false when that
+// would take more than maxDict codes.
+func (d *dictIndex) add(arrs []arrow.Array) bool {
 	for _, a := range arrs {
 		s := a.(*array.String)
 		for i := 0; i < s.Len(); i++ {
@@ -307,35 +412,56 @@ func dictionary(mem memory.Allocator, arrs []arrow.Array) (dictResult, bool) {
 				continue
 			}
 			v := s.Value(i)
-			if _, ok := index[v]; !ok {
-				if len(values) >= maxDict {
-					return dictResult{}, false
+			if _, ok := d.codes[v]; !ok {
+				if len(d.values) >= maxDict {
+					return false
 				}
 				v = string([]byte(v)) // own the bytes: the batch may go
-				index[v] = int16(len(values))
-				values = append(values, v)
+				d.codes[v] = int16(len(d.values))
+				d.values = append(d.values, v)
 			}
 		}
 	}
-	db := array.NewStringBuilder(mem)
-	db.AppendValues(values, nil)
-	dict := db.NewStringArray()
-	db.Release()
-	typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
-	out := dictResult{typ: typ, dict: dict, values: values}
+	return true
+}
+
+// encode makes one dictionary array of typ per input array, all over
+// dict, whose values must be d's.
+func (d *dictIndex) encode(typ *arrow.DictionaryType, dict arrow.Array, arrs []arrow.Array) []arrow.Array {
+	out := make([]arrow.Array, 0, len(arrs))
 	for _, a := range arrs {
 		s := a.(*array.String)
 		idx := make([]int16, s.Len())
 		for i := range idx {
 			if s.IsValid(i) {
-				idx[i] = index[s.Value(i)]
+				idx[i] = d.codes[s.Value(i)]
 			}
 		}
 		codes := fromSlice(arrow.PrimitiveTypes.Int16, idx, a)
-		out.arrays = append(out.arrays, array.NewDictionaryArray(typ, codes, dict))
+		out = append(out, array.NewDictionaryArray(typ, codes, dict))
 		codes.Release()
 	}
-	return out, true
+	return out
+}
+
+// dictArray is an Arrow string array of values.
+func dictArray(mem memory.Allocator, values []string) *array.String {
+	db := array.NewStringBuilder(mem)
+	defer db.Release()
+	db.AppendValues(values, nil)
+	return db.NewStringArray()
+}
+
+// dictionary encodes string arrays with one dictionary shared by all, or
+// reports false when there are more than maxDict distinct values.
+func dictionary(mem memory.Allocator, arrs []arrow.Array) (dictResult, bool) {
+	d := newDictIndex(nil)
+	if !d.add(arrs) {
+		return dictResult{}, false
+	}
+	dict := dictArray(mem, d.values)
+	typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
+	return dictResult{typ: typ, dict: dict, values: d.values, arrays: d.encode(typ, dict, arrs)}, true
 }
 
 // bufferBytes is the size of an array's buffers (children included, a

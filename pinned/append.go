@@ -1,0 +1,219 @@
+package pinned
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"vitess.io/vitess/go/sqltypes"
+)
+
+// Incremental refresh. An append-only table only grows past its split
+// key's high-water mark, so a refresh need not reload what it holds: it
+// reads the rows past the mark and Append builds a new version from the
+// old one's record batches (shared, not copied: they are immutable) and
+// the new rows' batches, encoded like Build encodes them.
+//
+// What a new version may have to change in the old rows' encoding:
+//
+//   - a dictionary column gets values it has not seen: the dictionary is
+//     extended. Codes are never renumbered, so the old batches keep their
+//     codes (and their shorter dictionary, a prefix of the new one) and
+//     only the new batches point at the extended one. Past maxDict values
+//     the column would need re-encoding as plain strings: Append refuses
+//     (RebuildError) and the caller does a full load.
+//   - an integer column gets values outside its stored width (a TINYINT
+//     range column meets 300): that column alone is rewritten at the new
+//     width in the new version; the other columns of the old batches are
+//     still shared.
+//
+// The old version is untouched and stays valid for its readers; the swap
+// itself is the Registry's.
+
+// RebuildError is Append's answer when the new rows cannot be appended to
+// the table's encoding or schema: the caller should load the table in
+// full. Reason says why, for the operator.
+type RebuildError struct{ Reason string }
+
+func (e *RebuildError) Error() string { return "pinned: full reload needed: " + e.Reason }
+
+// Append returns a new version of t holding t's rows followed by the rows
+// of batches (one column per field of t, as the workers send them: the
+// same types a full load of t's source gets). t is not modified; its
+// batches are retained by the new version. The caller still owns (and
+// releases) batches. The new version's Refresh records an incremental
+// refresh of the appended rows; Loaded and LoadTook are the caller's.
+func (t *Table) Append(batches []arrow.RecordBatch) (*Table, error) {
+	return t.appendWith(memory.NewGoAllocator(), batches)
+}
+
+func (t *Table) appendWith(mem memory.Allocator, batches []arrow.RecordBatch) (*Table, error) {
+	var nonEmpty []arrow.RecordBatch
+	var added int64
+	for _, b := range batches {
+		if int(b.NumCols()) != len(t.Fields) {
+			return nil, &RebuildError{fmt.Sprintf("the new rows have %d columns, the pinned table %d", b.NumCols(), len(t.Fields))}
+		}
+		if b.NumRows() > 0 {
+			nonEmpty = append(nonEmpty, b)
+			added += b.NumRows()
+		}
+	}
+	nt := &Table{DB: t.DB, Name: t.Name, Source: t.Source, Whole: t.Whole, Fields: t.Fields,
+		split: t.split, Rows: t.Rows + added, Refresh: Refresh{Incremental: true, Added: added}}
+	afields := slices.Clone(t.Schema.Fields())
+	cols := make([][]arrow.Array, len(t.Cols)) // per column, per new batch
+	widened := make([]bool, len(t.Cols))
+	fail := func(err error) (*Table, error) {
+		for _, arrs := range cols {
+			for _, a := range arrs {
+				a.Release()
+			}
+		}
+		return nil, err
+	}
+	for c, old := range t.Cols {
+		col := *old
+		col.Dict, col.dictVals = slices.Clip(col.Dict), slices.Clip(col.dictVals)
+		nt.Cols = append(nt.Cols, &col)
+		arrs := make([]arrow.Array, len(nonEmpty))
+		for j, b := range nonEmpty {
+			arrs[j] = b.Column(c)
+		}
+		if len(arrs) > 0 {
+			if err := sameKind(&col, arrs[0].DataType()); err != nil {
+				return fail(err)
+			}
+		}
+		var err error
+		switch col.kind {
+		case kDict:
+			cols[c], err = t.appendDict(mem, c, &col, afields[c].Type.(*arrow.DictionaryType), arrs)
+		case kInt:
+			col.bounds(arrs)
+			lo, hi := col.Min, col.Max
+			if !col.HasVals {
+				lo, hi = 0, 0
+			}
+			dt := narrowType(lo, hi)
+			if wider(dt, afields[c].Type) {
+				afields[c].Type, widened[c] = dt, true
+			}
+			cols[c], err = narrow(mem, arrs, afields[c].Type)
+		default:
+			col.bounds(arrs)
+			cols[c], err = ownAll(mem, arrs)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		for _, a := range cols[c] {
+			col.Nulls = col.Nulls || a.NullN() > 0
+		}
+	}
+	nt.Schema = arrow.NewSchema(afields, nil)
+	for _, b := range t.Batches {
+		nt.Batches = append(nt.Batches, reuse(b, nt.Schema, widened))
+	}
+	for j, b := range nonEmpty {
+		arrs := make([]arrow.Array, len(cols))
+		for c := range cols {
+			arrs[c] = cols[c][j]
+		}
+		nt.Batches = append(nt.Batches, array.NewRecordBatch(nt.Schema, arrs, b.NumRows()))
+	}
+	for _, arrs := range cols {
+		for _, a := range arrs {
+			a.Release() // the record batches hold them
+		}
+	}
+	nt.Bytes = tableBytes(nt.Batches)
+	return nt, nil
+}
+
+// sameKind checks that a new column arrives as the pinned one did.
+func sameKind(col *Column, dt arrow.DataType) error {
+	probe := Column{Name: col.Name}
+	if err := probe.classify(dt); err != nil {
+		return &RebuildError{err.Error()}
+	}
+	want := col.kind
+	if want == kDict {
+		want = kString
+	}
+	if probe.kind != want {
+		return &RebuildError{fmt.Sprintf("column %s now arrives as %s", col.Name, dt)}
+	}
+	return nil
+}
+
+// appendDict encodes column c's new string arrays with t's dictionary,
+// extended by the values it lacks; col (the new version's column) gets
+// the extended value lists.
+func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.DictionaryType, arrs []arrow.Array) ([]arrow.Array, error) {
+	d := newDictIndex(col.Dict)
+	if !d.add(arrs) {
+		return nil, &RebuildError{fmt.Sprintf("column %s would have more than %d distinct values", col.Name, maxDict)}
+	}
+	var dict arrow.Array
+	if len(d.values) == len(col.Dict) && len(t.Batches) > 0 {
+		// No new value: the new batches share the old dictionary.
+		dict = t.Batches[0].Column(c).(*array.Dictionary).Dictionary()
+		dict.Retain()
+	} else {
+		dict = dictArray(mem, d.values)
+		for _, v := range d.values[len(col.Dict):] {
+			col.dictVals = append(col.dictVals, sqltypes.MakeTrusted(col.Field.Type, []byte(v)))
+		}
+		col.Dict = d.values
+	}
+	defer dict.Release()
+	return d.encode(typ, dict, arrs), nil
+}
+
+// reuse is an old batch as a batch of the new version: the same batch,
+// retained, or, when columns were widened, a batch sharing the others.
+func reuse(b arrow.RecordBatch, schema *arrow.Schema, widened []bool) arrow.RecordBatch {
+	if !slices.Contains(widened, true) {
+		b.Retain()
+		return b
+	}
+	arrs := make([]arrow.Array, b.NumCols())
+	var fresh []arrow.Array
+	for c := range arrs {
+		arrs[c] = b.Column(c)
+		if widened[c] {
+			arrs[c] = recast(arrs[c], schema.Field(c).Type)
+			fresh = append(fresh, arrs[c])
+		}
+	}
+	rec := array.NewRecordBatch(schema, arrs, b.NumRows())
+	for _, a := range fresh {
+		a.Release()
+	}
+	return rec
+}
+
+// tableBytes is the size of batches' buffers, each dictionary counted
+// once however many batches share it (as Build counts).
+func tableBytes(batches []arrow.RecordBatch) int64 {
+	var n int64
+	seen := map[arrow.ArrayData]bool{}
+	for _, b := range batches {
+		for _, a := range b.Columns() {
+			d, ok := a.(*array.Dictionary)
+			if !ok {
+				n += bufferBytes(a)
+				continue
+			}
+			n += bufferBytes(d.Indices())
+			if dd := d.Data().Dictionary(); !seen[dd] {
+				seen[dd] = true
+				n += bufferBytes(d.Dictionary())
+			}
+		}
+	}
+	return n
+}

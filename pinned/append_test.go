@@ -1,0 +1,277 @@
+package pinned
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/evalexpr"
+)
+
+// appendFields are the columns of the append tests' flights table: an
+// integer key, a dictionary string, a nullable narrow integer, a date.
+var appendFields = []*querypb.Field{
+	field("id", sqltypes.Int32, 63, 11),
+	field("Carrier", sqltypes.VarChar, 45, 40),
+	field("Delay", sqltypes.Int32, 63, 11),
+	field("Day", sqltypes.Date, 63, 10),
+}
+
+// flightRows makes rows [from, to) as the workers would send them, in
+// batches of 100; edit may change a row.
+func flightRows(t *testing.T, mem memory.Allocator, from, to int, edit func(i int, row []sqltypes.Value)) []arrow.RecordBatch {
+	t.Helper()
+	carriers := []string{"AA", "aa", "UA", "DL", "WN"}
+	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(appendFields))
+	defer rb.Release()
+	var out []arrow.RecordBatch
+	for i := from; i < to; i++ {
+		delay := sqltypes.NewInt64(int64(i*37%200 - 20))
+		if i%11 == 0 {
+			delay = sqltypes.NULL
+		}
+		row := []sqltypes.Value{
+			sqltypes.NewInt64(int64(i)),
+			sqltypes.NewVarChar(carriers[i%len(carriers)]),
+			delay,
+			sqltypes.MakeTrusted(sqltypes.Date, fmt.Appendf(nil, "2021-%02d-%02d", i%12+1, i%28+1)),
+		}
+		if edit != nil {
+			edit(i, row)
+		}
+		if err := rb.Append(row); err != nil {
+			t.Fatal(err)
+		}
+		if (i+1)%100 == 0 {
+			out = append(out, rb.NewRecordBatch())
+		}
+	}
+	return append(out, rb.NewRecordBatch())
+}
+
+func release(bs []arrow.RecordBatch) {
+	for _, b := range bs {
+		b.Release()
+	}
+}
+
+// mustBuild builds rows [from, to) with mem.
+func mustBuild(t *testing.T, mem memory.Allocator, from, to int, edit func(int, []sqltypes.Value)) *Table {
+	t.Helper()
+	in := flightRows(t, mem, from, to, edit)
+	defer release(in)
+	tbl, err := build(mem, "db", "flights", appendFields, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+// TestAppend appends rows to a table and checks that every fragment over
+// the new version answers exactly what it answers over the same rows
+// built in one go, on both paths, also after the old version is released
+// (the shared batches must outlive it), and that both versions together
+// leave no allocation behind.
+func TestAppend(t *testing.T) {
+	env, err := evalexpr.NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := uint32(45)
+	bigint := func(name string) *querypb.Field { return field(name, sqltypes.Int64, 63, 21) }
+	frags := []struct {
+		sql    string
+		fields []*querypb.Field
+	}{
+		{"SELECT `Carrier`, COUNT(1), SUM(`Delay`), MAX(`Delay`), MIN(`Day`) FROM `db`.`flights` GROUP BY `Carrier`",
+			[]*querypb.Field{field("Carrier", sqltypes.VarChar, ci, 40), bigint("c"), field("s", sqltypes.Decimal, 63, 33), field("m", sqltypes.Int32, 63, 11), field("d", sqltypes.Date, 63, 10)}},
+		{"SELECT `Delay`, COUNT(1) FROM `db`.`flights` GROUP BY `Delay`",
+			[]*querypb.Field{field("Delay", sqltypes.Int32, 63, 11), bigint("c")}},
+		{"SELECT COUNT(1), MAX(`Carrier`), MIN(`Carrier`), MIN(`id`), MAX(`id`) FROM `db`.`flights` WHERE `Delay` IS NOT NULL",
+			[]*querypb.Field{bigint("c"), field("mx", sqltypes.VarChar, ci, 40), field("mn", sqltypes.VarChar, ci, 40), field("a", sqltypes.Int32, 63, 11), field("b", sqltypes.Int32, 63, 11)}},
+		{"SELECT `id`, `Carrier`, `Delay` FROM `db`.`flights` WHERE `Delay` > 170 OR `Carrier` = _UTF8MB4'zz'",
+			[]*querypb.Field{field("id", sqltypes.Int32, 63, 11), field("Carrier", sqltypes.VarChar, ci, 40), field("Delay", sqltypes.Int32, 63, 11)}},
+	}
+	newCarrier := func(i int, row []sqltypes.Value) {
+		if i%3 == 0 {
+			row[1] = sqltypes.NewVarChar("ZZ")
+		}
+	}
+	bigDelay := func(i int, row []sqltypes.Value) {
+		if i%50 == 7 {
+			row[2] = sqltypes.NewInt64(int64(100000 + i))
+		}
+	}
+	cases := []struct {
+		name     string
+		old, new int // rows [0, old) then [old, new)
+		edit     func(int, []sqltypes.Value)
+		check    func(t *testing.T, v1, v2 *Table)
+	}{
+		{"shares batches", 1000, 1250, nil, func(t *testing.T, v1, v2 *Table) {
+			for i, b := range v1.Batches {
+				if v2.Batches[i] != b {
+					t.Errorf("batch %d copied, not shared", i)
+				}
+			}
+			if len(v2.Cols[1].Dict) != len(v1.Cols[1].Dict) {
+				t.Errorf("dictionary grew without new values: %v", v2.Cols[1].Dict)
+			}
+		}},
+		{"extends the dictionary", 1000, 1300, newCarrier, func(t *testing.T, v1, v2 *Table) {
+			d1, d2 := v1.Cols[1].Dict, v2.Cols[1].Dict
+			if len(d2) != len(d1)+1 || !slices.Equal(d2[:len(d1)], d1) || d2[len(d1)] != "ZZ" {
+				t.Errorf("dictionary %v -> %v, want one value appended", d1, d2)
+			}
+			if len(v1.Cols[1].dictVals) != len(d1) || len(v2.Cols[1].dictVals) != len(d2) {
+				t.Errorf("dictVals %d, %d", len(v1.Cols[1].dictVals), len(v2.Cols[1].dictVals))
+			}
+			if v2.Batches[0] != v1.Batches[0] {
+				t.Error("old batches re-encoded")
+			}
+		}},
+		{"widens an integer column", 1000, 1300, bigDelay, func(t *testing.T, v1, v2 *Table) {
+			if a, b := v1.Schema.Field(2).Type.ID(), v2.Schema.Field(2).Type.ID(); a != arrow.INT16 || b != arrow.INT32 {
+				t.Errorf("Delay stored as %s then %s, want int16 then int32", a, b)
+			}
+			if v2.Batches[0] == v1.Batches[0] || v2.Batches[0].Column(1).Data() != v1.Batches[0].Column(1).Data() {
+				t.Error("widening should rewrite the Delay column only, sharing the others")
+			}
+			if v2.Cols[2].Max < 100000 || v1.Cols[2].Max != 179 {
+				t.Errorf("Delay max %d then %d", v1.Cols[2].Max, v2.Cols[2].Max)
+			}
+		}},
+		{"from an empty table", 0, 400, newCarrier, func(t *testing.T, v1, v2 *Table) {
+			if v1.Rows != 0 || len(v2.Cols[1].Dict) != 6 {
+				t.Errorf("rows %d, dictionary %v", v1.Rows, v2.Cols[1].Dict)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			v1 := mustBuild(t, mem, 0, c.old, nil)
+			v1.SetSplit("id")
+			in := flightRows(t, mem, c.old, c.new, c.edit)
+			v2, err := v1.appendWith(mem, in)
+			release(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			full := mustBuild(t, mem, 0, c.new, func(i int, row []sqltypes.Value) {
+				if c.edit != nil && i >= c.old {
+					c.edit(i, row)
+				}
+			})
+			defer full.Release()
+			c.check(t, v1, v2)
+			if hw, ok := v2.HighWater(); !ok || hw != int64(c.new-1) || v2.Rows != int64(c.new) {
+				t.Errorf("high-water mark %d %v, rows %d; want %d, %d", hw, ok, v2.Rows, c.new-1, c.new)
+			}
+			if r := v2.Refresh; !r.Incremental || r.Added != int64(c.new-c.old) || r.Kind() != "incremental" {
+				t.Errorf("refresh %+v", r)
+			}
+			if v2.Bytes != tableBytes(v2.Batches) || full.Bytes != tableBytes(full.Batches) {
+				t.Errorf("bytes %d, %d: not as counted", v2.Bytes, full.Bytes)
+			}
+			compare := func(when string) {
+				for _, f := range frags {
+					for _, fast := range []bool{true, false} {
+						got, _ := run(t, env, v2, f.sql, f.fields, fast)
+						want, _ := run(t, env, full, f.sql, f.fields, fast)
+						if !slices.Equal(got, want) || len(want) == 0 {
+							t.Errorf("%s, fast=%v: %s\nappended %.300v\nbuilt    %.300v", when, fast, f.sql, got, want)
+						}
+					}
+				}
+			}
+			compare("both versions held")
+			v1.Release()
+			compare("old version released")
+			v2.Release()
+		})
+	}
+}
+
+// TestAppendNeedsRebuild: rows that cannot join the table's encoding or
+// schema get a RebuildError, and nothing is left allocated.
+func TestAppendNeedsRebuild(t *testing.T) {
+	cases := []struct {
+		name  string
+		batch func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch
+	}{
+		{"dictionary overflow", func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch {
+			return flightRows(t, mem, 1000, 1000+maxDict, func(i int, row []sqltypes.Value) {
+				row[1] = sqltypes.NewVarChar(fmt.Sprintf("c%d", i))
+			})
+		}},
+		{"column type changed", func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch {
+			fields := slices.Clone(appendFields)
+			fields[2] = field("Delay", sqltypes.VarChar, 45, 40)
+			rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
+			defer rb.Release()
+			rb.Append([]sqltypes.Value{sqltypes.NewInt64(5000), sqltypes.NewVarChar("AA"), sqltypes.NewVarChar("late"), sqltypes.NULL})
+			return []arrow.RecordBatch{rb.NewRecordBatch()}
+		}},
+		{"column added", func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch {
+			fields := append(slices.Clone(appendFields), field("x", sqltypes.Int32, 63, 11))
+			rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
+			defer rb.Release()
+			rb.Append([]sqltypes.Value{sqltypes.NewInt64(5000), sqltypes.NewVarChar("AA"), sqltypes.NULL, sqltypes.NULL, sqltypes.NewInt64(1)})
+			return []arrow.RecordBatch{rb.NewRecordBatch()}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			v1 := mustBuild(t, mem, 0, 1000, nil)
+			defer v1.Release()
+			in := c.batch(t, mem)
+			defer release(in)
+			v2, err := v1.appendWith(mem, in)
+			var rb *RebuildError
+			if !errors.As(err, &rb) || v2 != nil {
+				t.Fatalf("got %v, %v; want a RebuildError", v2, err)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestHighWater: only a signed integer column can be the split key; the
+// mark is its largest value, and a table without rows has none.
+func TestHighWater(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tbl := mustBuild(t, mem, 0, 700, nil)
+	defer tbl.Release()
+	empty := mustBuild(t, mem, 0, 0, nil)
+	defer empty.Release()
+	if _, ok := tbl.HighWater(); ok || tbl.SplitColumn() != "" {
+		t.Error("a high-water mark before SetSplit")
+	}
+	if tbl.SetSplit("Carrier") || tbl.SetSplit("Day") || tbl.SplitColumn() != "" {
+		t.Error("a string or date column accepted as the split key")
+	}
+	if !tbl.SetSplit("ID") || tbl.SplitColumn() != "id" {
+		t.Fatal("the integer key (named case-insensitively) refused")
+	}
+	if hw, ok := tbl.HighWater(); !ok || hw != 699 {
+		t.Errorf("high-water mark %d %v, want 699", hw, ok)
+	}
+	if !empty.SetSplit("id") {
+		t.Fatal("empty table: split key refused")
+	}
+	if _, ok := empty.HighWater(); ok {
+		t.Error("an empty table has a high-water mark")
+	}
+}
