@@ -109,6 +109,17 @@ type Coordinator struct {
 	// MergeMemoryLimit bounds the Arrow memory of one query's merge in
 	// bytes (default 1 GiB).
 	MergeMemoryLimit int64 `yaml:"merge_memory_limit"`
+	// QueryMemoryLimit bounds, in bytes, the fragment results (Arrow
+	// batches received from workers) that all running queries together
+	// hold on the coordinator. A query whose next batch does not fit stops
+	// reading its fragment streams, so the workers stall on Flight flow
+	// control, and waits up to QueryMemoryWait for others to finish; one
+	// that cannot fit even alone, or waits longer, fails with 1041.
+	// Default 8 GiB; size it to about half the coordinator's RAM.
+	// Negative: no limit (usage is still measured).
+	QueryMemoryLimit int64 `yaml:"query_memory_limit"`
+	// QueryMemoryWait bounds one wait for query memory (default 30s).
+	QueryMemoryWait Duration `yaml:"query_memory_wait"`
 	// PinnedMemoryLimit bounds the memory of all pinned tables together
 	// (CACHE TABLE): a pin that would exceed it fails and changes
 	// nothing. Default 4 GiB; negative means no limit.
@@ -188,6 +199,12 @@ type Worker struct {
 	// coordinator's cluster_secret). Empty: only loopback callers are
 	// served. The SHOAL_CLUSTER_SECRET environment variable overrides it.
 	ClusterSecret string `yaml:"cluster_secret,omitempty"`
+	// IPCCompression compresses the Arrow IPC bodies of fragment results:
+	// "none" (default), "lz4" or "zstd". Worth it when the worker is on
+	// another host behind a slow link and fragments return many rows
+	// (exports, high-cardinality GROUP BY); on loopback it only costs CPU.
+	// The coordinator decompresses whatever it receives.
+	IPCCompression string `yaml:"ipc_compression,omitempty"`
 }
 
 // SecretEnv is the environment variable that overrides cluster_secret on
@@ -238,6 +255,12 @@ func (c *Coordinator) Defaults() {
 	if c.MergeMemoryLimit == 0 {
 		c.MergeMemoryLimit = 1 << 30
 	}
+	if c.QueryMemoryLimit == 0 {
+		c.QueryMemoryLimit = 8 << 30
+	}
+	if c.QueryMemoryWait == 0 {
+		c.QueryMemoryWait = Duration(30 * time.Second)
+	}
 	if c.MaxConnections == 0 {
 		c.MaxConnections = 1000
 	}
@@ -271,12 +294,29 @@ type Pin struct {
 	Query string `yaml:"query"`
 	// Refresh reloads the pin this often (0: never).
 	Refresh Duration `yaml:"refresh"`
+	// Incremental makes the scheduled refreshes incremental (REFRESH
+	// TABLE … INCREMENTAL): only rows past the split key's high-water
+	// mark are read and appended. For whole-table pins of append-only
+	// tables with an integer split key only: updates and deletes of rows
+	// already pinned are not seen.
+	Incremental bool `yaml:"incremental"`
+}
+
+// check reports a pin whose settings contradict each other.
+func (p Pin) check() error {
+	if p.Incremental && p.Query != "" {
+		return fmt.Errorf("config: pin %s: incremental refreshes need a whole-table pin (no query:); a query result can only be reloaded in full", p.Table)
+	}
+	return nil
 }
 
 func (c *Coordinator) Validate() error {
 	for i, p := range c.Pins {
 		if db, name, ok := strings.Cut(p.Table, "."); !ok || db == "" || name == "" {
 			return fmt.Errorf("config: pins[%d].table %q must be db.name", i, p.Table)
+		}
+		if err := p.check(); err != nil {
+			return err
 		}
 	}
 	if len(c.Replicas) == 0 {
@@ -336,6 +376,11 @@ func (w *Worker) Defaults() {
 func (w *Worker) Validate() error {
 	if w.MySQL == "" {
 		return fmt.Errorf("config: worker needs mysql: the host:port of its local replica")
+	}
+	switch w.IPCCompression {
+	case "", "none", "lz4", "zstd":
+	default:
+		return fmt.Errorf("config: worker ipc_compression %q: use none, lz4 or zstd", w.IPCCompression)
 	}
 	return nil
 }

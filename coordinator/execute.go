@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/ticket"
@@ -75,16 +76,21 @@ var errStop = errors.New("enough rows")
 // fragments cuts the plan's table into ranges for the current workers:
 // at the quantiles of the table's split-key sample when the catalog has
 // one (sample.go), so every range holds about as many rows, else into
-// ranges of equal key width. Each fragment gets its affinity key
-// (affinity.go).
+// ranges of equal key width; a composite or non-integer key between its
+// sampled boundary keys (keysample.go); a partitioned table partition by
+// partition (partitions.go); a table without a key as one range. Each
+// fragment gets its affinity key (affinity.go).
 func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 	p := pr.plan
 	snap := s.snap.Load()
 	n := slots * s.cfg.FragmentsPerSlot
 	lo, hi := int64(0), int64(0)
 	var sample *pushdown.KeySample
-	if t, ok := snap.tables.Table(p.DB, p.Table); ok {
-		lo, hi = t.Min, t.Max
+	var keys [][]string
+	nullable := false
+	t, ok := snap.tables.Table(p.DB, p.Table)
+	if ok {
+		lo, hi, nullable = t.Min, t.Max, t.SplitNullable
 		if m := t.Rows / s.cfg.MinRowsPerFragment; int64(n) > m {
 			n = int(max(m, 1))
 		}
@@ -94,20 +100,40 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 		if !p.Aggregate && p.PushedLimit < 0 {
 			n = max(n, int(t.Rows/maxRowsPerRowFragment)+1)
 		}
-		if ts := snap.samples[p.DB+"."+p.Table]; ts != nil && ts.sample != nil && ts.splitCol == t.SplitColumn {
-			sample = ts.sample
+		if ts := snap.samples[p.DB+"."+p.Table]; ts != nil && ts.splitCol == splitKey(t) {
+			sample, keys = ts.sample, ts.keys
 		}
 	}
 	var ranges []pushdown.Range
-	if sample != nil && n > 1 {
-		ranges = pushdown.SplitSample(sample, n, false)
-	} else {
-		ranges = pushdown.Split(lo, hi, n, false)
+	switch {
+	case p.Partitioned && ok && len(t.Partitions) > 0:
+		ranges = partitionRanges(t, p.Split, keys, n, nullable)
+	case p.Split == planner.SplitNone:
+		ranges = []pushdown.Range{{}}
+	case p.Split == planner.SplitKey:
+		// Without a sample (not yet taken, failed, too large to scan) this
+		// is one range: the whole table.
+		ranges = pushdown.SplitKeys(keys, n)
+	case sample != nil && n > 1:
+		ranges = pushdown.SplitSample(sample, n, nullable)
+	default:
+		ranges = pushdown.Split(lo, hi, n, nullable)
 	}
 	out := make([]*fragment, len(ranges))
 	for i, r := range ranges {
-		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: r.String()},
-			home: affinityKey(p.DB+"."+p.Table, r, lo, hi)}
+		home := affinityKey(p.DB+"."+p.Table, r, lo, hi)
+		switch {
+		case r.Partition != "":
+			// Each partition is homed on its own, by its own key bounds.
+			plo, phi := partitionBoundsOf(t, r.Partition)
+			home = affinityKey(p.DB+"."+p.Table+"/"+r.Partition, r, plo, phi)
+		case p.Split == planner.SplitKey:
+			// Key ranges have no integer bounds: their place in the
+			// sample's order stands in for them.
+			a, b := int64(i), int64(i+1)
+			home = affinityKey(p.DB+"."+p.Table, pushdown.Range{Lo: &a, Hi: &b}, 0, int64(len(ranges)))
+		}
+		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: pushdown.Describe(p, r)}, home: home}
 	}
 	return out
 }
@@ -119,6 +145,7 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 // a down worker's, then any other's. A fragment that fails for a reason
 // other than a MySQL error is retried on another worker.
 func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSink) (*queryStats, error) {
+	tracePlan(ctx, pr, qid) // the status page's plans (querylog.go)
 	if pr.prog != nil {
 		return s.runPinned(ctx, pr, sink)
 	}
@@ -147,6 +174,14 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	for _, f := range frags {
 		f.stat.Preferred = queue.preferred(f)
 	}
+	// The query's account in query_memory_limit (membudget.go): every
+	// attempt has released its batches once g.Wait returns.
+	qm := s.qmem.open()
+	defer func() {
+		if n := qm.close(); n != 0 {
+			s.log.Error("query memory not released by its fragments", "query", qid, "bytes", n)
+		}
+	}()
 	var remaining atomic.Int64
 	remaining.Store(int64(len(frags)))
 	var lastFail atomic.Pointer[error] // the last retried failure
@@ -179,7 +214,9 @@ func (s *Server) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 							continue
 						}
 					}
-					err := s.runFragment(gctx, w, f, qid, sink)
+					ended := traceAttempt(gctx, qid, w.name(), f) // the status page's timeline (querylog.go)
+					err := s.runFragment(gctx, w, f, qid, qm, sink)
+					ended(err)
 					if err == nil {
 						if remaining.Add(-1) == 0 {
 							close(done)
@@ -253,10 +290,19 @@ func retryable(err error) bool {
 // fragment is worth trying elsewhere.
 var errStalled = errors.New("fragment attempt exceeded fragment_timeout")
 
-// runFragment runs one attempt of f on w and hands its output to sink.
-func (s *Server) runFragment(ctx context.Context, w *workerRef, f *fragment, qid string, sink batchSink) error {
+// runFragment runs one attempt of f on w and hands its output to sink. An
+// attempt that yielded its memory to an older query (membudget.go) runs
+// again, uncounted, once there is room.
+func (s *Server) runFragment(ctx context.Context, w *workerRef, f *fragment, qid string, qm *queryMem, sink batchSink) error {
 	parent := ctx
-	err := s.runAttempt(ctx, w, f, qid, sink)
+	err := s.runAttempt(ctx, w, f, qid, qm, sink)
+	for y := (*memYield)(nil); errors.As(err, &y); {
+		f.attempts--
+		if err = qm.awaitRoom(ctx, y.need); err != nil {
+			return err
+		}
+		err = s.runAttempt(ctx, w, f, qid, qm, sink)
+	}
 	if err != nil && parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || isDeadlineStatus(err)) {
 		return fmt.Errorf("%w (%s on %s): %v", errStalled, s.cfg.FragmentTimeout.D(), w.name(), err)
 	}
@@ -264,7 +310,7 @@ func (s *Server) runFragment(ctx context.Context, w *workerRef, f *fragment, qid
 }
 
 // runAttempt is one attempt of runFragment.
-func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid string, sink batchSink) error {
+func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid string, qm *queryMem, sink batchSink) error {
 	f.attempts++
 	f.stat.Tries = f.attempts
 	f.stat.Worker = w.name()
@@ -283,18 +329,25 @@ func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid 
 	}
 	defer rd.Release()
 	var batches []arrow.RecordBatch
+	var rows, bytes int64 // bytes: reserved in qm for batches
 	defer func() {
 		for _, b := range batches {
 			b.Release()
 		}
+		qm.release(bytes)
 	}()
-	var rows, bytes int64
 	for rd.Next() {
 		rec := rd.RecordBatch()
+		// Until the reservation is granted the stream is not read: the
+		// worker stalls on flow control (back-pressure).
+		n := recordBytes(rec)
+		if err := qm.reserve(ctx, n, bytes); err != nil {
+			return err
+		}
 		rec.Retain()
 		batches = append(batches, rec)
 		rows += rec.NumRows()
-		bytes += recordBytes(rec)
+		bytes += n
 	}
 	if err := rd.Err(); err != nil {
 		return err

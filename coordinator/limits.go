@@ -84,6 +84,19 @@ func (s *Server) unregister(ss *session) {
 	s.conns.Add(-1)
 }
 
+// closeSessions closes every client connection (Close): a client of a
+// coordinator that stops sees its connection break, as it would if the
+// process died, and reconnects (to another coordinator behind the load
+// balancer) instead of talking to a server that only answers 1317.
+func (s *Server) closeSessions() {
+	s.sessions.Range(func(_, v any) bool {
+		if c := v.(*session).conn; c != nil {
+			c.Close()
+		}
+		return true
+	})
+}
+
 var killRE = regexp.MustCompile(`(?is)^\s*KILL\s+(?:(QUERY|CONNECTION)\s+)?(\d+)\s*;?\s*$`)
 
 var connIDRE = regexp.MustCompile(`(?is)^\s*SELECT\s+CONNECTION_ID\s*\(\s*\)\s*;?\s*$`)

@@ -21,6 +21,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/vtenv"
 
 	"github.com/shoaldb/shoal/config"
@@ -40,10 +41,14 @@ type Server struct {
 	snap    atomic.Pointer[snapshot]
 	plans   planCache
 	pins    *pinned.Registry
+	qmem    *memBudget // query_memory_limit (membudget.go)
 	workers []*workerRef
 	metas   []*backendPool // one per replica, for metadata reads
 	primary *backendPool   // the primary, for consistency: primary (nil without primary:)
 	queryID atomic.Uint64
+	// plColumns caches information_schema.PROCESSLIST's columns as the
+	// replicas describe them (processlist_schema.go).
+	plColumns atomic.Pointer[[]*querypb.Field]
 
 	metrics  *metrics
 	slow     *slowLog     // slow query log (querylog.go)
@@ -69,7 +74,8 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry()}
+	s := &Server{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(),
+		qmem: newMemBudget(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.metrics = newMetrics(s)
 	slow, serr := newSlowLog(cfg, log, s.metrics.slow.Inc)
@@ -151,10 +157,11 @@ func (s *Server) Serve() { s.listener.Accept() }
 
 // Close stops accepting, cancels running queries and releases resources.
 func (s *Server) Close() {
-	s.cancel()
 	if s.listener != nil {
 		s.listener.Close()
 	}
+	s.closeSessions() // limits.go; before cancel, so no client reads a 1317 first
+	s.cancel()
 	s.stopHTTP()
 	s.wg.Wait()
 	s.slow.close()
