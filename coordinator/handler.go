@@ -104,6 +104,12 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		ss.kind = kindLocal
 		return err
 	}
+	if concatLenChanged(ss.sets) && mentionsConcat(query) && readsOnly(query) {
+		// The merge cuts GROUP_CONCAT at the default group_concat_max_len
+		// and the result metadata (VARCHAR or TEXT, its length) is the
+		// default's too: the session's own value is on its replica.
+		return s.passthrough(ctx, ss, query, callback)
+	}
 	// A statement seen before skips parsing and planning.
 	if e, ok := s.plans.get(ss.db+"\x00"+query, s.planGen()); ok {
 		s.metrics.planHits.Inc()
@@ -146,6 +152,10 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		ss.rememberSet(query)
 		return nil
 	case planner.Select:
+		// information_schema.PROCESSLIST is the coordinator's sessions (processlist_schema.go).
+		if handled, err := s.selectProcesslist(ctx, ss, stmt.(*ast.SelectStmt), callback); handled {
+			return err
+		}
 		pr, _, err := s.plan(ctx, ss.db, query, stmt.(*ast.SelectStmt))
 		if err != nil {
 			return err
@@ -167,6 +177,49 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		}
 	}
 	return s.passthrough(ctx, ss, query, callback)
+}
+
+// concatLenChanged reports whether the session SET group_concat_max_len
+// (to any value: the merge only knows the default).
+func concatLenChanged(sets []string) bool {
+	for _, set := range sets {
+		if containsFold(set, "group_concat_max_len") {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsConcat reports whether a statement may use an aggregate that
+// group_concat_max_len limits.
+func mentionsConcat(query string) bool {
+	return containsFold(query, "group_concat") || containsFold(query, "json_arrayagg") || containsFold(query, "json_objectagg")
+}
+
+// readsOnly reports whether a statement is one the coordinator would
+// answer or pass through anyway (a SELECT, EXPLAIN, UNION, SHOW, ...), so
+// sending it to the replica changes nothing but who merges.
+func readsOnly(query string) bool {
+	stmts, err := sqlparse.Parse(query)
+	if err != nil || len(stmts) != 1 {
+		return false
+	}
+	switch k, _ := planner.Classify(stmts[0]); k {
+	case planner.Select, planner.Explain, planner.Passthrough:
+		return true
+	}
+	return false
+}
+
+// containsFold is an ASCII case-insensitive strings.Contains that does not
+// allocate.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
@@ -252,7 +305,9 @@ func (s *Server) planOn(ctx context.Context, cat planner.Catalog, db, query stri
 }
 
 // planPinned plans a statement while tables are pinned. A statement whose
-// one table is pinned runs in memory; one the engine cannot run falls back
+// one table is pinned, or whose tables are all pinned (a join, run as a
+// hash join in memory), runs in memory; one the engine cannot run (a join
+// with a replica table among others) falls back
 // to the replicas when every pinned table it reads is a whole-table pin
 // (the replicas hold the same table), and fails with a clear error when it
 // reads a pinned query result, which only the coordinator holds.
@@ -341,6 +396,9 @@ func (s *Server) explain(ctx context.Context, ss *session, query string, ex *ast
 				path = "vectorized (lookup tables, dense groups)"
 			}
 			lines = append(lines, fmt.Sprintf("in memory: %s.%s v%d, %d rows in %d batches, %s", pr.pin.DB, pr.pin.Name, pr.pin.Version, pr.pin.Rows, len(pr.pin.Batches), path))
+			if j := pr.prog.JoinDescribe(); j != "" {
+				lines = append(lines, j)
+			}
 		} else {
 			lines = append(lines, fmt.Sprintf("fragments: %d over %s", len(s.fragments(pr, slots)), strings.Join(live, ", ")))
 		}

@@ -19,8 +19,11 @@ import (
 //	/metrics  Prometheus metrics (metrics.go)
 //	/healthz  200 when the catalog is loaded and at least one worker is
 //	          healthy, 503 otherwise; a small JSON body says which.
-//	/, /status  the status page (status.go): replicas, running
-//	          statements, recent slow statements.
+//	/, /status  the status page (status.go): replicas, running and
+//	          recent statements with their plans and fragment timelines,
+//	          recent slow statements, pinned tables.
+//	/status/queries.json  the running and recent statements, their plans
+//	          and fragment attempts, as JSON (status_queries.go).
 
 // startHTTP listens on the configured address. An address set in the
 // configuration must be free; the default one is best effort (a second
@@ -46,6 +49,7 @@ func (s *Server) startHTTP() error {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /{$}", s.statusPage)
 	mux.HandleFunc("GET /status", s.statusPage)
+	mux.HandleFunc("GET /status/queries.json", s.queriesJSON)
 	// Profiles for operators chasing a slow path (the HTTP port listens on
 	// loopback by default).
 	mux.HandleFunc("GET /debug/pprof/", pprof.Index)

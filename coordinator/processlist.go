@@ -43,11 +43,15 @@ type procInfo struct {
 	since atomic.Int64
 	// stmt is the statement running now, nil when the session sleeps.
 	stmt atomic.Pointer[activity]
+	// lastQuery is the query id of the session's last statement (its
+	// QUERY_ID while it sleeps, as MariaDB shows it).
+	lastQuery atomic.Uint64
 }
 
 // activity is one running statement. Its counters are bumped by the
 // scheduler's slot goroutines while SHOW PROCESSLIST reads them.
 type activity struct {
+	id    uint64 // the statement's query id (QUERY_ID), from Server.queryID
 	query string
 	start time.Time
 	// Fragments scheduled and merged, and the rows and Arrow bytes their
@@ -56,6 +60,9 @@ type activity struct {
 	rows, bytes atomic.Int64
 	// sent counts rows sent to the client.
 	sent atomic.Int64
+	// trace is the statement's executions and fragment attempts, for the
+	// status page (querylog.go). Its mutex is the statement's own.
+	trace trace
 }
 
 // activityKey carries the running statement's *activity in its context,
@@ -80,8 +87,9 @@ func (p *procInfo) connected(c *mysql.Conn) {
 // final error once it has ended.
 func (s *Server) startStatement(ctx context.Context, ss *session, query string,
 	callback func(*sqltypes.Result) error) (context.Context, func(*sqltypes.Result) error, func(error)) {
-	act := &activity{query: query, start: time.Now()}
+	act := &activity{id: s.queryID.Add(1), query: query, start: time.Now()}
 	ss.publishDB()
+	ss.proc.lastQuery.Store(act.id)
 	ss.proc.stmt.Store(act)
 	counted := func(r *sqltypes.Result) error {
 		act.sent.Add(int64(len(r.Rows)))
@@ -93,6 +101,7 @@ func (s *Server) startStatement(ctx context.Context, ss *session, query string,
 		end := time.Now()
 		ss.proc.since.Store(end.UnixNano())
 		s.slow.observe(ss, act, end.Sub(act.start), err)
+		s.slow.remember(ss, act, end, err)
 	}
 	return context.WithValue(ctx, activityKey{}, act), counted, finish
 }
@@ -147,6 +156,13 @@ type procRow struct {
 	// are 0 for a statement that is not distributed (yet).
 	Progress        float64
 	Fragments, Done int64
+	// Examined is the rows the statement's fragments shipped so far;
+	// QueryID its query id (the last statement's while the session sleeps).
+	Examined int64
+	QueryID  uint64
+	// act is the running statement, nil when none (the status page reads
+	// its trace).
+	act *activity
 }
 
 // processList lists the sessions viewer may see — its own account's, or
@@ -173,11 +189,13 @@ func (s *Server) processList(viewer string, self *session, selfQuery string) []p
 		if ns := ss.proc.since.Load(); ns != 0 {
 			r.Time = now.Sub(time.Unix(0, ns))
 		}
+		r.QueryID = ss.proc.lastQuery.Load()
 		switch act := ss.proc.stmt.Load(); {
 		case ss == self:
 			r.Command, r.Time, r.State, r.Info = "Query", 0, "starting", selfQuery
 		case act != nil:
 			r.Command, r.Time, r.State, r.Info = "Query", now.Sub(act.start), "executing", act.query
+			r.QueryID, r.Examined, r.act = act.id, act.rows.Load(), act
 			if total := act.total.Load(); total > 0 {
 				done := min(act.done.Load(), total)
 				r.Fragments, r.Done = total, done

@@ -21,7 +21,7 @@ import (
 // and the status page need, and no replica, worker or listener.
 func observedServer(t *testing.T, cfg config.Coordinator) *Server {
 	t.Helper()
-	s := &Server{cfg: cfg, log: slog.New(slog.DiscardHandler)}
+	s := &Server{cfg: cfg, log: slog.New(slog.DiscardHandler), qmem: newMemBudget(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
 	s.metrics = newMetrics(s)
 	slow, err := newSlowLog(cfg, s.log, s.metrics.slow.Inc)
 	if err != nil {

@@ -1,11 +1,16 @@
 package coordinator
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -60,8 +65,9 @@ type slowEntry struct {
 	Errno int    `json:"errno,omitempty"`
 }
 
-// slowLog is the slow query log and the recent slow statements. Its
-// methods are safe for concurrent use.
+// slowLog is the slow query log, the recent slow statements and the
+// ring of recent statements of any speed. Its methods are safe for
+// concurrent use.
 type slowLog struct {
 	threshold time.Duration
 	path      string
@@ -72,6 +78,9 @@ type slowLog struct {
 	f      *os.File    // nil without slow_query_log
 	recent []slowEntry // oldest first, at most recentSlow
 	broken bool        // the last write failed (logged once)
+
+	// ring is the recent statements of every speed (lock-free).
+	ring recentRing
 }
 
 // newSlowLog opens the configured slow query log for appending.
@@ -104,13 +113,7 @@ func (l *slowLog) observe(ss *session, act *activity, d time.Duration, err error
 		Statement: act.query, Duration: d.Seconds(), RowsSent: act.sent.Load(), Path: kind,
 		Fragments: act.total.Load(), RowsShipped: act.rows.Load(), BytesShipped: act.bytes.Load(),
 	}
-	if len(e.Statement) > maxLoggedStatement {
-		cut := maxLoggedStatement
-		for cut > 0 && !utf8.RuneStart(e.Statement[cut]) {
-			cut--
-		}
-		e.Statement = e.Statement[:cut]
-	}
+	e.Statement = cutStatement(e.Statement)
 	if err != nil {
 		e.Error = err.Error()
 		if se, ok := sqlerr.As(err); ok {
@@ -171,4 +174,207 @@ func (l *slowLog) close() {
 		l.f.Close()
 		l.f = nil
 	}
+}
+
+// The recent statements and their traces, for the status page: every
+// statement's executions (plans) and fragment attempts are recorded in its
+// own activity (trace, under the statement's own mutex, taken once per
+// attempt start and end), and each finished statement goes into a ring of
+// the last recentQueries, written with one atomic add and one atomic
+// store: no lock is shared between statements.
+
+// recentQueries is how many finished statements the status page keeps.
+const recentQueries = 64
+
+// maxSpans and maxPlans bound one statement's trace; beyond them attempts
+// and executions are only counted.
+const (
+	maxSpans = 4096
+	maxPlans = 16
+)
+
+// trace is one statement's record of its executions.
+type trace struct {
+	mu      sync.Mutex
+	plans   []execPlan
+	spans   []fragmentSpan
+	dropped int // attempts beyond maxSpans, and executions beyond maxPlans
+}
+
+// execPlan is one execution (one distributed or in-memory run) of a
+// statement: a derived table or a UNION ALL has several.
+type execPlan struct {
+	qid string
+	// pr is the execution's plan while the statement runs (immutable once
+	// prepared, rendered when shown); in the ring of finished statements
+	// lines replace it, so the ring keeps no plan's pinned table alive.
+	pr    *prepared
+	lines []string
+}
+
+// fragmentSpan is one attempt of one fragment.
+type fragmentSpan struct {
+	qid      string
+	fragment int
+	rng      string
+	worker   string
+	try      int
+	start    time.Time
+	end      time.Time // zero while it runs
+	rows     int64
+	bytes    int64
+	outcome  string // running, ok, retried, failed, cancelled
+	err      string
+}
+
+// tracePlan records an execution of pr in the statement of ctx.
+func tracePlan(ctx context.Context, pr *prepared, qid string) {
+	act, ok := ctx.Value(activityKey{}).(*activity)
+	if !ok {
+		return
+	}
+	t := &act.trace
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.plans) == maxPlans {
+		t.dropped++
+		return
+	}
+	t.plans = append(t.plans, execPlan{qid: qid, pr: pr})
+}
+
+// traceAttempt records the start of an attempt of f on worker in the
+// statement of ctx and returns the function that records its end with the
+// attempt's error. It reads f, which only the attempt's goroutine writes
+// while it runs.
+func traceAttempt(ctx context.Context, qid, worker string, f *fragment) func(error) {
+	act, ok := ctx.Value(activityKey{}).(*activity)
+	if !ok {
+		return func(error) {}
+	}
+	t := &act.trace
+	t.mu.Lock()
+	i := len(t.spans)
+	if i == maxSpans {
+		t.dropped++
+		t.mu.Unlock()
+		return func(error) {}
+	}
+	t.spans = append(t.spans, fragmentSpan{qid: qid, fragment: f.id, rng: f.stat.Range, worker: worker,
+		try: f.attempts + 1, start: time.Now(), outcome: "running"})
+	t.mu.Unlock()
+	return func(err error) {
+		outcome := "ok"
+		switch {
+		case err == nil || errors.Is(err, errStop):
+		case ctx.Err() != nil:
+			outcome = "cancelled"
+		case retryable(err) && f.attempts < maxAttempts:
+			outcome = "retried"
+		default:
+			outcome = "failed"
+		}
+		end := time.Now()
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		sp := &t.spans[i]
+		sp.end, sp.outcome, sp.try = end, outcome, f.attempts
+		if outcome == "ok" {
+			sp.rows, sp.bytes = f.stat.Rows, f.stat.Bytes
+		}
+		if err != nil && outcome != "ok" {
+			sp.err = truncateRunes(err.Error(), 300)
+		}
+	}
+}
+
+// snapshot copies the trace.
+func (t *trace) snapshot() ([]execPlan, []fragmentSpan, int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.plans), slices.Clone(t.spans), t.dropped
+}
+
+// finished is a statement that has ended, as the ring keeps it: a copy,
+// with its text cut at maxLoggedStatement, so the ring holds neither the
+// activity nor a huge statement.
+type finished struct {
+	seq      uint64
+	id       uint64
+	query    string
+	start    time.Time
+	end      time.Time
+	session  uint32
+	user     string
+	db       string
+	path     string
+	err      string
+	errno    int
+	total    int64
+	done     int64
+	sent     int64
+	rows     int64
+	bytes    int64
+	plans    []execPlan // lines only
+	spans    []fragmentSpan
+	untraced int
+}
+
+// recentRing holds the last recentQueries finished statements.
+type recentRing struct {
+	next  atomic.Uint64
+	slots [recentQueries]atomic.Pointer[finished]
+}
+
+// remember puts the finished statement act of ss in the ring. It runs on
+// the session's goroutine (it reads ss), once the statement's fragments
+// have ended.
+func (l *slowLog) remember(ss *session, act *activity, end time.Time, err error) {
+	if l == nil {
+		return
+	}
+	kind, _ := classify(ss.kind, err)
+	f := &finished{id: act.id, query: cutStatement(act.query), start: act.start, end: end, session: ss.id,
+		user: ss.user, db: ss.db, path: kind, total: act.total.Load(), done: act.done.Load(),
+		sent: act.sent.Load(), rows: act.rows.Load(), bytes: act.bytes.Load()}
+	if err != nil {
+		f.err = err.Error()
+		if se, ok := sqlerr.As(err); ok {
+			f.err, f.errno = se.Message, int(se.Num)
+		}
+	}
+	f.plans, f.spans, f.untraced = act.trace.snapshot()
+	for i := range f.plans {
+		f.plans[i].lines, f.plans[i].pr = planLines(f.plans[i].pr), nil
+	}
+	f.seq = l.ring.next.Add(1)
+	l.ring.slots[f.seq%recentQueries].Store(f)
+}
+
+// cutStatement cuts a statement's text at maxLoggedStatement bytes, on a
+// character boundary.
+func cutStatement(q string) string {
+	if len(q) <= maxLoggedStatement {
+		return q
+	}
+	cut := maxLoggedStatement
+	for cut > 0 && !utf8.RuneStart(q[cut]) {
+		cut--
+	}
+	return q[:cut]
+}
+
+// recentFinished returns the finished statements in the ring, newest first.
+func (l *slowLog) recentFinished() []*finished {
+	if l == nil {
+		return nil
+	}
+	var out []*finished
+	for i := range l.ring.slots {
+		if f := l.ring.slots[i].Load(); f != nil {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b *finished) int { return cmp.Compare(b.seq, a.seq) })
+	return out
 }

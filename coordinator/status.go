@@ -2,19 +2,26 @@ package coordinator
 
 import (
 	"bytes"
+	"cmp"
 	"html/template"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // The status page (GET / and GET /status on the HTTP listener): one HTML
 // page, rendered on the server with html/template, no script. It shows the
 // replicas as the coordinator sees them (SHOW SHOAL REPLICAS), the
-// statements running now (SHOW PROCESSLIST, every account), the recent
-// slow statements and the pinned tables. It is meant for an operator on
-// the HTTP listener's network (loopback by default): statements are shown
-// with their literals.
+// statements running now (SHOW PROCESSLIST, every account) and the recent
+// ones, each with the plans of its executions and a per-worker timeline
+// of its fragment attempts (status_queries.go), the recent slow
+// statements and the pinned tables (SHOW CACHED TABLES). ?query=ID shows
+// one statement's plans and timeline at the top. It is meant for an
+// operator on the HTTP listener's network (loopback by default):
+// statements are shown with their literals.
 
 // statusView is what the template renders.
 type statusView struct {
@@ -27,7 +34,12 @@ type statusView struct {
 	Healthy     int
 	Sessions    int
 	Active      []procRow
+	Running     []queryView // the running statements' traces
+	Recent      []queryView // finished statements, newest first
+	Selected    *queryView  // ?query=ID, running or recent
+	SelectedID  string      // ?query= as given, when not found
 	Slow        []slowEntry
+	Pins        []pinView
 	LongQuery   time.Duration
 	SlowLogPath string
 }
@@ -41,6 +53,15 @@ type replicaView struct {
 	Slots, Running      string
 	LastError           string
 	Checked             string
+}
+
+// pinView is one pinned table.
+type pinView struct {
+	DB, Name, Kind, Source string
+	Rows, Bytes, Hits      int64
+	Version                uint64
+	Loaded                 time.Time
+	LoadTook               time.Duration
 }
 
 // maxShownStatement bounds a statement's text on the page.
@@ -60,7 +81,14 @@ var statusTemplate = template.Must(template.New("status").Funcs(template.FuncMap
 	"stmt": func(s string) string { return truncateRunes(s, maxShownStatement) },
 	"pct":  func(p float64) string { return strconv.FormatFloat(p, 'f', 0, 64) },
 	"ts":   func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") },
-}).Parse(`<!DOCTYPE html>
+	"f1":   func(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) },
+	"ms":   func(s float64) string { return msLabel(s * 1000) },
+	"mib":  func(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + " MiB" },
+}).Parse(statusHTML))
+
+// statusHTML is the page's template; "trace" draws one statement's plans
+// and timeline.
+const statusHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -83,6 +111,20 @@ code, .sql { font-family: ui-monospace, monospace; font-size: 12.5px; white-spac
 .empty { color: #5a6b7c; font-style: italic; }
 progress { width: 8em; vertical-align: middle; }
 .nw, .nw code { white-space: nowrap; }
+details { margin: .4em 0 .8em; }
+summary { cursor: pointer; }
+.plan { margin: .3em 0 .5em 1em; }
+svg.tl { display: block; margin: .4em 0; background: #fff; border: 1px solid #e3e8ee; }
+svg.tl text { font: 11px system-ui, sans-serif; fill: #1d2733; }
+svg.tl .lane { fill: #f4f7fa; }
+svg.tl .tick { stroke: #d5dde5; stroke-width: 1; }
+svg.tl text.axis { fill: #5a6b7c; }
+.b-ok { fill: #2e9e5b; } .b-retried { fill: #e8a33d; } .b-failed { fill: #d64545; }
+.b-cancelled { fill: #9aa5b1; } .b-running { fill: #3b82f6; }
+.key span { display: inline-block; width: .9em; height: .9em; vertical-align: middle; margin: 0 .2em 0 .8em; }
+.key .b-ok { background: #2e9e5b; } .key .b-retried { background: #e8a33d; } .key .b-failed { background: #d64545; }
+.key .b-cancelled { background: #9aa5b1; } .key .b-running { background: #3b82f6; }
+.sel { border: 1px solid #d5dde5; background: #fff; padding: .2em 1em .6em; }
 </style>
 </head>
 <body>
@@ -112,8 +154,42 @@ progress { width: 8em; vertical-align: middle; }
 <td class="sql">{{stmt .Info}}</td></tr>
 {{- end}}
 </table>
+{{- range .Running}}{{if or .Plans .Attempts}}
+<details open><summary>query {{.QueryID}} (session {{.Session}}): plan and fragments</summary>{{template "trace" .}}</details>
+{{- end}}{{end}}
 {{- else}}
 <p class="empty">No statement is running.</p>
+{{- end}}
+{{- if .Selected}}{{with .Selected}}
+
+<h2 id="selected">Query {{.QueryID}}</h2>
+<div class="sel">
+<p class="meta">session {{.Session}} · {{.User}}{{if .DB}} · {{.DB}}{{end}} · started {{ts .Start}} ·
+{{if .Running}}running for {{secs .Duration}} · {{.State}}{{else}}{{secs .Duration}} · {{.Path}}{{end}} ·
+{{.RowsSent}} rows sent · {{.Fragments}} fragments, {{.RowsShipped}} rows shipped</p>
+<p class="sql">{{stmt .Statement}}</p>
+{{- if .Error}}<p><span class="bad">{{.Errno}}</span> {{.Error}}</p>{{end}}
+{{template "trace" .}}
+</div>
+{{- end}}{{else if .SelectedID}}
+<h2 id="selected">Query {{.SelectedID}}</h2>
+<p class="empty">No running or recent statement has query id {{.SelectedID}}; only the last {{len .Recent}} finished statements are kept.</p>
+{{- end}}
+
+<h2 id="recent">Recent statements</h2>
+<p class="meta">The last statements to finish, of any duration, newest first; open one for its plan and the timeline of its fragments on the workers.</p>
+{{- if .Recent}}
+<table>
+<tr><th>query</th><th>session</th><th>user</th><th>started</th><th>duration</th><th>path</th><th>rows sent</th><th>fragments</th><th>statement</th><th>error</th></tr>
+{{- range .Recent}}
+<tr><td class="num"><a href="?query={{.QueryID}}#selected">{{.QueryID}}</a></td><td class="num">{{.Session}}</td><td>{{.User}}</td><td class="nw">{{ts .Start}}</td>
+<td class="num nw">{{secs .Duration}}</td><td>{{.Path}}</td><td class="num">{{.RowsSent}}</td><td class="num">{{.Fragments}}</td>
+<td class="sql">{{stmt .Statement}}{{if or .Plans .Attempts}}<details><summary>plan and fragments</summary>{{template "trace" .}}</details>{{end}}</td>
+<td>{{if .Error}}<span class="bad">{{.Errno}}</span> {{.Error}}{{end}}</td></tr>
+{{- end}}
+</table>
+{{- else}}
+<p class="empty">No statement has finished since the coordinator started.</p>
 {{- end}}
 
 <h2 id="slow">Recent slow statements</h2>
@@ -133,10 +209,45 @@ progress { width: 8em; vertical-align: middle; }
 {{- end}}
 
 <h2 id="pinned">Pinned tables</h2>
-<p class="empty">Pinned tables are not available in this version.</p>
+{{- if .Pins}}
+<table>
+<tr><th>table</th><th>kind</th><th>rows</th><th>memory</th><th>version</th><th>loaded</th><th>load took</th><th>hits</th><th>source</th></tr>
+{{- range .Pins}}
+<tr><td class="nw"><code>{{.DB}}.{{.Name}}</code></td><td>{{.Kind}}</td><td class="num">{{.Rows}}</td><td class="num nw">{{mib .Bytes}}</td>
+<td class="num">{{.Version}}</td><td class="nw">{{ts .Loaded}}</td><td class="num nw">{{dur .LoadTook}}</td><td class="num">{{.Hits}}</td><td class="sql">{{stmt .Source}}</td></tr>
+{{- end}}
+</table>
+{{- else}}
+<p class="empty">No table is pinned (CACHE TABLE pins one; see SHOW CACHED TABLES).</p>
+{{- end}}
 </body>
 </html>
-`))
+{{define "trace"}}
+{{- range .Plans}}
+<div class="plan"><div class="meta">execution {{.QID}}</div>
+{{- range .Lines}}
+<div class="sql">{{.}}</div>
+{{- end}}
+</div>
+{{- end}}
+{{- with .Timeline}}{{template "timeline" .}}{{end}}
+{{- if .Untraced}}<p class="meta">{{.Untraced}} attempts or executions beyond the trace's bounds are not shown.</p>{{end}}
+{{- end}}
+{{define "timeline"}}
+<svg class="tl" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="fragment timeline per worker">
+{{- range .Lanes}}
+<rect class="lane" x="0" y="{{.Y}}" width="{{$.Width}}" height="{{.H}}"/><text x="4" y="{{.TextY}}">{{.Worker}}</text>
+{{- end}}
+{{- range .Ticks}}
+<line class="tick" x1="{{f1 .X}}" x2="{{f1 .X}}" y1="0" y2="{{$.AxisY}}"/><text class="axis" x="{{f1 .X}}" y="{{$.Height}}" dy="-4" text-anchor="{{.Anchor}}">{{.Label}}</text>
+{{- end}}
+{{- range .Bars}}
+<rect class="b-{{.Outcome}}" x="{{f1 .X}}" y="{{f1 .Y}}" width="{{f1 .W}}" height="{{.H}}"><title>{{.Title}}</title></rect>
+{{- end}}
+</svg>
+<div class="key meta">{{len .Bars}} attempts{{if .Omitted}} drawn, {{.Omitted}} more not drawn{{end}}:<span class="b-ok"></span>ok<span class="b-running"></span>running<span class="b-retried"></span>failed, retried<span class="b-failed"></span>failed<span class="b-cancelled"></span>cancelled</div>
+{{- end}}
+`
 
 // statusPage serves the status page. ?refresh=N (1–3600) makes the
 // browser reload it every N seconds.
@@ -186,6 +297,30 @@ func (s *Server) statusPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	v.Slow = s.slow.recentEntries()
+	v.Running, v.Recent = s.runningQueries(v.Now), s.recentQueries()
+	if id := r.URL.Query().Get("query"); id != "" {
+		v.SelectedID = id
+		for _, list := range [][]queryView{v.Running, v.Recent} {
+			for i := range list {
+				if strconv.FormatUint(list[i].QueryID, 10) == id {
+					v.Selected = &list[i]
+				}
+			}
+		}
+	}
+	var pins []*pinned.Table
+	if s.pins != nil {
+		pins = s.pins.List()
+	}
+	for _, t := range pins {
+		pv := pinView{DB: t.DB, Name: t.Name, Kind: "query", Source: t.Source, Rows: t.Rows, Bytes: t.Bytes,
+			Hits: t.Hits(), Version: t.Version, Loaded: t.Loaded, LoadTook: t.LoadTook}
+		if t.Whole {
+			pv.Kind = "table"
+		}
+		v.Pins = append(v.Pins, pv)
+	}
+	slices.SortFunc(v.Pins, func(a, b pinView) int { return cmp.Or(cmp.Compare(a.DB, b.DB), cmp.Compare(a.Name, b.Name)) })
 	var buf bytes.Buffer
 	if err := statusTemplate.Execute(&buf, v); err != nil {
 		s.log.Warn("status page", "err", err)

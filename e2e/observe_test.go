@@ -145,6 +145,12 @@ func TestProcesslistProgress(t *testing.T) {
 	if _, err := fs.db.Exec("select 1 as shoal_fast_probe"); err != nil {
 		t.Fatal(err)
 	}
+	// information_schema.PROCESSLIST's columns are described by a replica
+	// once; later statements over it need no replica, frozen or not.
+	var sessions int
+	if err := fs.db.QueryRow("SELECT COUNT(*) FROM information_schema.PROCESSLIST").Scan(&sessions); err != nil || sessions < 1 {
+		t.Fatalf("information_schema.PROCESSLIST before the hold: %d sessions, %v", sessions, err)
+	}
 	_, id, cont, ch := hangQuery(t, fs)
 
 	progressRE := regexp.MustCompile(`^fragments (\d+)/(\d+) done$`)
@@ -183,6 +189,39 @@ func TestProcesslistProgress(t *testing.T) {
 	}
 	if !strings.Contains(page, faultQ) {
 		t.Error("status page does not show the held statement")
+	}
+	// Its plan and its timeline: replica1's fragments still running,
+	// replica2's done.
+	for _, want := range []string{`<svg class="tl"`, `class="b-running"`, `class="b-ok"`, ">replica1</text>", ">replica2</text>", "fragment: SELECT"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("status page lacks %q while the query is held", want)
+		}
+	}
+	var heldID uint64
+	for _, q := range readStatusQueries(t, statusURL+"/queries.json").Running {
+		if q.Statement != faultQ {
+			continue
+		}
+		heldID = q.QueryID
+		o := q.outcomes()
+		if q.Session != id || len(q.Plans) != 1 || len(q.Plans[0].Lines) < 2 || o["replica1 running"] == 0 || o["replica2 ok"] == 0 {
+			t.Errorf("queries.json, held query: session %d, plans %v, attempts %v", q.Session, q.Plans, o)
+		}
+	}
+	if heldID == 0 {
+		t.Error("queries.json does not list the held query as running")
+	}
+	// information_schema.PROCESSLIST shows it too, with its progress.
+	var isState, isInfo, isProg string
+	var examined int64
+	if err := fs.db.QueryRow("SELECT STATE, INFO, PROGRESS, EXAMINED_ROWS FROM information_schema.PROCESSLIST WHERE ID = "+itoa(id)).Scan(&isState, &isInfo, &isProg, &examined); err != nil {
+		t.Fatal(err)
+	}
+	if m := progressRE.FindStringSubmatch(isState); m == nil || m[2] != itoa(int64(total)) || isInfo != faultQ || examined <= 0 {
+		t.Errorf("information_schema.PROCESSLIST row: state %q info %q examined %d", isState, isInfo, examined)
+	}
+	if p, err := strconv.ParseFloat(isProg, 64); err != nil || p <= 0 || p >= 100 {
+		t.Errorf("information_schema.PROCESSLIST PROGRESS %q, want strictly between 0 and 100", isProg)
 	}
 	screenshot(t, statusURL, "status-running.png")
 
@@ -226,6 +265,25 @@ func TestProcesslistProgress(t *testing.T) {
 		t.Error("status page does not list the killed query among the slow ones")
 	}
 	screenshot(t, statusURL, "status-slow.png")
+	// Once killed it is among the recent statements, its held fragments
+	// cancelled, and ?query= shows its timeline.
+	found := false
+	for _, q := range readStatusQueries(t, statusURL+"/queries.json").Recent {
+		if q.QueryID == heldID {
+			found = true
+			if o := q.outcomes(); q.Errno != 1317 || o["replica1 cancelled"] == 0 || o["replica1 running"] != 0 {
+				t.Errorf("killed query in queries.json: errno %d, attempts %v", q.Errno, o)
+			}
+		}
+	}
+	if !found {
+		t.Error("queries.json does not list the killed query among the recent ones")
+	}
+	sel := statusURL + "?query=" + strconv.FormatUint(heldID, 10)
+	if page := httpGet(t, sel); !strings.Contains(page, `class="b-cancelled"`) || !strings.Contains(page, `<h2 id="selected">`) {
+		t.Error("?query= does not show the killed query's timeline")
+	}
+	screenshot(t, sel, "status-query.png")
 	sharedHealthy(t)
 }
 
@@ -276,6 +334,21 @@ func TestStatusPageShared(t *testing.T) {
 	}
 	if p := httpGet(t, base+"/status"); !strings.Contains(p, "2 of 2 replicas healthy") {
 		t.Error("GET /status is not the status page")
+	}
+	// A pinned table is listed with its kind, rows and source.
+	const pinDef = "SELECT Carrier, COUNT(*) AS flights FROM ontime.ontime GROUP BY Carrier"
+	if _, err := env.shoal.Exec("CACHE TABLE ontime.status_page_pin AS " + pinDef); err != nil {
+		t.Fatal(err)
+	}
+	page = httpGet(t, base+"/")
+	if _, err := env.shoal.Exec("UNCACHE TABLE ontime.status_page_pin"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page, "<code>ontime.status_page_pin</code></td><td>query</td>") || !strings.Contains(page, "Carrier, COUNT(*) AS flights") {
+		t.Error("the status page does not list the pinned table")
+	}
+	if page := httpGet(t, base+"/"); strings.Contains(page, "<code>ontime.status_page_pin</code>") || !strings.Contains(page, "No table is pinned") {
+		t.Error("the status page still lists the unpinned table")
 	}
 	screenshot(t, base+"/", "status-idle.png")
 }
@@ -416,4 +489,160 @@ func scrapeURL(t *testing.T, url string) metricValues {
 		}
 	}
 	return out
+}
+
+// colMeta describes a query's columns: name, type, nullability and
+// decimal size, as a client sees them.
+func colMeta(t *testing.T, db queryer, q string) []string {
+	t.Helper()
+	rows, err := db.QueryContext(context.Background(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, ct := range cts {
+		null, _ := ct.Nullable()
+		p, s, _ := ct.DecimalSize()
+		out = append(out, ct.Name()+" "+ct.DatabaseTypeName()+" null="+strconv.FormatBool(null)+" dec="+itoa(p)+","+itoa(s))
+	}
+	for rows.Next() {
+	}
+	return out
+}
+
+// TestInformationSchemaProcesslist: SELECT … FROM
+// information_schema.PROCESSLIST through the coordinator lists the
+// coordinator's sessions (the ids SHOW PROCESSLIST and KILL use, never a
+// replica's threads) in MariaDB's columns, with WHERE, ORDER BY, LIMIT,
+// column lists, aliases and aggregates working; a statement the in-memory
+// engine cannot run over it fails with 1235 and the connection stays
+// usable.
+func TestInformationSchemaProcesslist(t *testing.T) {
+	ctx := context.Background()
+	conn, err := env.shoal.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	idle, err := env.shoal.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	me, other := connID(t, conn), connID(t, idle)
+
+	const all = "SELECT * FROM information_schema.PROCESSLIST"
+	got, want := colMeta(t, conn, all), colMeta(t, env.direct, all)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("columns through Shoal:\n%s\nMariaDB's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	q := "SELECT ID, USER, COMMAND, INFO, STATE, DB, QUERY_ID > 0, TIME_MS >= 0 FROM information_schema.PROCESSLIST WHERE ID IN (" + itoa(me) + ", " + itoa(other) + ") ORDER BY ID DESC"
+	r, err := queryArgs(conn, q)
+	if err != nil || r.err != nil {
+		t.Fatalf("%v %v", err, r)
+	}
+	wantRows := [][]string{
+		{itoa(other), "root", "Sleep", "NULL", "", "ontime", "1", "1"},
+		{itoa(me), "root", "Query", q, "executing", "ontime", "1", "1"},
+	}
+	if me > other {
+		wantRows[0], wantRows[1] = wantRows[1], wantRows[0]
+	}
+	if strings.Join(r.cols, ",") != "ID,USER,COMMAND,INFO,STATE,DB,QUERY_ID > 0,TIME_MS >= 0" || len(r.rows) != 2 ||
+		strings.Join(r.rows[0], "|") != strings.Join(wantRows[0], "|") || strings.Join(r.rows[1], "|") != strings.Join(wantRows[1], "|") {
+		t.Errorf("rows %v %v, want %v", r.cols, r.rows, wantRows)
+	}
+
+	// Every session is the coordinator's: the same ids as SHOW PROCESSLIST.
+	var ids []string
+	for _, p := range processlist(t, conn, false) {
+		ids = append(ids, itoa(p.id))
+	}
+	r, err = queryArgs(conn, "select p.id from information_schema.processlist as p order by p.id")
+	if err != nil || r.err != nil {
+		t.Fatalf("%v %v", err, r)
+	}
+	var got2 []string
+	for _, row := range r.rows {
+		got2 = append(got2, row[0])
+	}
+	if strings.Join(got2, ",") != strings.Join(ids, ",") {
+		t.Errorf("information_schema ids %v, SHOW PROCESSLIST ids %v", got2, ids)
+	}
+	r, err = queryArgs(conn, "SELECT COMMAND, COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'system user' OR COMMAND = 'Binlog Dump' GROUP BY COMMAND")
+	if err != nil || r.err != nil || len(r.rows) != 0 {
+		t.Errorf("replica threads listed: %v %v", err, r)
+	}
+
+	// Unqualified in information_schema, LIMIT.
+	if _, err := conn.ExecContext(ctx, "USE information_schema"); err != nil {
+		t.Fatal(err)
+	}
+	r, err = queryArgs(conn, "SELECT ID FROM PROCESSLIST WHERE ID = CONNECTION_ID() LIMIT 1")
+	if err != nil || r.err != nil || len(r.rows) != 1 || r.rows[0][0] != itoa(me) {
+		t.Errorf("unqualified: %v %+v %v", err, r, r.err)
+	}
+	if _, err := conn.ExecContext(ctx, "USE ontime"); err != nil {
+		t.Fatal(err)
+	}
+
+	// A join cannot run in memory: a clear error, never the replica's list.
+	r, err = queryArgs(conn, "SELECT p.ID FROM information_schema.PROCESSLIST p JOIN ontime o ON o.id = p.ID")
+	if err != nil || r.err == nil || r.err.Number != 1235 || !strings.Contains(r.err.Message, "SHOW FULL PROCESSLIST") {
+		t.Errorf("join over PROCESSLIST: %v %v", err, r)
+	}
+	// A wrong statement gets MariaDB's own error for it.
+	r, err = queryArgs(conn, "SELECT NO_SUCH_COLUMN FROM information_schema.PROCESSLIST")
+	if err != nil || r.err == nil || r.err.Number != 1054 {
+		t.Errorf("unknown column: %v %v", err, r)
+	}
+	if connID(t, conn) != me {
+		t.Error("connection unusable after the errors")
+	}
+}
+
+// queriesJSON reads the coordinator's /status/queries.json.
+type statusQueries struct {
+	Running []statusQuery `json:"running"`
+	Recent  []statusQuery `json:"recent"`
+}
+
+type statusQuery struct {
+	QueryID   uint64 `json:"query_id"`
+	Session   int64  `json:"session"`
+	Statement string `json:"statement"`
+	Errno     int    `json:"errno"`
+	Plans     []struct {
+		Lines []string `json:"lines"`
+	} `json:"plans"`
+	Attempts []struct {
+		Worker  string  `json:"worker"`
+		Outcome string  `json:"outcome"`
+		StartMS float64 `json:"start_ms"`
+		EndMS   float64 `json:"end_ms"`
+		Rows    int64   `json:"rows"`
+	} `json:"attempts"`
+}
+
+func (q statusQuery) outcomes() map[string]int {
+	out := map[string]int{}
+	for _, a := range q.Attempts {
+		out[a.Worker+" "+a.Outcome]++
+	}
+	return out
+}
+
+func readStatusQueries(t *testing.T, url string) statusQueries {
+	t.Helper()
+	var sq statusQueries
+	if err := json.Unmarshal([]byte(httpGet(t, url)), &sq); err != nil {
+		t.Fatal(err)
+	}
+	return sq
 }
