@@ -95,7 +95,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	gen := h.s.snap.Load().gen
 	key := prepareKey(ss.db, query)
 	if e, ok := h.s.plans.get(key, gen); ok {
-		return e.fields, e.params, nil
+		return cloneFields(e.fields), e.params, nil
 	}
 	marks, err := h.paramMarkers(query)
 	if err != nil {
@@ -120,7 +120,22 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		}
 	}
 	h.s.plans.put(key, &cacheEntry{gen: gen, params: uint16(len(marks)), fields: fields})
-	return fields, uint16(len(marks)), nil
+	return cloneFields(fields), uint16(len(marks)), nil
+}
+
+// cloneFields copies result metadata before it goes to vitess: its
+// COM_STMT_PREPARE writer rewrites each field's Name in place (vitess
+// 0.24 query.go writePrepare), and the cached fields are shared by every
+// connection preparing the same text.
+func cloneFields(fields []*querypb.Field) []*querypb.Field {
+	if fields == nil {
+		return nil
+	}
+	out := make([]*querypb.Field, len(fields))
+	for i, f := range fields {
+		out[i] = f.CloneVT()
+	}
+	return out
 }
 
 // metadataQuery classifies a statement as a text query would be and
