@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/ticket"
 )
 
@@ -33,25 +34,9 @@ func benchTable(b *testing.B) {
 func BenchmarkFragment(b *testing.B) {
 	benchTable(b)
 	const query = "SELECT id, a, d, s, dt FROM " + testDB + ".bench"
-	b.Run("flight", func(b *testing.B) {
-		ts := startServer(b, nil)
-		for b.Loop() {
-			s, err := ts.client.Fragment(context.Background(), ticket.Ticket{SQL: query}, ts.mem)
-			if err != nil {
-				b.Fatal(err)
-			}
-			var n int64
-			for s.Next() {
-				n += s.RecordBatch().NumRows()
-			}
-			err = s.Err()
-			s.Release()
-			if err != nil || n != benchRows {
-				b.Fatalf("rows=%d err=%v", n, err)
-			}
-		}
-		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-	})
+	for _, codec := range []string{"none", "lz4", "zstd"} {
+		b.Run("flight-"+codec, func(b *testing.B) { benchFlight(b, query, codec) })
+	}
 	b.Run("database-sql", func(b *testing.B) {
 		for b.Loop() {
 			rows, err := admin.Query(query)
@@ -74,4 +59,25 @@ func BenchmarkFragment(b *testing.B) {
 		}
 		b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
+}
+
+// benchFlight reads query through a worker whose ipc_compression is codec.
+func benchFlight(b *testing.B, query, codec string) {
+	ts := startServer(b, func(c *config.Worker) { c.IPCCompression = codec })
+	for b.Loop() {
+		s, err := ts.client.Fragment(context.Background(), ticket.Ticket{SQL: query}, ts.mem)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var n int64
+		for s.Next() {
+			n += s.RecordBatch().NumRows()
+		}
+		err = s.Err()
+		s.Release()
+		if err != nil || n != benchRows {
+			b.Fatalf("rows=%d err=%v", n, err)
+		}
+	}
+	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }

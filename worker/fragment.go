@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/go-sql-driver/mysql"
@@ -102,7 +103,7 @@ func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch 
 	}()
 
 	// No deferred Close: on failure the status alone ends the stream.
-	w := flight.NewRecordWriter(stream, ipc.WithSchema(conv.schema), ipc.WithAllocator(s.mem))
+	w := flight.NewRecordWriter(stream, s.ipcOptions(conv.schema)...)
 	send := func() error {
 		rec := conv.flush()
 		defer rec.Release()
@@ -189,4 +190,19 @@ func (k *killer) stop() bool {
 	}
 	k.wg.Wait()
 	return k.fired
+}
+
+// ipcOptions are the IPC writer options of a fragment's result stream:
+// its schema, the server's allocator and the configured body compression
+// (ipc_compression). A reader needs no option to read compressed bodies:
+// the compression codec is recorded in each message.
+func (s *Server) ipcOptions(schema *arrow.Schema) []ipc.Option {
+	opts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(s.mem)}
+	switch s.cfg.IPCCompression {
+	case "lz4":
+		opts = append(opts, ipc.WithLZ4())
+	case "zstd":
+		opts = append(opts, ipc.WithZstd())
+	}
+	return opts
 }
