@@ -79,6 +79,31 @@ func Breadth() []Query {
 	}
 }
 
+// Rows are the row-returning benchmark queries: a selective query a
+// secondary index answers (a week of flights, in order), and an export of
+// about a tenth of the table (three years of ontime, ~1M rows of 10M)
+// ordered by the key, which Shoal answers by a k-way merge of the
+// fragments' sorted streams. Both ship their rows, so the interesting
+// figures are the ratio and the fragment times, not bytes saved.
+func Rows() []Query {
+	const cols = "id, FlightDate, Carrier, Origin, Dest, DepDelay, ArrDelay"
+	const bytes = "sum(8 + 4 + length(Carrier) + length(Origin) + length(Dest) + 8 + 8), count(*)"
+	const week = "FlightDate between '2010-01-01' and '2010-01-07'"
+	const years = "YearD between 2008 and 2010"
+	return []Query{
+		{
+			Name:       "selective",
+			SQL:        "select " + cols + " from ontime where " + week + " order by FlightDate, id",
+			RowShipSQL: "select " + bytes + " from ontime where " + week,
+		},
+		{
+			Name:       "export",
+			SQL:        "select " + cols + " from ontime where " + years + " order by id",
+			RowShipSQL: "select " + bytes + " from ontime where " + years,
+		},
+	}
+}
+
 // Result is one query's measurement.
 type Result struct {
 	Query         Query

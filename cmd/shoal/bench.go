@@ -110,7 +110,7 @@ flags:
 	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
 	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
 	verbose := fs.Bool("v", false, "print both results")
-	set := fs.String("queries", "core", "query set: core (Percona q1, q2), breadth (join, count distinct) or all")
+	set := fs.String("queries", "core", "query set: core (Percona q1, q2), breadth (join, count distinct), rows (selective, export) or all")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -133,10 +133,12 @@ flags:
 		qs = bench.Core(rows)
 	case "breadth":
 		qs = bench.Breadth()
+	case "rows":
+		qs = bench.Rows()
 	case "all":
-		qs = append(bench.Core(rows), bench.Breadth()...)
+		qs = append(append(bench.Core(rows), bench.Breadth()...), bench.Rows()...)
 	default:
-		return fmt.Errorf("--queries: unknown set %q (core, breadth or all)", *set)
+		return fmt.Errorf("--queries: unknown set %q (core, breadth, rows or all)", *set)
 	}
 	rs, err := bench.Run(ctx, direct, shoal, qs, *runs)
 	if err != nil {
