@@ -98,7 +98,14 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 		// attempt is never half-sent); for row plans that bounds memory by
 		// fragment size, so cut them small enough.
 		if !p.Aggregate && p.PushedLimit < 0 {
-			n = max(n, int(t.Rows/maxRowsPerRowFragment)+1)
+			rows := t.Rows
+			if pr.estRows >= 0 {
+				// The optimizer's estimate of what the statement returns:
+				// a selective query runs as few fragments as its rows need.
+				rows = pr.estRows
+				n = min(n, int(max(rows/s.cfg.MinRowsPerFragment, 1)))
+			}
+			n = max(n, int(rows/maxRowsPerRowFragment)+1)
 		}
 		if ts := snap.samples[p.DB+"."+p.Table]; ts != nil && ts.splitCol == splitKey(t) {
 			sample, keys = ts.sample, ts.keys

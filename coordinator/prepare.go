@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -39,6 +40,10 @@ type prepared struct {
 	having      *evalexpr.Expr
 	order       []orderKey
 	visible     int // row plans: columns sent to the client
+	// estRows is the replica optimizer's estimate of the rows a row plan
+	// returns over the whole table (-1: unknown, or not a row plan); it
+	// sizes the plan's fragments (execute.go fragments).
+	estRows int64
 
 	// pin and prog are set when the split table is pinned: the fragment
 	// runs in memory (see pins.go).
@@ -67,7 +72,44 @@ type orderKey struct {
 // prepare asks a replica for the metadata of the statement and of its
 // fragment, then compiles the final stage.
 func (s *Server) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
-	return s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
+	pr, err := s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
+	if err != nil {
+		return nil, err
+	}
+	if !p.Aggregate && p.PushedLimit < 0 {
+		pr.estRows = s.estimateRows(ctx, db, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1))
+	}
+	return pr, nil
+}
+
+// estimateRows asks a replica's optimizer how many rows a single-table
+// statement returns (EXPLAIN's rows; once per plan, cached with it), or -1
+// when it cannot tell (a join, an error). A row plan cut by the table's
+// size would send a selective indexed query (a week of a 10M-row table)
+// as hundreds of fragments, each an index dive costing more than the
+// whole query does on one connection.
+func (s *Server) estimateRows(ctx context.Context, db, query string) int64 {
+	b, err := s.metaPool().get(ctx)
+	if err != nil {
+		return -1
+	}
+	var ferr error
+	defer func() { s.metaPool().put(b, ferr) }()
+	if ferr = b.use(db); ferr != nil {
+		return -1
+	}
+	r, err := b.fetch("EXPLAIN "+query, 10)
+	if err != nil || len(r.Rows) != 1 {
+		return -1 // an EXPLAIN error is not the connection's fault
+	}
+	for i, f := range r.Fields {
+		if strings.EqualFold(f.Name, "rows") {
+			if n, err := strconv.ParseInt(r.Rows[0][i].ToString(), 10, 64); err == nil && n >= 0 {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // describe asks one replica connection for the result columns of each
@@ -105,7 +147,7 @@ func (s *Server) prepareSQL(ctx context.Context, db string, p *planner.Plan, met
 	if err != nil {
 		return nil, err
 	}
-	pr := &prepared{plan: p, fields: fields[0], fragFields: fields[1]}
+	pr := &prepared{plan: p, fields: fields[0], fragFields: fields[1], estRows: -1}
 	if p.Aggregate {
 		err = pr.compileAggregate(s.env)
 	} else {

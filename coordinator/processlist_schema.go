@@ -216,7 +216,7 @@ func (s *Server) prepareProcesslist(ctx context.Context, db string, p *planner.P
 	if !ok1 || !ok2 || p.Aggregate {
 		return s.prepareInMemory(ctx, db, p, t, func(string, string) (string, bool) { return "", false })
 	}
-	pr := &prepared{plan: p, fields: meta, fragFields: frag}
+	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
 	if err := pr.compileRows(); err != nil {
 		return nil, err
 	}
