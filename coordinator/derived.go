@@ -142,10 +142,14 @@ func (s *Server) materialize(ctx context.Context, pr *prepared, name string) (*p
 	if err != nil {
 		return nil, err
 	}
-	return buildRows(s, name, pr.fields, c.rows)
+	return buildRows(s, derivedSchema, name, pr.fields, c.rows)
 }
 
-func buildRows(s *Server, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
+// buildRows makes an ephemeral in-memory table schema.name of rows (a
+// derived table's result, the session list of
+// information_schema.PROCESSLIST), for the pinned engine to run a
+// statement over.
+func buildRows(s *Server, schema, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
 	c := &collector{fields: fields, rows: rows}
 	batches, err := c.batches(fields, s)
 	if err != nil {
@@ -156,7 +160,7 @@ func buildRows(s *Server, name string, fields []*querypb.Field, rows [][]sqltype
 			b.Release()
 		}
 	}()
-	return pinned.Build(derivedSchema, name, fields, batches)
+	return pinned.Build(schema, name, fields, batches)
 }
 
 // derivedSource returns the SELECT a statement reads as its only FROM
@@ -291,7 +295,7 @@ func (s *Server) runUnion(ctx context.Context, ss *session, u *ast.SetOprStmt, c
 			return true, fmt.Errorf("UNION ALL with ORDER BY or LIMIT holds more than %d rows in memory; add a LIMIT to its branches or filter them", maxUnionRows)
 		}
 	}
-	t, err := buildRows(s, "u", fields, rows)
+	t, err := buildRows(s, derivedSchema, "u", fields, rows)
 	if err != nil {
 		return true, err
 	}

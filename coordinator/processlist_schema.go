@@ -329,7 +329,7 @@ func (v *connectionIDBinder) Leave(n ast.Node) (ast.Node, bool) {
 // the replica's columns. A column this version does not know (a later
 // MariaDB's) is NULL.
 func (s *Server) processlistTable(fields []*querypb.Field, list []procRow) (*pinned.Table, error) {
-	c := &collector{fields: fields}
+	rows := make([][]sqltypes.Value, 0, len(list))
 	for _, r := range list {
 		row := make([]sqltypes.Value, len(fields))
 		for i, f := range fields {
@@ -339,18 +339,9 @@ func (s *Server) processlistTable(fields []*querypb.Field, list []procRow) (*pin
 				row[i] = sqltypes.NULL
 			}
 		}
-		c.rows = append(c.rows, row)
+		rows = append(rows, row)
 	}
-	batches, err := c.batches(fields, s)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	return pinned.Build(infoSchema, processlistName, fields, batches)
+	return buildRows(s, infoSchema, processlistName, fields, rows)
 }
 
 // processlistValue is one column of a session's row, as text; ok false
