@@ -19,6 +19,9 @@ import (
 	"github.com/shoaldb/shoal/deploy/localcluster"
 )
 
+// querySetHelp describes --queries (querySet).
+const querySetHelp = "query set: core (Percona q1, q2), breadth (join, count distinct), rows (selective, export) or all"
+
 // runBench implements `shoal bench [scan|dashboard|pinned|fragments|affinity] [flags]`; scan is the
 // default, and --workload NAME selects a workload too.
 func runBench(args []string) error {
@@ -110,7 +113,7 @@ flags:
 	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
 	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
 	verbose := fs.Bool("v", false, "print both results")
-	set := fs.String("queries", "core", "query set: core (Percona q1, q2), breadth (join, count distinct), rows (selective, export) or all")
+	set := fs.String("queries", "core", querySetHelp)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -127,18 +130,9 @@ flags:
 	}
 	fmt.Printf("ontime rows: %d; direct = one connection to %s; shoal = coordinator %s over %d replicas\n",
 		rows, c.Replicas[0].MySQL, c.Coordinator.MySQL, len(c.Replicas))
-	var qs []bench.Query
-	switch *set {
-	case "core":
-		qs = bench.Core(rows)
-	case "breadth":
-		qs = bench.Breadth()
-	case "rows":
-		qs = bench.Rows()
-	case "all":
-		qs = append(append(bench.Core(rows), bench.Breadth()...), bench.Rows()...)
-	default:
-		return fmt.Errorf("--queries: unknown set %q (core, breadth, rows or all)", *set)
+	qs, err := querySet(*set, rows)
+	if err != nil {
+		return err
 	}
 	rs, err := bench.Run(ctx, direct, shoal, qs, *runs)
 	if err != nil {

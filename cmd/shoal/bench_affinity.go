@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -48,7 +49,7 @@ flags:
 	}
 	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
 	runs := fs.Int("runs", 10, "EXPLAIN ANALYZE runs per query")
-	set := fs.String("queries", "core", "query set: core (Percona q1, q2), breadth (join, count distinct) or all")
+	set := fs.String("queries", "core", querySetHelp)
 	countRows := fs.Bool("count-rows", false, "count each range's rows on the first replica")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -92,16 +93,20 @@ flags:
 	return tw.Flush()
 }
 
+// querySet is the --queries set of `shoal bench` and `shoal bench
+// fragments`/`affinity`: rows sizes query 1's HAVING threshold.
 func querySet(set string, rows int64) ([]bench.Query, error) {
 	switch set {
 	case "core":
 		return bench.Core(rows), nil
 	case "breadth":
 		return bench.Breadth(), nil
+	case "rows":
+		return bench.Rows(), nil
 	case "all":
-		return append(bench.Core(rows), bench.Breadth()...), nil
+		return slices.Concat(bench.Core(rows), bench.Breadth(), bench.Rows()), nil
 	}
-	return nil, fmt.Errorf("--queries: unknown set %q (core, breadth or all)", set)
+	return nil, fmt.Errorf("--queries: unknown set %q (core, breadth, rows or all)", set)
 }
 
 // rangeRows counts the ontime rows of each range ("[lo, hi)" as EXPLAIN
