@@ -1,16 +1,6 @@
 package planner
 
-import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
-
-	"github.com/pingcap/tidb/pkg/parser/ast"
-
-	"github.com/shoaldb/shoal/sqlparse"
-)
+import "testing"
 
 // pinnedCatalog is testCatalog with ontime, carriers and airports pinned
 // (as the coordinator's pinCatalog describes them: split on the first
@@ -30,50 +20,4 @@ func pinnedCatalog() Catalog {
 
 // TestPinnedJoinPlans: golden plans of joins over pinned tables
 // (testdata/pinned_joins.json; -update rewrites it).
-func TestPinnedJoinPlans(t *testing.T) {
-	path := filepath.Join("testdata", "pinned_joins.json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.DisallowUnknownFields()
-	var cases []golden
-	if err := dec.Decode(&cases); err != nil {
-		t.Fatal(err)
-	}
-	cat := pinnedCatalog()
-	for i := range cases {
-		c := &cases[i]
-		stmt, err := sqlparse.ParseOne(c.Query)
-		if err != nil {
-			t.Fatalf("%s: %v", c.Query, err)
-		}
-		p, err := PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
-		got := golden{Comment: c.Comment, Query: c.Query}
-		if err != nil {
-			nd, ok := err.(*NotDistributed)
-			if !ok {
-				t.Fatalf("%s: %v", c.Query, err)
-			}
-			got.Passes = nd.Reason
-		} else {
-			got.Plan, got.Meta = p.Describe(), p.MetaSQL
-		}
-		if *update {
-			*c = got
-			continue
-		}
-		gj, _ := json.MarshalIndent(got, "", "  ")
-		wj, _ := json.MarshalIndent(c, "", "  ")
-		if string(gj) != string(wj) {
-			t.Errorf("case %d %q:\n got %s\nwant %s", i, c.Comment, gj, wj)
-		}
-	}
-	if *update {
-		out, _ := json.MarshalIndent(cases, "", "  ")
-		if err := os.WriteFile(path, append(out, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func TestPinnedJoinPlans(t *testing.T) { runGolden(t, "pinned_joins.json", pinnedCatalog()) }
