@@ -141,9 +141,15 @@ func TestRunStepCountsErrorsAndReconnects(t *testing.T) {
 	if got := r.Success(); got <= 0.2 || got >= 0.5 {
 		t.Errorf("success %.2f, want about 1/3", got)
 	}
-	// A server error keeps the connection; a broken one is replaced.
-	if broken, opened := d.count("broken"), d.opened.Load(); opened != 2+broken {
-		t.Errorf("%d connections opened after %d broken ones, want 2 + broken", opened, broken)
+	// A server error keeps the connection; a broken one is replaced. A user
+	// reopens lazily, before its next query, so each of the two may stop at
+	// the deadline right after a broken query without having reopened.
+	broken, served, opened := d.count("broken"), d.count("server error"), d.opened.Load()
+	if opened < broken || opened > 2+broken {
+		t.Errorf("%d connections opened after %d broken ones, want between broken and 2 + broken", opened, broken)
+	}
+	if served <= 2 {
+		t.Errorf("%d server errors: too few to tell whether they replace connections", served)
 	}
 	want := []string{"Error 1064: You have an error", mysql.ErrInvalidConn.Error()}
 	if len(r.FirstErrors) != 2 || r.FirstErrors[0] != want[0] && r.FirstErrors[0] != want[1] {
