@@ -130,6 +130,11 @@ type Plan struct {
 	// Split is how the table is cut; SplitNone: one fragment whose range
 	// predicate is TRUE.
 	Split SplitKind
+	// KeyLo and KeyHi are inclusive bounds on the split column (SplitInt,
+	// not partitioned) implied by the WHERE clause, nil where none: the
+	// coordinator cuts its ranges within them. They place cuts only; the
+	// WHERE clause still filters (see keyBounds).
+	KeyLo, KeyHi *int64
 	// KeyColumns are the primary key columns, qualified, for SplitKey.
 	KeyColumns []string
 	// Partitioned is true when the split table is natively partitioned

@@ -62,6 +62,12 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 			p.KeyColumns = append(p.KeyColumns, quoteName(split.alias)+"."+quoteName(c))
 		}
 	}
+	if p.Split == SplitInt && len(split.tbl.Partitions) <= 1 {
+		p.KeyLo, p.KeyHi = keyBounds(sel.Where, split.alias, split.tbl.SplitColumn)
+		if p.KeyLo != nil || p.KeyHi != nil {
+			p.Notes = append(p.Notes, "ranges cut within "+boundsString(p.KeyLo, p.KeyHi)+" (WHERE on the split column)")
+		}
+	}
 	if p.Limit, p.Offset, err = limitOf(sel.Limit); err != nil {
 		return nil, err
 	}

@@ -339,3 +339,32 @@ func estimate(est Estimator, iv [][2]int64) ([]float64, error) {
 	}
 	return rows, nil
 }
+
+// Clip returns the sample restricted to the keys in [lo, hi] (inclusive):
+// intervals outside are dropped, the ones cut by a bound keep the share of
+// their weight that their remaining width holds (rows are assumed spread
+// evenly inside an interval, as Cuts assumes). The result may be invalid
+// (no estimated rows in [lo, hi]); the caller then cuts by key width.
+func (s *KeySample) Clip(lo, hi int64) *KeySample {
+	if !s.Valid() || hi < lo {
+		return &KeySample{}
+	}
+	end := hi + 1 // exclusive; hi == MaxInt64 cannot be within Bounds anyway
+	if hi == math.MaxInt64 {
+		end = hi
+	}
+	out := &KeySample{}
+	for i, w := range s.Rows {
+		a, b := s.Bounds[i], s.Bounds[i+1]
+		ca, cb := max(a, lo), min(b, end)
+		if cb <= ca {
+			continue
+		}
+		if len(out.Bounds) == 0 {
+			out.Bounds = append(out.Bounds, ca)
+		}
+		out.Bounds = append(out.Bounds, cb)
+		out.Rows = append(out.Rows, w*float64(uint64(cb-ca))/float64(uint64(b-a)))
+	}
+	return out
+}

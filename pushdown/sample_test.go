@@ -208,3 +208,31 @@ func skew(counts []int) float64 {
 	s := slices.Sorted(slices.Values(counts))
 	return float64(s[len(s)-1]) / float64(max(s[len(s)/2], 1))
 }
+
+func TestKeySampleClip(t *testing.T) {
+	s := &KeySample{Bounds: []int64{0, 100, 200, 1000}, Rows: []float64{50, 0, 800}}
+	for _, tc := range []struct {
+		lo, hi int64
+		bounds []int64
+		rows   []float64
+		valid  bool
+	}{
+		{-10, 5000, []int64{0, 100, 200, 1000}, []float64{50, 0, 800}, true},
+		{50, 149, []int64{50, 100, 150}, []float64{25, 0}, true},
+		{100, 199, []int64{100, 200}, []float64{0}, false}, // a hole
+		{600, 999, []int64{600, 1000}, []float64{400}, true},
+		{2000, 3000, nil, nil, false},
+		{10, 5, nil, nil, false},
+	} {
+		c := s.Clip(tc.lo, tc.hi)
+		if !slices.Equal(c.Bounds, tc.bounds) || !slices.Equal(c.Rows, tc.rows) || c.Valid() != tc.valid {
+			t.Errorf("Clip(%d, %d) = %v %v valid %v; want %v %v valid %v", tc.lo, tc.hi, c.Bounds, c.Rows, c.Valid(), tc.bounds, tc.rows, tc.valid)
+		}
+	}
+	// Cuts of a clipped sample stay inside the window.
+	for _, c := range s.Clip(600, 999).Cuts(4) {
+		if c <= 600 || c > 999 {
+			t.Errorf("cut %d outside [600, 999]", c)
+		}
+	}
+}
