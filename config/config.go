@@ -71,6 +71,14 @@ type Replica struct {
 	MySQL string `yaml:"mysql"`
 	// Worker is host:port of the worker's Flight endpoint.
 	Worker string `yaml:"worker"`
+	// IPCCompression is the codec the coordinator asks this replica's
+	// worker to compress fragment results with: "none", "lz4" or "zstd".
+	// Empty: the worker's own ipc_compression. It is set here, per replica,
+	// because the link between the coordinator and the worker decides
+	// whether compression pays: lz4 or zstd for a worker on another host
+	// behind a slow link, none on loopback where it only costs CPU. A
+	// worker of an older release ignores it (see package ticket).
+	IPCCompression string `yaml:"ipc_compression,omitempty"`
 }
 
 // Coordinator is the coordinator's configuration.
@@ -326,6 +334,13 @@ func (c *Coordinator) Validate() error {
 		if r.MySQL == "" || r.Worker == "" {
 			return fmt.Errorf("config: replicas[%d] needs both mysql and worker addresses", i)
 		}
+		if !validCompression(r.IPCCompression) {
+			name := r.Name
+			if name == "" {
+				name = r.Worker // how the coordinator names an unnamed replica
+			}
+			return fmt.Errorf("config: replicas[%d] (%s) ipc_compression %q: use none, lz4 or zstd, or leave it unset for the worker's own", i, name, r.IPCCompression)
+		}
 	}
 	for i, u := range c.Users {
 		if u.Plugin != "" && u.Plugin != PluginNative && u.Plugin != PluginCachingSHA2 {
@@ -377,12 +392,20 @@ func (w *Worker) Validate() error {
 	if w.MySQL == "" {
 		return fmt.Errorf("config: worker needs mysql: the host:port of its local replica")
 	}
-	switch w.IPCCompression {
-	case "", "none", "lz4", "zstd":
-	default:
+	if !validCompression(w.IPCCompression) {
 		return fmt.Errorf("config: worker ipc_compression %q: use none, lz4 or zstd", w.IPCCompression)
 	}
 	return nil
+}
+
+// validCompression reports whether c names an IPC compression codec (or is
+// empty, for the default).
+func validCompression(c string) bool {
+	switch c {
+	case "", "none", "lz4", "zstd":
+		return true
+	}
+	return false
 }
 
 // Load reads a YAML file into v, rejecting unknown keys.

@@ -66,6 +66,13 @@ func TestCoordinatorValidate(t *testing.T) {
 		{"primary without address", func(c *Coordinator) { c.Consistency = ConsistencyPrimary }, "primary:"},
 		{"primary", func(c *Coordinator) { c.Consistency, c.Primary = ConsistencyPrimary, "127.0.0.1:3306" }, ""},
 		{"unknown consistency", func(c *Coordinator) { c.Consistency = "strong" }, "consistency"},
+		{"replica lz4", func(c *Coordinator) { c.Replicas[0].IPCCompression = "lz4" }, ""},
+		{"replica zstd", func(c *Coordinator) { c.Replicas[0].IPCCompression = "zstd" }, ""},
+		{"replica none", func(c *Coordinator) { c.Replicas[0].IPCCompression = "none" }, ""},
+		{"replica unknown codec", func(c *Coordinator) {
+			c.Replicas = append(c.Replicas, Replica{Name: "far", MySQL: "10.0.0.2:3306", Worker: "10.0.0.2:4100", IPCCompression: "snappy"})
+		}, `replicas[1] (far) ipc_compression "snappy": use none, lz4 or zstd`},
+		{"unnamed replica unknown codec", func(c *Coordinator) { c.Replicas[0].IPCCompression = "LZ4" }, "replicas[0] (127.0.0.1:4100) ipc_compression"},
 	} {
 		cfg := base()
 		c.mod(&cfg)

@@ -89,16 +89,24 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 	var keys [][]string
 	nullable := false
 	t, ok := snap.tables.Table(p.DB, p.Table)
+	var clip *keyWindow
 	if ok {
 		lo, hi, nullable = t.Min, t.Max, t.SplitNullable
-		if m := t.Rows / s.cfg.MinRowsPerFragment; int64(n) > m {
+		if ts := snap.samples[p.DB+"."+p.Table]; ts != nil && ts.splitCol == splitKey(t) {
+			sample, keys = ts.sample, ts.keys
+		}
+		rows := t.Rows
+		if p.Split == planner.SplitInt && !p.Partitioned && (p.KeyLo != nil || p.KeyHi != nil) {
+			clip = clipToKeys(p, t, sample)
+			rows, sample = clip.rows, clip.sample
+		}
+		if m := rows / s.cfg.MinRowsPerFragment; int64(n) > m {
 			n = int(max(m, 1))
 		}
 		// A fragment's output is held until it completes (so a failed
 		// attempt is never half-sent); for row plans that bounds memory by
 		// fragment size, so cut them small enough.
 		if !p.Aggregate && p.PushedLimit < 0 {
-			rows := t.Rows
 			if pr.estRows >= 0 {
 				// The optimizer's estimate of what the statement returns:
 				// a selective query runs as few fragments as its rows need.
@@ -106,9 +114,6 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 				n = min(n, int(max(rows/s.cfg.MinRowsPerFragment, 1)))
 			}
 			n = max(n, int(rows/maxRowsPerRowFragment)+1)
-		}
-		if ts := snap.samples[p.DB+"."+p.Table]; ts != nil && ts.splitCol == splitKey(t) {
-			sample, keys = ts.sample, ts.keys
 		}
 	}
 	var ranges []pushdown.Range
@@ -123,12 +128,14 @@ func (s *Server) fragments(pr *prepared, slots int) []*fragment {
 		ranges = pushdown.SplitKeys(keys, n)
 	case sample != nil && n > 1:
 		ranges = pushdown.SplitSample(sample, n, nullable)
+	case clip != nil:
+		ranges = pushdown.Split(clip.lo, clip.hi, n, nullable)
 	default:
 		ranges = pushdown.Split(lo, hi, n, nullable)
 	}
 	out := make([]*fragment, len(ranges))
 	for i, r := range ranges {
-		home := affinityKey(p.DB+"."+p.Table, r, lo, hi)
+		home := affinityKey(p.DB+"."+p.Table, clip.bounded(r), lo, hi)
 		switch {
 		case r.Partition != "":
 			// Each partition is homed on its own, by its own key bounds.
@@ -329,8 +336,7 @@ func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid 
 		return err
 	}
 	dl, _ := ctx.Deadline()
-	rd, err := c.Fragment(ctx, ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
-		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds()}, s.mem)
+	rd, err := c.Fragment(ctx, fragmentTicket(w, f, qid, dl), s.mem)
 	if err != nil {
 		return err
 	}
@@ -364,6 +370,15 @@ func (s *Server) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid 
 	}
 	f.stat.Rows, f.stat.Bytes, f.stat.Elapsed = rows, bytes, time.Since(start)
 	return nil
+}
+
+// fragmentTicket is the ticket asking w to run f until dl: the fragment's
+// SQL and freshness floor, and the IPC codec configured for w's replica
+// (replicas[].ipc_compression; "" leaves it to the worker), since the link
+// to each worker decides whether compression pays.
+func fragmentTicket(w *workerRef, f *fragment, qid string, dl time.Time) ticket.Ticket {
+	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
+		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds(), Compression: w.cfg.IPCCompression}
 }
 
 // recordBytes is the size of a batch's Arrow buffers: what crossed the wire

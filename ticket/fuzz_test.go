@@ -28,6 +28,10 @@ func FuzzTicketDecode(f *testing.F) {
 		`{"v":1,"sql":"SELECT 1","f":1e400}`,
 		`{"v":1,"sql":"\ud800"}`,
 		`{"v":1,"sql":"SELECT 1","sql":"DROP TABLE t"}`,
+		`{"v":1,"sql":"SELECT 1","z":"lz4"}`,
+		`{"v":2,"sql":"SELECT 1","gtid":"0-1-42","z":"zstd"}`,
+		`{"v":1,"sql":"SELECT 1","z":"snappy"}`,
+		`{"v":1,"sql":"SELECT 1","z":""}`,
 		`[]`, `null`, `{`, "", "\xff\xfe", `{"v":1,"sql":"SELECT 1"}` + strings.Repeat(" ", 100),
 	} {
 		f.Add([]byte(s))
@@ -37,7 +41,7 @@ func FuzzTicketDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if tk.V < 1 || tk.V > Version || (tk.V == 1 && tk.hasFloor()) || tk.SQL == "" || tk.FragmentID < 0 || tk.BatchRows < 0 || tk.GTIDWait < 0 || len(b) > MaxSize {
+		if tk.V < 1 || tk.V > Version || (tk.V == 1 && tk.hasFloor()) || tk.SQL == "" || tk.FragmentID < 0 || tk.BatchRows < 0 || tk.GTIDWait < 0 || !validCompression(tk.Compression) || len(b) > MaxSize {
 			t.Fatalf("Decode accepted an invalid ticket: %+v", tk)
 		}
 		_ = tk.DeadlineTime()

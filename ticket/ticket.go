@@ -12,6 +12,12 @@
 // a ticket without a floor still reaches a worker of an older release; a
 // ticket with one is refused by such a worker (it reads version 1 only)
 // instead of running without the wait and answering from stale data.
+//
+// Compression, the IPC body codec the coordinator asks for, did not bump
+// the version: it is an optimization the reader handles either way, since
+// every IPC message records its own codec. A worker of an older release
+// ignores the unknown JSON field and answers with its own ipc_compression,
+// which the coordinator reads just as well.
 package ticket
 
 import (
@@ -44,6 +50,29 @@ type Ticket struct {
 	// GTIDWait (version 2) bounds the wait for MinGTID in milliseconds; 0
 	// means until the deadline.
 	GTIDWait int64 `json:"gw,omitempty"`
+	// Compression is the codec the coordinator asks the worker to compress
+	// the result's IPC bodies with: "none", "lz4" or "zstd" (the
+	// coordinator's replicas[].ipc_compression, chosen per replica because
+	// the link decides whether compression pays). Empty: the worker's own
+	// ipc_compression. Any version; see the package doc.
+	Compression string `json:"z,omitempty"`
+}
+
+// Compression codecs a ticket may ask for.
+const (
+	CompressionNone = "none"
+	CompressionLZ4  = "lz4"
+	CompressionZstd = "zstd"
+)
+
+// validCompression reports whether c is a codec a ticket may carry ("" for
+// the worker's default).
+func validCompression(c string) bool {
+	switch c {
+	case "", CompressionNone, CompressionLZ4, CompressionZstd:
+		return true
+	}
+	return false
 }
 
 // hasFloor reports whether t uses the version 2 fields.
@@ -81,6 +110,9 @@ func Decode(b []byte) (Ticket, error) {
 	}
 	if t.BatchRows < 0 || t.FragmentID < 0 || t.GTIDWait < 0 {
 		return t, fmt.Errorf("ticket has negative fields")
+	}
+	if !validCompression(t.Compression) {
+		return t, fmt.Errorf("ticket asks for IPC compression %q, which this worker does not know (it knows none, lz4 and zstd): set the coordinator's replicas[].ipc_compression to one of them, or run the same Shoal release on coordinator and workers", t.Compression)
 	}
 	return t, nil
 }

@@ -35,9 +35,10 @@ func fromReplica(err error) error {
 }
 
 // runFragment runs query on a dedicated connection of the replica and
-// streams it as record batches. It returns the number of rows sent. With a
-// floor it first waits for the replica to apply it (floor.go); the query
-// carries a limit the replica enforces itself (limit.go).
+// streams it as record batches, their bodies compressed with codec (the
+// ticket's; "" for ipc_compression). It returns the number of rows sent.
+// With a floor it first waits for the replica to apply it (floor.go); the
+// query carries a limit the replica enforces itself (limit.go).
 //
 // Cancellation: go-sql-driver reacts to a cancelled context by closing its
 // socket, which leaves the statement running on the server. So while the
@@ -45,7 +46,7 @@ func fromReplica(err error) error {
 // through a side connection; the connection is then discarded instead of
 // returned to the pool. The watcher has finished before runFragment
 // returns, so a KILL can never hit a later user of the same thread.
-func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch int,
+func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch int, codec string,
 	stream flight.FlightService_DoGetServer, log *slog.Logger) (rows int64, err error) {
 
 	conn, err := s.db.Conn(ctx)
@@ -103,7 +104,7 @@ func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch 
 	}()
 
 	// No deferred Close: on failure the status alone ends the stream.
-	w := flight.NewRecordWriter(stream, s.ipcOptions(conv.schema)...)
+	w := flight.NewRecordWriter(stream, s.ipcOptions(conv.schema, codec)...)
 	send := func() error {
 		rec := conv.flush()
 		defer rec.Release()
@@ -193,12 +194,17 @@ func (k *killer) stop() bool {
 }
 
 // ipcOptions are the IPC writer options of a fragment's result stream:
-// its schema, the server's allocator and the configured body compression
-// (ipc_compression). A reader needs no option to read compressed bodies:
-// the compression codec is recorded in each message.
-func (s *Server) ipcOptions(schema *arrow.Schema) []ipc.Option {
+// its schema, the server's allocator and the body compression: codec, the
+// one the ticket asks for (the coordinator's replicas[].ipc_compression),
+// or when that is empty the worker's own ipc_compression. A reader needs
+// no option to read compressed bodies: the codec is recorded in each
+// message.
+func (s *Server) ipcOptions(schema *arrow.Schema, codec string) []ipc.Option {
 	opts := []ipc.Option{ipc.WithSchema(schema), ipc.WithAllocator(s.mem)}
-	switch s.cfg.IPCCompression {
+	if codec == "" {
+		codec = s.cfg.IPCCompression
+	}
+	switch codec {
 	case "lz4":
 		opts = append(opts, ipc.WithLZ4())
 	case "zstd":
