@@ -46,8 +46,25 @@ type Query struct {
 }
 
 // GenQuery returns query i of the sequence of seed.
-func GenQuery(seed uint64, i int) Query {
+func GenQuery(seed uint64, i int) Query { return GenQueryIn(seed, i, Window{}) }
+
+// Window confines generated queries to a random slice of the fact table's
+// key space, so that many queries can run against a big table: every
+// ontime scan gets "id BETWEEN lo AND lo+Size-1" with lo drawn in [Min,
+// Max] from a generator of its own (the rest of query i is the same as
+// without a window). The zero Window confines nothing.
+type Window struct {
+	Min, Max, Size int64
+}
+
+// GenQueryIn returns query i of the sequence of seed within w.
+func GenQueryIn(seed uint64, i int, w Window) Query {
 	g := &qgen{r: rand.New(rand.NewPCG(seed, uint64(i)*0x9e3779b97f4a7c15+1))}
+	if w.Size > 0 {
+		wr := rand.New(rand.NewPCG(seed^0x5bd1e995, uint64(i)+7))
+		lo := w.Min + wr.Int64N(max(1, w.Max-w.Min+1))
+		g.win = fmt.Sprintf("$id BETWEEN %d AND %d", lo, lo+w.Size-1)
+	}
 	switch n := g.r.IntN(100); {
 	case n < 45:
 		return g.grouped(ontimeOnly(), CatGrouped, "")
@@ -72,6 +89,9 @@ const (
 // qgen is the state of generating one query.
 type qgen struct {
 	r *rand.Rand
+	// win is the key window every scan of ontime gets (a template: $ is
+	// the qualifier), "" for none; see Window.
+	win string
 }
 
 func (g *qgen) n(k int) int              { return g.r.IntN(k) }
@@ -378,6 +398,9 @@ func (g *qgen) where(s source, pct int) string {
 	}
 	if s.where != "" {
 		conj = append(conj, s.where)
+	}
+	if g.win != "" {
+		conj = append(conj, s.q(g.win))
 	}
 	if len(conj) == 0 {
 		return ""
@@ -976,6 +999,9 @@ func (g *qgen) breadth() Query {
 		if g.chance(60) {
 			on += " AND " + g.pred(o, 1)
 		}
+		if g.win != "" {
+			on += " AND " + o.q(g.win)
+		}
 		key := g.oneOf("c.code", "c.name", "c.country")
 		var aggs []string
 		for range g.between(1, 3) {
@@ -1048,7 +1074,11 @@ func (g *qgen) breadth() Query {
 		}
 		return Query{SQL: q, Ordered: true, Category: CatBreadth, Feature: f}
 	default: // scalar-subquery
-		o.where = "o.Distance > (SELECT AVG(Distance) FROM ontime WHERE Carrier = " + g.lit("Carrier") + ")"
+		inner := "Carrier = " + g.lit("Carrier")
+		if g.win != "" {
+			inner += " AND " + strings.ReplaceAll(g.win, "$", "")
+		}
+		o.where = "o.Distance > (SELECT AVG(Distance) FROM ontime WHERE " + inner + ")"
 		if g.chance(50) {
 			return g.scalar(o, CatBreadth, f)
 		}
