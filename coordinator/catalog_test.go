@@ -28,3 +28,17 @@ func TestSameSchema(t *testing.T) {
 		t.Error("a new table must invalidate plans")
 	}
 }
+
+func TestRowsEstimate(t *testing.T) {
+	for _, c := range []struct{ est, lo, hi, minRows, want int64 }{
+		{9_699_062, 1, 75_627_459, 100_000, 9_699_062}, // gapped keys: trust the estimate
+		{0, 1, 60_000, 100_000, 60_000},                // freshly loaded, no statistics yet
+		{12, 1, 500, 100_000, 500},
+		{800, 1, 500, 100_000, 800},
+		{5_000_000, 1, 1_000, 100_000, 5_000_000},
+	} {
+		if got := rowsEstimate(c.est, c.lo, c.hi, c.minRows); got != c.want {
+			t.Errorf("rowsEstimate(%d, [%d, %d], %d) = %d, want %d", c.est, c.lo, c.hi, c.minRows, got, c.want)
+		}
+	}
+}
