@@ -74,22 +74,70 @@ func splitWorkload(args []string) (string, []string, error) {
 // openCluster opens the first replica (direct) and the coordinator (shoal)
 // of the local cluster in dir, each allowing conns open connections.
 func openCluster(dir string, conns int) (c *localcluster.Cluster, direct, shoal *sql.DB, err error) {
+	c, direct, shoal, _, err = openClusterVia(dir, conns, "")
+	return c, direct, shoal, err
+}
+
+// viaHelp describes --via (viaCoordinator).
+const viaHelp = `coordinator the Shoal side uses: "" (the main one, loopback links to the workers), ` +
+	`shaped or shaped-lz4 (through netshape proxies, without or with lz4 IPC compression; needs shoal local up --shape)`
+
+// checkVia validates a --via value before anything is opened.
+func checkVia(via string) error {
+	switch via {
+	case "", "shaped", "shaped-lz4":
+		return nil
+	}
+	return fmt.Errorf("--via %q: use shaped or shaped-lz4, or leave it out for the main coordinator", via)
+}
+
+// viaCoordinator returns the address of c's coordinator that via names
+// (checkVia) and a description of it for report headers.
+func viaCoordinator(c *localcluster.Cluster, via string) (addr, desc string, err error) {
+	if err := checkVia(via); err != nil {
+		return "", "", err
+	}
+	if via == "" {
+		return c.Coordinator.MySQL, "coordinator " + c.Coordinator.MySQL, nil
+	}
+	key := localcluster.ShapedNone
+	if via == "shaped-lz4" {
+		key = localcluster.ShapedLZ4
+	}
+	addr = c.Coordinator.Shaped[key]
+	if addr == "" {
+		return "", "", fmt.Errorf("--via %s: the cluster in %s was started without --shape, so it has no shaped coordinators; "+
+			"restart it with: shoal local up --dir %s --shape delay=500us,rate=1Gbit", via, c.Dir, c.Dir)
+	}
+	return addr, fmt.Sprintf("coordinator-%s %s (workers behind %s links, IPC compression %s)", via, addr, c.Coordinator.Shape, key), nil
+}
+
+// openClusterVia is openCluster with the Shoal side on the coordinator
+// via names (viaCoordinator), described in desc.
+func openClusterVia(dir string, conns int, via string) (c *localcluster.Cluster, direct, shoal *sql.DB, desc string, err error) {
+	if err := checkVia(via); err != nil {
+		return nil, nil, nil, "", err
+	}
 	c, err = localcluster.Load(dir)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%w (start one with: shoal local up --dir %s)", err, dir)
+		return nil, nil, nil, "", fmt.Errorf("%w (start one with: shoal local up --dir %s)", err, dir)
+	}
+	addr, desc, err := viaCoordinator(c, via)
+	if err != nil {
+		return nil, nil, nil, "", err
 	}
 	if direct, err = sql.Open("mysql", c.DSN(c.Replicas[0].MySQL)); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, "", err
 	}
-	if shoal, err = sql.Open("mysql", c.DSN(c.Coordinator.MySQL)); err != nil {
+	if shoal, err = sql.Open("mysql", c.DSN(addr)); err != nil {
 		direct.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, "", err
 	}
 	for _, db := range []*sql.DB{direct, shoal} {
 		db.SetMaxOpenConns(conns)
 		db.SetMaxIdleConns(conns)
 	}
-	return c, direct, shoal, nil
+	return c, direct, shoal, desc, nil
 }
 
 // runBenchScan is the scan workload: Percona's queries directly on one
@@ -97,14 +145,16 @@ func openCluster(dir string, conns int) (c *localcluster.Cluster, direct, shoal 
 func runBenchScan(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: shoal bench [scan] [--dir D] [--runs N] [--queries SET] [-v]
+		fmt.Fprint(fs.Output(), `usage: shoal bench [scan] [--dir D] [--runs N] [--queries SET] [--via shaped|shaped-lz4] [-v]
        shoal bench dashboard --help
        shoal bench pinned --help
 
 Runs Percona's queries 1 and 2 directly on the first replica and through
 the coordinator of the local cluster in D, and prints times, ratio, what
 was shipped from workers, the fragments' time distribution and what a
-row-shipping engine would have fetched.
+row-shipping engine would have fetched. --via shaped or shaped-lz4 runs the
+Shoal side through a coordinator that reaches the workers over shaped links
+(a cluster started with shoal local up --shape).
 
 flags:
 `)
@@ -114,10 +164,11 @@ flags:
 	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
 	verbose := fs.Bool("v", false, "print both results")
 	set := fs.String("queries", "core", querySetHelp)
+	via := fs.String("via", "", viaHelp)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	c, direct, shoal, err := openCluster(*dir, 2)
+	c, direct, shoal, shoalDesc, err := openClusterVia(*dir, 2, *via)
 	if err != nil {
 		return err
 	}
@@ -128,8 +179,8 @@ flags:
 	if err := direct.QueryRowContext(ctx, "select count(*) from ontime").Scan(&rows); err != nil {
 		return err
 	}
-	fmt.Printf("ontime rows: %d; direct = one connection to %s; shoal = coordinator %s over %d replicas\n",
-		rows, c.Replicas[0].MySQL, c.Coordinator.MySQL, len(c.Replicas))
+	fmt.Printf("ontime rows: %d; direct = one connection to %s; shoal = %s over %d replicas\n",
+		rows, c.Replicas[0].MySQL, shoalDesc, len(c.Replicas))
 	qs, err := querySet(*set, rows)
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/netshape"
 )
 
 const defaultLocalDir = ".local/cluster"
@@ -55,6 +56,7 @@ func runLocalUp(args []string) error {
 	slots := fs.Int("worker-slots", 0, "fragments each worker runs at once (0: its default)")
 	noShoal := fs.Bool("no-shoal", false, "start only the MariaDB primary and replicas")
 	pinCPUs := fs.Bool("pin-cpus", false, "pin replica i's mysqld and worker to CPU i (taskset -c), round robin: N replicas on N cores behave like N hosts")
+	shape := fs.String("shape", "", "run the workers' links through shoal netshape proxies with this link, e.g. delay=500us,rate=1Gbit, and start coordinators that use them; see docs/benchmarks.md")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal local up [flags]
 
@@ -71,12 +73,20 @@ flags:
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if *shape != "" {
+		if _, err := netshape.ParseLink(*shape); err != nil {
+			return fmt.Errorf("--shape: %w", err)
+		}
+		if *noShoal {
+			return fmt.Errorf("--shape shapes the workers' links and --no-shoal starts no workers: drop one of them")
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
 	c, err := localcluster.Up(ctx, localcluster.Options{
 		Dir: *dir, Replicas: *replicas, Rows: *rows, Seed: *seed, BufferPool: *bufferPool,
-		BasePort: *basePort, WorkerSlots: *slots, NoShoal: *noShoal, PinCPUs: *pinCPUs, Log: os.Stderr,
+		BasePort: *basePort, WorkerSlots: *slots, NoShoal: *noShoal, PinCPUs: *pinCPUs, Shape: *shape, Log: os.Stderr,
 	})
 	if err != nil {
 		return err
@@ -100,6 +110,15 @@ flags:
 		fmt.Printf("connect:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
 		if c.TLSCA != "" {
 			fmt.Printf("  mariadb -h127.0.0.1 -P%s -uroot --ssl-ca=%s --ssl-verify-server-cert %s   (TLS)\n", port, c.TLSCA, c.Database)
+		}
+		if len(c.Coordinator.Shaped) > 0 {
+			fmt.Printf("coordinators reaching the workers over shaped links (%s; shoal bench --via shaped|shaped-lz4):\n", c.Coordinator.Shape)
+			for _, v := range []struct{ key, label string }{
+				{localcluster.ShapedNone, "no IPC compression"}, {localcluster.ShapedLZ4, "lz4 IPC compression"},
+			} {
+				_, port, _ := strings.Cut(c.Coordinator.Shaped[v.key], ":")
+				fmt.Printf("  mariadb -h127.0.0.1 -P%s -uroot %s   (%s)\n", port, c.Database, v.label)
+			}
 		}
 	} else {
 		_, port, _ := strings.Cut(c.Primary, ":")

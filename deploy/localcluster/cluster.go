@@ -20,6 +20,8 @@
 //	primary/, replicaN/     my.cnf, data/, error.log, stdout.log, mysqld.pid, socket
 //	workerN.yaml/.log/.pid  worker N, next to replica N
 //	coordinator.yaml/.log/.pid
+//	netshapeN.log/.pid      with Shape: the proxy in front of worker N (shape.go)
+//	coordinator-shaped[-lz4].yaml/.log/.pid  with Shape: coordinators behind the proxies
 //	tls-cert.pem, tls-key.pem  the coordinator's self-signed TLS certificate (key 0600)
 package localcluster
 
@@ -70,6 +72,13 @@ type Options struct {
 	// so N replicas on N cores compare with N hosts (see pin.go). A
 	// pinned worker's default slot count is 1 (Go counts its CPUs).
 	PinCPUs bool
+	// Shape, when not "", is a netshape link ("delay=500us,rate=1Gbit"):
+	// each worker gets a `shoal netshape` proxy in front of it and two
+	// more coordinators use the workers only through the proxies, one
+	// without and one with lz4 IPC compression (shape.go). With BasePort,
+	// proxy i listens on BasePort+110+i and the coordinators on
+	// BasePort+120 and +121.
+	Shape string
 }
 
 // Cluster is what Up started; it is also Dir/cluster.json.
@@ -93,6 +102,12 @@ type Cluster struct {
 // Coordinator holds the coordinator's client address ("" with NoShoal).
 type Coordinator struct {
 	MySQL string `json:"mysql"`
+	// Shaped holds, with Options.Shape, the client addresses of the
+	// coordinators that reach the workers through shaped links, by IPC
+	// compression: ShapedNone and ShapedLZ4.
+	Shaped map[string]string `json:"shaped,omitempty"`
+	// Shape is Options.Shape, the link of those coordinators.
+	Shape string `json:"shape,omitempty"`
 }
 
 // Replica is a replica's MySQL address and its worker's Flight address
@@ -195,6 +210,9 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 	}
 	if o.BufferPool == "" {
 		o.BufferPool = "256M"
+	}
+	if err := checkShape(o); err != nil {
+		return nil, err
 	}
 	logf := func(format string, args ...any) {
 		if o.Log != nil {

@@ -16,7 +16,8 @@ import (
 )
 
 // proc is a process started by Up. match is one of its arguments (holding
-// an absolute path only this cluster uses) that must still be among the
+// an absolute path only this cluster uses; for a netshape proxy, which has
+// no file of its own, its listen address) that must still be among the
 // arguments in /proc/PID/cmdline for the pid to be ours; it guards Down
 // against recycled pids.
 type proc struct {

@@ -75,6 +75,9 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 	}
 	c.Coordinator.MySQL = coord.Listen
 	logf("coordinator on %s, workers on %d replicas", coord.Listen, len(c.Replicas))
+	if o.Shape != "" {
+		return startShaped(reg, c, o, dir, bin, pin, coord, logf) // shape.go
+	}
 	return nil
 }
 
@@ -83,11 +86,18 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 // and its pid in name.pid, and waits for listen.
 func startOne(reg *registry, bin []string, role, name, dir, listen string, cfg any) error {
 	cfgPath := filepath.Join(dir, name+".yaml")
-	logPath := filepath.Join(dir, name+".log")
 	if err := config.Write(cfgPath, cfg); err != nil {
 		return fmt.Errorf("localcluster: %w", err)
 	}
-	p, err := reg.start(name, cfgPath, logPath, append(bin, role, "--config", cfgPath)...)
+	return launch(reg, name, cfgPath, dir, listen, append(bin, role, "--config", cfgPath))
+}
+
+// launch runs argv as name (see registry.start; match identifies it in
+// /proc) with its output in name.log and its pid in name.pid, and waits
+// for listen.
+func launch(reg *registry, name, match, dir, listen string, argv []string) error {
+	logPath := filepath.Join(dir, name+".log")
+	p, err := reg.start(name, match, logPath, argv...)
 	if err != nil {
 		return fmt.Errorf("localcluster: %w", err)
 	}
