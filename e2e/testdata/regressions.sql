@@ -53,3 +53,19 @@ SELECT UniqueCarrier AS k1, COUNT(*) FROM ontime GROUP BY UniqueCarrier HAVING k
 SELECT Carrier AS k2, MIN(Dest) FROM ontime GROUP BY Carrier HAVING k2 <> 0 ORDER BY k2
 -- ordered
 SELECT c.code AS k1, COUNT(*) FROM ontime o JOIN carriers c ON c.code = o.Carrier GROUP BY c.code HAVING k1 > 1 ORDER BY k1
+
+-- Found by the randomized suite on 10M rows (SHOAL_RANDOM_SEED=7,
+-- SHOAL_RANDOM_WINDOW=400000, queries 3603, 15077, 17259, 19425): a group
+-- key that is a string expression (CONCAT), not a string column, compared
+-- with a number in HAVING. MariaDB reads '9E/CA' as 9, the merge did not:
+-- Shoal returned no rows. Now passed through like string columns.
+-- ordered
+SELECT SUM(DayOfWeek), CONCAT(Carrier, '/', OriginState) AS k1 FROM ontime GROUP BY k1 HAVING k1 <> 0 ORDER BY k1
+-- ordered
+SELECT DestState, YearD DIV 10, CONCAT(Carrier, '/', OriginState) AS k3, COUNT(*) FROM ontime GROUP BY 1, 2, k3 HAVING k3 <> 0 ORDER BY CONCAT(Carrier, '/', OriginState), DestState, YearD DIV 10 LIMIT 20
+-- Same run, query 2969: with ORDER BY and a GROUP_CONCAT, MariaDB rounds the
+-- AVG stored at scale 4 in its temporary table (1949.9345 → 1949.935),
+-- without them the exact value (1949.934); Shoal gave the latter. Now
+-- passed through in that plan shape.
+-- ordered
+SELECT SUBSTRING(o.Origin,1,1), ROUND(AVG(o.FlightNum), 3) AS a2, o.YearD DIV 10 AS k3, COUNT(o.id), LENGTH(GROUP_CONCAT(o.ArrDelayMinutes SEPARATOR '')) AS a1 FROM ontime o WHERE o.Distance NOT IN (3423, 2756, 5653) GROUP BY o.UniqueCarrier, SUBSTRING(o.Origin,1,1), k3 ORDER BY a1 DESC, o.UniqueCarrier DESC, SUBSTRING(o.Origin,1,1), o.YearD DIV 10 DESC LIMIT 10 OFFSET 1
