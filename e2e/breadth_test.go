@@ -184,6 +184,13 @@ func diffBags(t *testing.T, q string, ordered bool, bags map[int]string) *result
 	if err != nil {
 		t.Fatalf("direct: %s: %v", q, err)
 	}
+	if cutJSONArray(got, want) {
+		// Documented (docs/sql.md): MariaDB cuts a JSON_ARRAYAGG longer
+		// than group_concat_max_len into text that is not JSON; Shoal
+		// refuses with 1235 instead of reproducing it.
+		t.Logf("documented refusal: %v", got.err)
+		return nil
+	}
 	for _, r := range []*result{got, want} {
 		for _, row := range r.rows {
 			for c, kind := range bags {
@@ -247,4 +254,23 @@ func normalizeBag(kind, v string) (string, error) {
 	}
 	slices.Sort(parts)
 	return fmt.Sprintf("%s #%d", strings.Join(parts, "\x00"), len(v)), nil
+}
+
+// cutJSONArray reports whether Shoal refused a query with its documented
+// 1235 for a JSON_ARRAYAGG over group_concat_max_len and MariaDB's answer
+// does hold such an array, cut at that length (docs/sql.md: MariaDB cuts it
+// into text that is not JSON; Shoal refuses instead of reproducing it).
+func cutJSONArray(got, want *result) bool {
+	if got.err == nil || got.err.Number != 1235 || want.err != nil ||
+		!strings.Contains(got.err.Message, "JSON_ARRAYAGG result longer than group_concat_max_len") {
+		return false
+	}
+	for _, row := range want.rows {
+		for _, v := range row {
+			if strings.HasPrefix(v, "[") && len(v) >= 1<<20-3 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -32,6 +32,10 @@ func diff(t *testing.T, q string, ordered bool) *result {
 	if err != nil {
 		t.Fatalf("direct: %s: %v", q, err)
 	}
+	if cutJSONArray(got, want) {
+		t.Logf("documented refusal: %v", got.err)
+		return nil
+	}
 	compare(t, q, got, want, ordered)
 	return got
 }
