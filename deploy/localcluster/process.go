@@ -109,7 +109,18 @@ func (p *proc) alive() bool {
 	return false
 }
 
-func (p *proc) exited() bool { return !p.alive() }
+// exited reports whether p has ended (see alive).
+//
+// A process in the middle of execve (taskset becoming mariadbd or shoal
+// with --pin-cpus) can show an empty cmdline for an instant, which alive
+// reads as gone; so "gone" must be seen twice, 50 ms apart.
+func (p *proc) exited() bool {
+	if p.alive() {
+		return false
+	}
+	time.Sleep(50 * time.Millisecond)
+	return !p.alive()
+}
 
 // reap collects the exit status of p if it is our exited child, so it does
 // not linger as a zombie. It never blocks; for other pids it does nothing.
