@@ -100,9 +100,10 @@ func (p *backendPool) get(ctx context.Context) (*backend, error) {
 		b := p.idle[n-1]
 		p.idle = p.idle[:n-1]
 		p.mu.Unlock()
-		// A connection idle for a while may have outlived its replica (a
-		// crash and restart): check it before handing it out.
-		if time.Since(b.idleSince) < idleCheck || b.conn.Ping() == nil {
+		// A connection may have outlived its replica (a crash and
+		// restart): the socket tells at once when the replica closed it;
+		// one idle for a while is also pinged (a half-open connection).
+		if connCheck(b.conn.GetRawConn()) == nil && (time.Since(b.idleSince) < idleCheck || b.conn.Ping() == nil) {
 			return b, nil
 		}
 		b.close()
