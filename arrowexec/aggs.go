@@ -27,6 +27,12 @@ type accumulator interface {
 	result(g int) sqltypes.Value
 }
 
+// unknowner is an accumulator that may be unable to compute some groups'
+// values (their result is a NULL placeholder): unknown says why, or nil.
+type unknowner interface {
+	unknown(g int) error
+}
+
 func newAccumulator(env *collations.Environment, spec AggSpec) (accumulator, error) {
 	switch spec.Kind {
 	case AggCount:

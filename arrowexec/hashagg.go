@@ -253,8 +253,42 @@ func (h *HashAgg) checkMem() error {
 // Rows returns one row per group, in first-seen order: the key values, then
 // the final aggregate values. Without keys there is always exactly one row,
 // as for MySQL's aggregate over no rows (COUNT 0, every other aggregate
-// NULL); with keys and no input there are none.
+// NULL); with keys and no input there are none. A value the merge could not
+// compute (see Unknown) is an error.
 func (h *HashAgg) Rows() ([][]sqltypes.Value, error) {
+	rows, err := h.RowsWithUnknown()
+	if err != nil {
+		return nil, err
+	}
+	for g := range rows {
+		if _, err := h.Unknown(g); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// Unknown returns the columns of row g (of RowsWithUnknown) whose values the
+// merge could not compute, NULL placeholders in the row, and why; nil and
+// nil when the row is whole. A JSON_ARRAYAGG longer than
+// group_concat_max_len is one: the caller may still drop the row on
+// columns it does not read.
+func (h *HashAgg) Unknown(g int) (cols []int, err error) {
+	for j, acc := range h.accs {
+		if u, ok := acc.(unknowner); ok {
+			if e := u.unknown(g); e != nil {
+				cols = append(cols, len(h.keys)+j)
+				if err == nil {
+					err = e
+				}
+			}
+		}
+	}
+	return cols, err
+}
+
+// RowsWithUnknown is Rows for a caller that checks Unknown per row.
+func (h *HashAgg) RowsWithUnknown() ([][]sqltypes.Value, error) {
 	if h.err != nil {
 		return nil, h.err
 	}

@@ -31,8 +31,11 @@ import (
 //
 // GROUP_CONCAT results are cut to MaxLen bytes at a character boundary, as
 // MySQL cuts at group_concat_max_len. MariaDB cuts JSON_ARRAYAGG there too,
-// into text that is no longer JSON and that a merge cannot reproduce: an
-// array over MaxLen is an error. MariaDB does not cut JSON_OBJECTAGG.
+// into text that is no longer JSON and that a merge cannot reproduce: a
+// group whose array grows over MaxLen drops its partials and is unknown
+// (see unknowner). That is an error only if the query reads the value: a
+// HAVING that drops the group on other columns does not need it. MariaDB
+// does not cut JSON_OBJECTAGG.
 type partialConcatAcc struct {
 	kind   AggKind
 	sep    []byte
@@ -40,7 +43,8 @@ type partialConcatAcc struct {
 	utf8   bool // the charset is UTF-8: cut at character boundaries
 	binary bool // the partials were binary strings
 	parts  [][][]byte
-	size   []int // joined length of a group's partials so far
+	size   []int  // joined length of a group's partials so far
+	over   []bool // the group's JSON array outgrew maxLen: unknown
 }
 
 func newPartialConcat(env *collations.Environment, spec AggSpec) *partialConcatAcc {
@@ -59,6 +63,7 @@ func newPartialConcat(env *collations.Environment, spec AggSpec) *partialConcatA
 func (a *partialConcatAcc) grow(n int) {
 	a.parts = growTo(a.parts, n)
 	a.size = growTo(a.size, n)
+	a.over = growTo(a.over, n)
 }
 
 func (a *partialConcatAcc) groupBytes() int64 { return 32 }
@@ -78,7 +83,7 @@ func (a *partialConcatAcc) update(arr arrow.Array, _ arrow.Field, grp []int32) (
 	}
 	var grown int64
 	for r, g := range grp {
-		if arr.IsNull(r) {
+		if arr.IsNull(r) || a.over[g] {
 			continue
 		}
 		v, err := a.members(at(r))
@@ -93,11 +98,22 @@ func (a *partialConcatAcc) update(arr arrow.Array, _ arrow.Field, grp []int32) (
 		a.parts[g] = append(a.parts[g], v)
 		grown += int64(len(v)) + 24
 		if a.kind == AggJSONArray && a.maxLen > 0 && a.size[g]+2 > a.maxLen {
-			return grown, sqlerr.New(sqlerr.ErrNotSupported, "42000",
-				"JSON_ARRAYAGG result longer than group_concat_max_len (%d bytes): MariaDB would cut it into invalid JSON, which Shoal does not reproduce; raise group_concat_max_len (the query then runs on one replica) or narrow the groups", a.maxLen)
+			for _, p := range a.parts[g] {
+				grown -= int64(len(p)) + 24
+			}
+			a.parts[g], a.over[g] = nil, true
 		}
 	}
 	return grown, nil
+}
+
+// unknown reports whether group g's value could not be merged, and why.
+func (a *partialConcatAcc) unknown(g int) error {
+	if !a.over[g] {
+		return nil
+	}
+	return sqlerr.New(sqlerr.ErrNotSupported, "42000",
+		"JSON_ARRAYAGG result longer than group_concat_max_len (%d bytes): MariaDB would cut it into invalid JSON, which Shoal does not reproduce; raise group_concat_max_len (the query then runs on one replica) or narrow the groups", a.maxLen)
 }
 
 // members strips a JSON partial's brackets; GROUP_CONCAT partials are
@@ -120,7 +136,7 @@ func (a *partialConcatAcc) members(v []byte) ([]byte, error) {
 
 func (a *partialConcatAcc) result(g int) sqltypes.Value {
 	parts := a.parts[g]
-	if len(parts) == 0 {
+	if len(parts) == 0 || a.over[g] {
 		return sqltypes.NULL
 	}
 	slices.SortFunc(parts, bytes.Compare)

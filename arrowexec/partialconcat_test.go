@@ -47,17 +47,16 @@ func TestPartialConcat(t *testing.T) {
 			defer rec.Release()
 			h := NewHashAgg(mem, collations.MySQL8(), []KeySpec{{}}, []AggSpec{c.spec}, 1<<20)
 			defer h.Release()
-			err := h.Add(rec)
+			if err := h.Add(rec); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := h.Rows()
 			if c.errno != 0 {
 				if se, ok := sqlerr.As(err); !ok || int(se.Number()) != c.errno {
 					t.Fatalf("got error %v, want errno %d", err, c.errno)
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows, err := h.Rows()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,6 +73,57 @@ func TestPartialConcat(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPartialConcatUnknown: a JSON array over group_concat_max_len makes its
+// group's value unknown, not the whole merge: the other groups stay whole
+// and exact, and the unknown one is a NULL placeholder that names its
+// column and the 1235 a reader of it must get.
+func TestPartialConcatUnknown(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := partialBatch(mem, []string{`[1,2,3]`, `[4]`, `[5]`, `[6]`})
+	defer rec.Release()
+	h := NewHashAgg(mem, collations.MySQL8(), []KeySpec{{}}, []AggSpec{{Kind: AggJSONArray, Collation: 45, MaxLen: 8}}, 1<<20)
+	defer h.Release()
+	if err := h.Add(rec); err != nil {
+		t.Fatal(err)
+	}
+	// More input for the unknown group is dropped, not accumulated.
+	rec2 := partialBatch(mem, []string{`[7]`, `[8]`, `[9]`, `[10]`})
+	defer rec2.Release()
+	if err := h.Add(rec2); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := h.RowsWithUnknown()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for g, r := range rows {
+		cols, err := h.Unknown(g)
+		v := r[1].ToString()
+		if r[1].IsNull() {
+			v = "NULL"
+		}
+		if err != nil {
+			se, ok := sqlerr.As(err)
+			if !ok || se.Number() != sqlerr.ErrNotSupported || len(cols) != 1 || cols[0] != 1 || !r[1].IsNull() {
+				t.Fatalf("key %s: unknown %v %v, value %s", r[0].ToString(), cols, err, v)
+			}
+			v = "unknown"
+		}
+		got[r[0].ToString()] = v
+	}
+	want := map[string]string{"1": "unknown", "2": "NULL", "3": "[10,6]"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v want %v", got, want)
+	}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("key %s: got %s want %s (all %v)", k, got[k], w, got)
+		}
 	}
 }
 

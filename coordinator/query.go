@@ -89,9 +89,21 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	if err != nil {
 		return st, err
 	}
-	merged, err := h.Rows()
+	merged, err := h.RowsWithUnknown()
 	if err != nil {
 		return st, err
+	}
+	// A value the merge could not compute (a JSON_ARRAYAGG over
+	// group_concat_max_len) fails the query only if it is read: by HAVING,
+	// ORDER BY, or an output row inside the LIMIT window.
+	unknown := map[int]unknownRow{}
+	for g := range merged {
+		if cols, err := h.Unknown(g); err != nil {
+			if pr.plan.DistinctKeys > 0 || pr.plan.Rollup {
+				return st, err // those merges read every value
+			}
+			unknown[g] = unknownRow{cols: cols, err: err}
+		}
 	}
 	if pr.plan.DistinctKeys > 0 {
 		if merged, err = s.mergeDistinct(pr, schema, merged); err != nil {
@@ -110,15 +122,31 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	for i, o := range pr.order {
 		orderColls[i] = o.coll
 	}
-	for _, row := range merged {
+	unread := map[*sqltypes.Value]unknownRow{} // kept rows holding unknown outputs, by &ext[0]
+	for g, row := range merged {
 		ext := make([]sqltypes.Value, len(row), len(row)+nout+len(pr.order))
 		copy(ext, row)
-		for _, x := range pr.outputs {
+		u, isUnknown := unknown[g]
+		for i, x := range pr.outputs {
 			v, _, err := ev.Eval(x, ext[:len(row)])
 			if err != nil {
 				return st, fmt.Errorf("evaluating %s: %w", x, err)
 			}
 			ext = append(ext, v)
+			if isUnknown && x.Reads(u.cols...) {
+				u.cols = append(u.cols, len(row)+i)
+				u.outputs = true
+			}
+		}
+		if isUnknown {
+			if pr.having != nil && pr.having.Reads(u.cols...) {
+				return st, u.err
+			}
+			for _, o := range pr.order {
+				if o.expr.Reads(u.cols...) {
+					return st, u.err
+				}
+			}
 		}
 		if pr.having != nil {
 			ok, err := ev.True(pr.having, ext)
@@ -140,6 +168,9 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			}
 			ext = append(ext, v)
 		}
+		if isUnknown && u.outputs {
+			unread[&ext[0]] = u
+		}
 		final = append(final, ext)
 	}
 	if len(pr.order) > 0 && len(final) > 1 {
@@ -156,13 +187,29 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	if len(final) > 0 {
 		outStart = len(final[0]) - len(pr.order) - nout
 	}
-	for i, row := range window(final, pr.plan.Offset, pr.plan.Limit) {
-		_ = i
+	final = window(final, pr.plan.Offset, pr.plan.Limit)
+	if len(unread) > 0 {
+		for _, row := range final {
+			if u, ok := unread[&row[0]]; ok {
+				return st, u.err
+			}
+		}
+	}
+	for _, row := range final {
 		if err := w.add(row[outStart : outStart+nout]); err != nil {
 			return st, err
 		}
 	}
 	return st, w.flush()
+}
+
+// unknownRow is a merged row with values the merge could not compute: the
+// columns that hold or derive from them, whether an output does, and the
+// error a reader of them gets.
+type unknownRow struct {
+	cols    []int
+	outputs bool
+	err     error
 }
 
 // window applies OFFSET and LIMIT (limit < 0: none).

@@ -13,6 +13,7 @@ package evalexpr
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -60,12 +61,24 @@ func (e *Env) Collations() *collations.Environment { return e.vt.CollationEnv() 
 
 // Expr is a compiled expression bound to a row layout.
 type Expr struct {
-	src string
-	e   evalengine.Expr
+	src  string
+	e    evalengine.Expr
+	cols []int // layout offsets the expression reads, ascending
 }
 
 // String returns the source text.
 func (x *Expr) String() string { return x.src }
+
+// Reads reports whether the expression reads any of the layout offsets in
+// cols.
+func (x *Expr) Reads(cols ...int) bool {
+	for _, c := range cols {
+		if slices.Contains(x.cols, c) {
+			return true
+		}
+	}
+	return false
+}
 
 // Layout names the columns of the rows an expression is evaluated over.
 // Fields, when known, give each column's MySQL type and collation, so
@@ -91,12 +104,14 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
 	ast = rewriteNotLike(ast)
+	var read []int
 	cfg := &evalengine.Config{
 		Environment: e.vt,
 		Collation:   e.vt.CollationEnv().DefaultConnectionCharset(),
 		ResolveColumn: func(col *sqlparser.ColName) (int, error) {
 			name := strings.ToLower(col.Name.String())
 			if i, ok := layout.index[name]; ok {
+				read = append(read, i)
 				return i, nil
 			}
 			return 0, fmt.Errorf("unknown column %s in final expression", col.Name.String())
@@ -118,7 +133,8 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
-	return &Expr{src: src, e: x}, nil
+	slices.Sort(read)
+	return &Expr{src: src, e: x, cols: slices.Compact(read)}, nil
 }
 
 // Evaluator evaluates compiled expressions; it is not safe for concurrent

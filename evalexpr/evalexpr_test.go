@@ -54,3 +54,33 @@ func TestEval(t *testing.T) {
 		}
 	}
 }
+
+// TestReads: an expression reports the layout columns it reads, so a merge
+// can tell whether a value it could not compute matters.
+func TestReads(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"__a0", "__a1", "__g0"}, nil)
+	cases := []struct {
+		src  string
+		cols []int
+		want bool
+	}{
+		{"`__a0` > 1", []int{0}, true},
+		{"`__a0` > 1", []int{1, 2}, false},
+		{"IF(`__a1` IS NULL, `__g0`, 0)", []int{2}, true},
+		{"LENGTH(`__g0`) + `__a1`", []int{0}, false},
+		{"1 + 1", []int{0, 1, 2}, false},
+	}
+	for _, c := range cases {
+		x, err := env.Compile(c.src, layout)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := x.Reads(c.cols...); got != c.want {
+			t.Errorf("%s reads %v = %v, want %v", c.src, c.cols, got, c.want)
+		}
+	}
+}
