@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -14,14 +15,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+
 	"github.com/shoaldb/shoal/config"
 )
 
 // TestSoak holds SHOAL_SOAK_CONNS connections (default 100) open on a
 // coordinator of its own for SHOAL_SOAK_DURATION (default 40s), each
 // running a mix of statements — distributed aggregate, top-N, passthrough,
-// a pinned table, a prepared statement — and checking every answer against
-// the primary's. Every few seconds it samples the process's RSS
+// a pinned table, a prepared statement, and failing ones (unknown column,
+// unknown table, a syntax error, a write) — and checking every answer and
+// every error code against the primary's (a write must get 1290). Every few seconds it samples the process's RSS
 // (/proc/self/status VmRSS: coordinator and workers run in this process)
 // and goroutine count. It fails on any wrong or failed answer, on
 // goroutines that keep growing under a steady load, and on RSS that grows
@@ -92,7 +96,14 @@ func TestSoak(t *testing.T) {
 					got, err = rowsString(c.QueryContext(context.Background(), q.sql))
 				}
 				queries.Add(1)
+				var me *mysql.MySQLError
 				switch {
+				case q.errno != 0:
+					// A failing statement of the mix: its error, and the
+					// connection goes on with the next statement.
+					if !errors.As(err, &me) || me.Number != q.errno {
+						fail("connection %d: %s: got %v, want error %d", i, q.sql, err, q.errno)
+					}
 				case err != nil:
 					fail("connection %d: %s %v: %v", i, q.sql, q.args, err)
 				case got != q.want:
@@ -203,6 +214,7 @@ type soakQuery struct {
 	args     []any
 	prepared bool
 	want     string
+	errno    uint16 // a failing statement: the MySQL error it must get
 }
 
 const (
@@ -224,8 +236,27 @@ func soakMix(t *testing.T) []soakQuery {
 			soakQuery{sql: soakPrepared, args: []any{d, []string{"AA", "DL", "WN", "UA"}[d%4]}, prepared: true},
 		)
 	}
+	// Failing statements: the replica's errors as MariaDB gives them, and
+	// Shoal's refusal of a write (never sent to the primary here).
+	for _, q := range []string{
+		"SELECT Carrier, COUNT(*) FROM ontime GROUP BY Carrier HAVING nosuch > 0", // 1054, distributed plan
+		"SELECT nosuch FROM carriers",    // 1054, passthrough
+		"SELECT COUNT(*) FROM nosuchtab", // 1146
+		"SELEC 1",                        // 1064
+	} {
+		_, err := rowsString(env.direct.Query(q))
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) {
+			t.Fatalf("direct: %s: want a MySQL error, got %v", q, err)
+		}
+		mix = append(mix, soakQuery{sql: q, errno: me.Number})
+	}
+	mix = append(mix, soakQuery{sql: "DELETE FROM carriers WHERE code = 'ZZ'", errno: 1290})
 	for i := range mix {
 		q := &mix[i]
+		if q.errno != 0 {
+			continue
+		}
 		var err error
 		if q.prepared {
 			q.want, err = rowsString(env.direct.Query(q.sql, q.args...))
