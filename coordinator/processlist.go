@@ -100,8 +100,7 @@ func (s *Server) startStatement(ctx context.Context, ss *session, query string,
 		ss.publishDB() // USE may have changed it
 		end := time.Now()
 		ss.proc.since.Store(end.UnixNano())
-		s.slow.observe(ss, act, end.Sub(act.start), err)
-		s.slow.remember(ss, act, end, err)
+		s.slow.observe(s.slow.remember(ss, act, end, err))
 	}
 	return context.WithValue(ctx, activityKey{}, act), counted, finish
 }

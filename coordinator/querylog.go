@@ -63,6 +63,38 @@ type slowEntry struct {
 	// Error is the error the client got, with its MySQL error number.
 	Error string `json:"error,omitempty"`
 	Errno int    `json:"errno,omitempty"`
+	// Plans are the statement's executions as EXPLAIN shows them (split
+	// table, fragment SQL template, merge), one per distributed or
+	// in-memory run (a derived table or a UNION ALL has several).
+	Plans []slowPlan `json:"plans,omitempty"`
+	// Attempts are its fragment attempts in the order they started, a
+	// retried fragment once per try; Untraced counts the attempts and
+	// executions beyond what one statement's trace keeps (maxSpans,
+	// maxPlans).
+	Attempts []slowAttempt `json:"attempts,omitempty"`
+	Untraced int           `json:"untraced,omitempty"`
+}
+
+// slowPlan is one execution of a logged statement.
+type slowPlan struct {
+	QID   string   `json:"qid"`
+	Lines []string `json:"lines"`
+}
+
+// slowAttempt is one fragment attempt of a logged statement; its times
+// are milliseconds, StartMS from the statement's start.
+type slowAttempt struct {
+	QID       string  `json:"qid"`
+	Fragment  int     `json:"fragment"`
+	Range     string  `json:"range"`
+	Worker    string  `json:"worker"`
+	Try       int     `json:"try"`
+	StartMS   float64 `json:"start_ms"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	Rows      int64   `json:"rows"`
+	Bytes     int64   `json:"bytes"`
+	Outcome   string  `json:"outcome"` // ok, retried, failed, cancelled
+	Error     string  `json:"error,omitempty"`
 }
 
 // slowLog is the slow query log, the recent slow statements and the
@@ -101,24 +133,35 @@ func newSlowLog(cfg config.Coordinator, log *slog.Logger, onSlow func()) (*slowL
 	return l, nil
 }
 
-// observe records the statement act of ss if it took at least the
-// threshold. It runs on the session's goroutine (it reads ss).
-func (l *slowLog) observe(ss *session, act *activity, d time.Duration, err error) {
-	if l == nil || d < l.threshold {
+// observe logs the finished statement f (remember's copy) if it took at
+// least the threshold. Its plans and attempts come from f, whose plans are
+// already rendered: a statement under the threshold costs one comparison.
+func (l *slowLog) observe(f *finished) {
+	if l == nil || f == nil {
 		return
 	}
-	kind, _ := classify(ss.kind, err)
-	e := slowEntry{
-		Time: act.start.UTC(), Session: ss.id, User: ss.user, DB: ss.db,
-		Statement: act.query, Duration: d.Seconds(), RowsSent: act.sent.Load(), Path: kind,
-		Fragments: act.total.Load(), RowsShipped: act.rows.Load(), BytesShipped: act.bytes.Load(),
+	d := f.end.Sub(f.start)
+	if d < l.threshold {
+		return
 	}
-	e.Statement = cutStatement(e.Statement)
-	if err != nil {
-		e.Error = err.Error()
-		if se, ok := sqlerr.As(err); ok {
-			e.Error, e.Errno = se.Message, int(se.Num)
+	e := slowEntry{
+		Time: f.start.UTC(), Session: f.session, User: f.user, DB: f.db,
+		Statement: f.query, Duration: d.Seconds(), RowsSent: f.sent, Path: f.path,
+		Fragments: f.total, RowsShipped: f.rows, BytesShipped: f.bytes, Error: f.err, Errno: f.errno,
+		Untraced: f.untraced,
+	}
+	for _, p := range f.plans {
+		e.Plans = append(e.Plans, slowPlan{QID: p.qid, Lines: p.lines})
+	}
+	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
+	for _, sp := range f.spans {
+		end := sp.end
+		if end.IsZero() { // cannot happen: the fragments have ended
+			end = f.end
 		}
+		e.Attempts = append(e.Attempts, slowAttempt{QID: sp.qid, Fragment: sp.fragment, Range: sp.rng, Worker: sp.worker,
+			Try: sp.try, StartMS: ms(sp.start.Sub(f.start)), ElapsedMS: ms(end.Sub(sp.start)), Rows: sp.rows, Bytes: sp.bytes,
+			Outcome: sp.outcome, Error: sp.err})
 	}
 	if l.onSlow != nil {
 		l.onSlow()
@@ -135,6 +178,9 @@ func (l *slowLog) observe(ss *session, act *activity, d time.Duration, err error
 		copy(l.recent, l.recent[1:])
 		l.recent = l.recent[:recentSlow-1]
 	}
+	// The status page lists the recent ones without their traces (its
+	// recent statements show those): keep only the summary.
+	e.Plans, e.Attempts = nil, nil
 	l.recent = append(l.recent, e)
 	if l.f == nil {
 		return
@@ -326,12 +372,12 @@ type recentRing struct {
 	slots [recentQueries]atomic.Pointer[finished]
 }
 
-// remember puts the finished statement act of ss in the ring. It runs on
-// the session's goroutine (it reads ss), once the statement's fragments
-// have ended.
-func (l *slowLog) remember(ss *session, act *activity, end time.Time, err error) {
+// remember puts the finished statement act of ss in the ring and returns
+// it (nil without a log). It runs on the session's goroutine (it reads ss),
+// once the statement's fragments have ended.
+func (l *slowLog) remember(ss *session, act *activity, end time.Time, err error) *finished {
 	if l == nil {
-		return
+		return nil
 	}
 	kind, _ := classify(ss.kind, err)
 	f := &finished{id: act.id, query: cutStatement(act.query), start: act.start, end: end, session: ss.id,
@@ -349,6 +395,7 @@ func (l *slowLog) remember(ss *session, act *activity, end time.Time, err error)
 	}
 	f.seq = l.ring.next.Add(1)
 	l.ring.slots[f.seq%recentQueries].Store(f)
+	return f
 }
 
 // cutStatement cuts a statement's text at maxLoggedStatement bytes, on a

@@ -14,6 +14,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
@@ -58,6 +59,23 @@ func TestSlowLog(t *testing.T) {
 	if ss.proc.stmt.Load() != act {
 		t.Fatal("the statement is not published while it runs")
 	}
+	// One execution with two fragments, one of them retried.
+	tracePlan(ctx, &prepared{plan: &planner.Plan{DB: "ontime", Table: "ontime", Split: planner.SplitInt, SplitColumn: "`id`",
+		FragmentSQL: "SELECT `Carrier`, COUNT(*) FROM `ontime`.`ontime` WHERE " + planner.RangeMarker + " GROUP BY `Carrier`"}}, "q9")
+	attempt := func(worker string, f *fragment, rows int64, err error) {
+		end := traceAttempt(ctx, "q9", worker, f)
+		time.Sleep(2 * time.Millisecond)
+		f.attempts++
+		if err == nil {
+			f.stat.Rows, f.stat.Bytes = rows, rows*10
+		}
+		end(err)
+	}
+	f0 := &fragment{id: 0, stat: fragmentStat{Range: "[1, 50)"}}
+	f1 := &fragment{id: 1, stat: fragmentStat{Range: "[50, 100)"}}
+	attempt("replica1", f0, 200, nil)
+	attempt("replica2", f1, 0, errStalled)
+	attempt("replica1", f1, 120, nil)
 	act.total.Store(16)
 	act.done.Store(16)
 	act.rows.Store(320)
@@ -92,11 +110,36 @@ func TestSlowLog(t *testing.T) {
 		e.Statement != "select Carrier, count(*) from ontime group by Carrier" || time.Since(e.Time) > time.Minute || e.Time.Location() != time.UTC {
 		t.Errorf("distributed entry: %+v", e)
 	}
-	if e := es[1]; e.Path != kindPassthrough || e.Errno != sqlerr.ErrQueryInterrupted || e.Error == "" || e.Fragments != 0 {
+	if len(e.Plans) != 1 || e.Plans[0].QID != "q9" || len(e.Plans[0].Lines) < 2 ||
+		e.Plans[0].Lines[0] != "split ontime.ontime on `id`" || !strings.HasPrefix(e.Plans[0].Lines[1], "fragment: SELECT `Carrier`, COUNT(*)") {
+		t.Errorf("distributed entry's plan: %+v", e.Plans)
+	}
+	want := []slowAttempt{
+		{QID: "q9", Fragment: 0, Range: "[1, 50)", Worker: "replica1", Try: 1, Rows: 200, Bytes: 2000, Outcome: "ok"},
+		{QID: "q9", Fragment: 1, Range: "[50, 100)", Worker: "replica2", Try: 1, Outcome: "retried", Error: errStalled.Error()},
+		{QID: "q9", Fragment: 1, Range: "[50, 100)", Worker: "replica1", Try: 2, Rows: 120, Bytes: 1200, Outcome: "ok"},
+	}
+	if len(e.Attempts) != len(want) {
+		t.Fatalf("distributed entry's attempts: %+v", e.Attempts)
+	}
+	prevStart := -1.0
+	for i, w := range want {
+		a := e.Attempts[i]
+		if a.ElapsedMS < 2 || a.StartMS <= prevStart || a.StartMS+a.ElapsedMS > e.Duration*1000 {
+			t.Errorf("attempt %d times: start %v ms, elapsed %v ms (statement %v s)", i, a.StartMS, a.ElapsedMS, e.Duration)
+		}
+		prevStart = a.StartMS
+		a.StartMS, a.ElapsedMS = 0, 0
+		if a != w {
+			t.Errorf("attempt %d: %+v, want %+v", i, a, w)
+		}
+	}
+	if e := es[1]; e.Path != kindPassthrough || e.Errno != sqlerr.ErrQueryInterrupted || e.Error == "" || e.Fragments != 0 ||
+		e.Plans != nil || e.Attempts != nil {
 		t.Errorf("failed entry: %+v", e)
 	}
 	recent := s.slow.recentEntries()
-	if len(recent) != 2 || recent[0].Statement != "select sleep(1) from dual" {
+	if len(recent) != 2 || recent[0].Statement != "select sleep(1) from dual" || recent[1].Attempts != nil {
 		t.Errorf("recent entries, newest first: %+v", recent)
 	}
 }

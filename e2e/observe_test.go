@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -131,7 +132,8 @@ func TestProcesslistSessions(t *testing.T) {
 // it from another session: SHOW PROCESSLIST shows the statement, its
 // running time and "fragments k/n done"; the status page shows the same.
 // KILL QUERY ends it; the slow query log then has one JSON line for it
-// with error 1317, its fragment count and the rows its fragments shipped,
+// with error 1317, its fragment count, the rows its fragments shipped, its
+// plan and its fragment attempts (replica1's cancelled, replica2's ok),
 // and none for a statement faster than long_query_time.
 func TestProcesslistProgress(t *testing.T) {
 	checkLeaks(t)
@@ -256,6 +258,29 @@ func TestProcesslistProgress(t *testing.T) {
 		held["fragments"] != float64(total) || held["rows_shipped"].(float64) <= 0 || held["bytes_shipped"].(float64) <= 0 ||
 		held["duration_seconds"].(float64) < 1 || held["rows_sent"] != float64(0) || held["error"] == nil {
 		t.Errorf("slow log entry: %v", held)
+	}
+	// Its plan as EXPLAIN gives it, and every fragment attempt: the ones
+	// on the frozen replica1 cancelled, replica2's ok with their rows,
+	// adding up to the rows shipped.
+	plans, _ := held["plans"].([]any)
+	if len(plans) != 1 || !strings.Contains(fmt.Sprint(plans[0]), "fragment: SELECT") {
+		t.Errorf("slow log entry's plans: %v", held["plans"])
+	}
+	attempts, _ := held["attempts"].([]any)
+	outcomes := map[string]int{}
+	var okRows float64
+	for _, a := range attempts {
+		a := a.(map[string]any)
+		outcomes[a["worker"].(string)+" "+a["outcome"].(string)]++
+		if a["outcome"] == "ok" {
+			okRows += a["rows"].(float64)
+			if a["elapsed_ms"].(float64) <= 0 || a["range"] == "" || a["try"].(float64) < 1 {
+				t.Errorf("slow log attempt: %v", a)
+			}
+		}
+	}
+	if outcomes["replica1 cancelled"] == 0 || outcomes["replica2 ok"] == 0 || okRows != held["rows_shipped"] {
+		t.Errorf("slow log attempts %v, rows of the ok ones %v, rows shipped %v", outcomes, okRows, held["rows_shipped"])
 	}
 	if _, err := time.Parse(time.RFC3339Nano, held["time"].(string)); err != nil {
 		t.Errorf("time %v: %v", held["time"], err)
