@@ -129,11 +129,44 @@ func newMetrics(s *Server) *metrics {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_statements_running", Help: "Client statements running now (SHOW PROCESSLIST's Query rows).",
 		}, func() float64 { return float64(s.statementsRunning()) }),
+		replicaCollector{s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 	)
 	registerMemoryMetrics(m.reg, s.qmem)
 	return m
+}
+
+// replicaCollector exposes each replica's health and lag as the last
+// status poll saw them (SHOW SHOAL REPLICAS' healthy and lag_seconds), read
+// at scrape time: the poll and the query path pay nothing for them.
+type replicaCollector struct{ s *Server } // its workers are set after the metrics
+
+var (
+	replicaHealthyDesc = prometheus.NewDesc("shoal_replica_healthy",
+		"1 if the replica may serve reads (its worker answered the last status poll, replication runs, lag at most max_replica_lag), else 0.",
+		[]string{"replica"}, nil)
+	replicaLagDesc = prometheus.NewDesc("shoal_replica_lag_seconds",
+		"Replication lag the replica's worker reported in the last status poll (Seconds_Behind_Master); absent while unknown (worker unreachable, replication stopped).",
+		[]string{"replica"}, nil)
+)
+
+func (c replicaCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- replicaHealthyDesc
+	ch <- replicaLagDesc
+}
+
+func (c replicaCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, w := range c.s.workers {
+		up := 0.0
+		if w.healthy() {
+			up = 1
+		}
+		ch <- prometheus.MustNewConstMetric(replicaHealthyDesc, prometheus.GaugeValue, up, w.name())
+		if st := w.status.Load(); st != nil && st.ReplicaLagSeconds != nil {
+			ch <- prometheus.MustNewConstMetric(replicaLagDesc, prometheus.GaugeValue, *st.ReplicaLagSeconds, w.name())
+		}
+	}
 }
 
 // registerMemoryMetrics exposes the query memory budget (membudget.go).

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -595,6 +596,16 @@ func TestMetrics(t *testing.T) {
 	}
 	if after.get(`shoal_workers_healthy`) != float64(len(env.workers)) {
 		t.Errorf("shoal_workers_healthy = %v, want %d", after.get(`shoal_workers_healthy`), len(env.workers))
+	}
+	// Each replica's health and replication lag, as SHOW SHOAL REPLICAS
+	// shows them (a poll may come between the scrape and the SHOW: the
+	// lag may move a little).
+	for _, r := range showReplicas(t, env.shoal) {
+		lag, ok := after[`shoal_replica_lag_seconds{replica="`+r.name+`"}`]
+		if after.get(`shoal_replica_healthy{replica="`+r.name+`"}`) != 1 || !ok || !r.lag.Valid || lag < 0 || math.Abs(lag-r.lag.Float64) > 2 {
+			t.Errorf("%s: shoal_replica_healthy %v, shoal_replica_lag_seconds %v (present %v); SHOW SHOAL REPLICAS: %+v",
+				r.name, after.get(`shoal_replica_healthy{replica="`+r.name+`"}`), lag, ok, r)
+		}
 	}
 	if after.get(`shoal_plan_cache_misses_total`) < 1 {
 		t.Error("no plan cache misses recorded")

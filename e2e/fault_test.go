@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -167,12 +168,29 @@ func TestFaultReplicaHangs(t *testing.T) {
 // TestFaultReplicationStopped: STOP SLAVE on replica2 and a write on the
 // primary. The coordinator's view marks replica2 unhealthy (IO thread not
 // running), no fragment goes there, answers stay exact; START SLAVE and it
-// rejoins with the primary's GTID position. Remove the replication checks
-// in assess (workers.go) and replica2 stays healthy: this fails.
+// rejoins with the primary's GTID position; /metrics shows its
+// shoal_replica_healthy and shoal_replica_lag_seconds as SHOW SHOAL
+// REPLICAS does, down and back. Remove the replication checks in assess
+// (workers.go) and replica2 stays healthy: this fails.
 func TestFaultReplicationStopped(t *testing.T) {
 	checkLeaks(t)
-	fs := startFaultShoal(t, func(c *config.Coordinator) { c.StatusInterval = config.Duration(200 * time.Millisecond) })
+	fs := startFaultShoal(t, func(c *config.Coordinator) {
+		c.StatusInterval = config.Duration(200 * time.Millisecond)
+		c.HTTPListen = new("127.0.0.1:0")
+	})
 	waitReplica(t, fs.db, 1, 30*time.Second, "healthy", healthy)
+	metricsURL := "http://" + fs.co.HTTPAddr().String() + "/metrics"
+	// replicaMetrics checks /metrics against a row of SHOW SHOAL REPLICAS
+	// (both read the last poll's status).
+	replicaMetrics := func(r replicaRow) {
+		t.Helper()
+		m := scrapeURL(t, metricsURL)
+		up := m.get(`shoal_replica_healthy{replica="` + r.name + `"}`)
+		lag, ok := m[`shoal_replica_lag_seconds{replica="`+r.name+`"}`]
+		if (up == 1) != r.healthy || ok != r.lag.Valid || (ok && math.Abs(lag-r.lag.Float64) > 1) {
+			t.Errorf("%s: shoal_replica_healthy %v, shoal_replica_lag_seconds %v (present %v); SHOW SHOAL REPLICAS: %+v", r.name, up, lag, ok, r)
+		}
+	}
 
 	rep, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Replicas[1].MySQL))
 	if err != nil {
@@ -201,6 +219,7 @@ func TestFaultReplicationStopped(t *testing.T) {
 	if row.io.Bool || !row.lastErr.Valid || !strings.Contains(row.lastErr.String, "not running") {
 		t.Errorf("replica2 with replication stopped: %+v", row)
 	}
+	replicaMetrics(row)
 	sameAnswer(t, fs.db, faultQ)
 	if ws := fragmentWorkers(t, fs.db, faultQ); ws["replica2"] != 0 || ws["replica1"] == 0 {
 		t.Errorf("fragments ran on %v; replica2 must get none", ws)
@@ -220,6 +239,7 @@ func TestFaultReplicationStopped(t *testing.T) {
 	if !row.io.Bool || !row.sqlRunning.Bool || !row.lag.Valid {
 		t.Errorf("replica2 after START SLAVE: %+v", row)
 	}
+	replicaMetrics(row)
 	sameAnswer(t, fs.db, faultQ)
 	sharedHealthy(t)
 }
