@@ -26,8 +26,21 @@ func commands() map[string]command {
 		"gen":         {"generate and load the ontime sample data", runGen},
 		"bench":       {"measure queries directly vs through Shoal on a local cluster", runBench},
 		"netshape":    {"relay TCP over a shaped link (rate, delay) for benchmarks", runNetshape},
-		"version":     {"print the version", func([]string) error { fmt.Println("shoal", version); return nil }},
+		"version":     {"print the version", runVersion},
 	}
+}
+
+// runVersion implements `shoal version`.
+func runVersion(args []string) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: shoal version\n\nPrints the version the binary was built as (-ldflags \"-X main.version=...\"; dev otherwise).\n")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	fmt.Println("shoal", version)
+	return nil
 }
 
 func usage() {
