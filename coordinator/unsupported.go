@@ -9,9 +9,10 @@ import (
 )
 
 // The commands below are part of vitess' Handler interface. Shoal is not a
-// replication source, and multi-statement queries come in a later release;
-// each answers with a clear MySQL error. Prepared statements are in
-// prepared.go.
+// replication source: those commands answer with a clear MySQL error.
+// ComQueryMulti runs its text as one ComQuery; with CLIENT_MULTI_STATEMENTS
+// vitess' server splits a query into statements and calls ComQuery for
+// each. Prepared statements are in prepared.go.
 
 func notSupported(what string) error {
 	return sqlerr.New(sqlerr.ErrNotSupported, "42000", "This version of Shoal doesn't yet support '%s'; use text-protocol queries", what)
