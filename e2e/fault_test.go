@@ -246,7 +246,9 @@ func TestFaultReplicationStopped(t *testing.T) {
 
 // TestFaultWorkerRestartRejoins: a killed worker is seen down (unreachable)
 // in SHOW SHOAL REPLICAS, queries stay exact on the other, and once it is
-// started again it is taken back and gets fragments.
+// started again it is taken back and gets fragments. Without pollWorkers
+// (workers.go) polling a worker it marked unreachable, it is never healthy
+// again: this fails.
 func TestFaultWorkerRestartRejoins(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, func(c *config.Coordinator) { c.StatusInterval = config.Duration(200 * time.Millisecond) })

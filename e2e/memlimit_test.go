@@ -41,6 +41,12 @@ func memShoal(t *testing.T, limit int64, wait time.Duration, perSlot int) (*faul
 	return fs, "http://" + fs.co.HTTPAddr().String() + "/metrics"
 }
 
+// TestQueryMemoryLimitRefuses: a query whose fragments alone need more
+// than query_memory_limit fails at once with 1041 (tooBig, membudget.go),
+// without waiting query_memory_wait, and its connection still answers.
+// Without the limit check in reserve the query answers all its rows;
+// without tooBig it fails only after the wait, with the "waited" message:
+// either way this fails.
 func TestQueryMemoryLimitRefuses(t *testing.T) {
 	checkLeaks(t)
 	const limit = 64 << 10
@@ -60,6 +66,14 @@ func TestQueryMemoryLimitRefuses(t *testing.T) {
 	}
 	if !strings.Contains(r.err.Message, "query_memory_limit") {
 		t.Errorf("the message does not name the limit to raise: %s", r.err.Message)
+	}
+	// Alone on its coordinator it could never fit: refused at once, not
+	// after waiting query_memory_wait for memory no query holds.
+	if strings.Contains(r.err.Message, "waited") {
+		t.Errorf("refused only after waiting, want at once: %s", r.err.Message)
+	}
+	if w := scrapeURL(t, metrics)["shoal_query_memory_waits_total"]; w != 0 {
+		t.Errorf("shoal_query_memory_waits_total %v for a query that cannot fit even alone, want 0", w)
 	}
 	// The same connection still answers, right.
 	got, err := queryArgs(conn, smallQuery)
@@ -88,7 +102,9 @@ func TestQueryMemoryLimitRefuses(t *testing.T) {
 // and pauses (a slow client), so its four slots' fragments stay blocked
 // holding their batches; the second copy waits (its streams paused, or
 // its attempts yielding) instead of failing, and both answer right once
-// the first client reads on.
+// the first client reads on. Without the wait (waitFor, membudget.go,
+// failing at once) this fails: the second query ends with 1041 while the
+// first holds the budget.
 func TestQueryMemoryLimitWaits(t *testing.T) {
 	checkLeaks(t)
 	ctx := context.Background()
@@ -138,13 +154,23 @@ func TestQueryMemoryLimitWaits(t *testing.T) {
 		}
 		second <- r
 	}()
+	var early *result // the second query, if it ended instead of waiting
 	waitMetricFunc(t, metrics, "a wait or a yield", func(m metricValues) bool {
+		select {
+		case early = <-second:
+			return true
+		default:
+		}
 		return m["shoal_query_memory_waits_total"]+m["shoal_query_memory_yields_total"] > 0
 	})
-	select {
-	case r := <-second:
-		t.Fatalf("the second query ended while the first held the budget: %v", r.err)
-	default:
+	if early == nil {
+		select {
+		case early = <-second:
+		default:
+		}
+	}
+	if early != nil {
+		t.Fatalf("the second query ended while the first held the budget: %v", early.err)
 	}
 	// The first client reads on: its query ends, the second gets the memory.
 	widen()
