@@ -66,6 +66,9 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if !ok {
 		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
 	}
+	if err := h.s.checkSize(query); err != nil { // packet.go
+		return err
+	}
 	// Statements the TiDB parser does not know, and KILL, which must never
 	// reach a replica (its ids are the coordinator's).
 	if isShowReplicas(query) {

@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"bytes"
+	"database/sql"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shoaldb/shoal/config"
+)
+
+// Hostile input through the coordinator's MySQL port: a statement over
+// max_allowed_packet, 10,000-deep nested expressions and invalid UTF-8.
+// Each gets MariaDB's answer or a MySQL error with a clear message, and
+// the server (the same connection where the protocol allows, and a new
+// one) keeps serving.
+
+// stillServes checks that db answers a distributed query correctly.
+func stillServes(t *testing.T, what string, db *sql.DB) {
+	t.Helper()
+	var n int64
+	if err := db.QueryRow("select count(*) from ontime").Scan(&n); err != nil || n != env.rows {
+		t.Fatalf("after %s: count(*) = %d, %v; want %d", what, n, err, env.rows)
+	}
+}
+
+// oneConn is a pool of a single connection: what it answers after an
+// error is the same connection's answer.
+func oneConn(t *testing.T, addr string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/ontime")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestDeepNesting sends 10,000-deep expressions (parentheses, NOT,
+// function calls, a left-deep sum, nested CASE) to Shoal and to the
+// primary: Shoal must answer what MariaDB answers, or a MySQL error with a
+// message, without taking the coordinator down.
+func TestDeepNesting(t *testing.T) {
+	checkLeaks(t)
+	const n = 10000
+	nest := func(open, inner, close string) string {
+		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	}
+	db := oneConn(t, env.coord.Addr().String())
+	for _, c := range []struct{ name, q string }{
+		{"parentheses", "select " + nest("(", "1", ")")},
+		{"parentheses over ontime", "select count(*) from ontime where " + nest("(", "id > 0", ")")},
+		{"NOT", "select count(*) from ontime where " + strings.Repeat("not ", n) + "(id > 0)"},
+		{"function calls", "select sum(" + nest("abs(", "DepDelayMinutes", ")") + ") from ontime"},
+		{"function calls grouped", "select Carrier, max(" + nest("abs(", "Distance", ")") + ") from ontime group by Carrier order by Carrier"},
+		{"left-deep sum", "select sum(id" + strings.Repeat("+1", n) + ") from ontime"},
+		{"unary minus", "select count(*) from ontime where id > " + strings.Repeat("-", n) + "1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := query(db, c.q)
+			if err != nil {
+				t.Fatalf("shoal: %v", err)
+			}
+			want, err := query(env.direct, c.q)
+			if err != nil {
+				t.Fatalf("direct: %v", err)
+			}
+			t.Logf("shoal: %v rows %d %v; mariadb: %v rows %d %v", got.err, len(got.rows), first(got), want.err, len(want.rows), first(want))
+			stillServes(t, c.name, db)
+		})
+	}
+}
+
+func first(r *result) []string {
+	if len(r.rows) == 0 {
+		return nil
+	}
+	return r.rows[0]
+}
+
+// TestInvalidUTF8 sends bytes that are not UTF-8 over a utf8mb4
+// connection, in a string literal and in an identifier.
+func TestInvalidUTF8(t *testing.T) {
+	checkLeaks(t)
+	db := oneConn(t, env.coord.Addr().String())
+	for _, c := range []struct{ name, q string }{
+		{"literal", "select '\xff\xfe'"},
+		{"literal over ontime", "select count(*) from ontime where Carrier = '\xc3\x28'"},
+		{"literal grouped", "select Carrier, count(*), '\xe2\x82' from ontime group by Carrier order by Carrier"},
+		{"identifier", "select `\xff\xfe` from ontime"},
+		{"alias", "select count(*) as `a\xc3` from ontime"},
+		{"table", "select * from `\xed\xa0\x80`"},
+		{"bare bytes", "select \xff\xfe from ontime"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := query(db, c.q)
+			if err != nil {
+				t.Fatalf("shoal: %v", err)
+			}
+			want, err := query(env.direct, c.q)
+			if err != nil {
+				t.Fatalf("direct: %v", err)
+			}
+			t.Logf("shoal: %v rows %d %q; mariadb: %v rows %d %q", got.err, len(got.rows), first(got), want.err, len(want.rows), first(want))
+			stillServes(t, c.name, db)
+		})
+	}
+}
+
+// sendCommand writes a command split into 16 MiB packets as the protocol
+// wants, returning the first write error instead of failing the test.
+func (rc *rawConn) sendCommand(cmd byte, arg []byte) error {
+	const maxPayload = 1<<24 - 1
+	rc.seq = 0
+	rc.c.SetDeadline(time.Now().Add(60 * time.Second))
+	payload := append([]byte{cmd}, arg...)
+	for {
+		n := min(len(payload), maxPayload)
+		hdr := []byte{byte(n), byte(n >> 8), byte(n >> 16), rc.seq}
+		rc.seq++
+		if _, err := rc.c.Write(append(hdr, payload[:n]...)); err != nil {
+			return err
+		}
+		payload = payload[n:]
+		if n < maxPayload {
+			return nil
+		}
+	}
+}
+
+// bigQuery is a SELECT of a string literal, n bytes in all.
+func bigQuery(n int) []byte {
+	q := []byte("select length('")
+	q = append(q, bytes.Repeat([]byte("a"), n-len(q)-2)...)
+	return append(q, "')"...)
+}
+
+// TestMaxAllowedPacket sends statements over max_allowed_packet: the
+// default 64 MiB (a command of five protocol packets) on the shared
+// coordinator, 1 MiB on one of its own. Just over it (the command byte
+// and the statement, as MySQL counts): error 1153 and the same connection
+// still answers; one byte less is served. Far over it: the connection is
+// closed before the coordinator buffers the statement. A new connection
+// works in every case.
+func TestMaxAllowedPacket(t *testing.T) {
+	checkLeaks(t)
+	over := func(t *testing.T, addr string, limit int, under bool) {
+		rc := rawDial(t, addr, "root", "", "ontime")
+		run := func(size int) ([][]string, *rawErr) {
+			if err := rc.sendCommand(0x03, bigQuery(size)); err != nil {
+				t.Fatal(err)
+			}
+			if p := rc.read(); p[0] == 0xff {
+				return nil, parseErr(p)
+			}
+			return rc.resultRows(false)
+		}
+		rows, e := run(limit)
+		if e == nil || e.Code != 1153 || !strings.Contains(e.Msg, "max_allowed_packet") {
+			t.Fatalf("a %d-byte statement: %v %v, want error 1153 naming max_allowed_packet", limit, rows, e)
+		}
+		t.Log(e)
+		rows, e = rc.query("select count(*) from ontime")
+		if e != nil || len(rows) != 1 || rows[0][0] != strconv.FormatInt(env.rows, 10) {
+			t.Fatalf("same connection after 1153: %v %v", rows, e)
+		}
+		if !under {
+			return
+		}
+		rows, e = run(limit - 1)
+		if e != nil || len(rows) != 1 || rows[0][0] != strconv.Itoa(limit-1-len("select length('')")) {
+			t.Fatalf("a %d-byte statement: %v %v", limit-1, rows, e)
+		}
+	}
+	t.Run("default", func(t *testing.T) {
+		over(t, env.coord.Addr().String(), 64<<20, false)
+		stillServes(t, "64 MiB", oneConn(t, env.coord.Addr().String()))
+	})
+	t.Run("configured", func(t *testing.T) {
+		const limit = 1 << 20
+		fs := startFaultShoal(t, func(c *config.Coordinator) { c.MaxAllowedPacket = limit })
+		addr := fs.co.Addr().String()
+		over(t, addr, limit, true)
+		// Far over: disconnected, whatever the client manages to write.
+		rc := rawDial(t, addr, "root", "", "ontime")
+		werr := rc.sendCommand(0x03, bigQuery(8*limit))
+		var hdr [4]byte
+		_, rerr := io.ReadFull(rc.r, hdr[:])
+		if rerr == nil {
+			t.Fatalf("an %d-byte statement got a reply (write error %v); want the connection closed", 8*limit, werr)
+		}
+		t.Logf("8 MiB: write %v, read %v", werr, rerr)
+		stillServes(t, "8 MiB", oneConn(t, addr))
+	})
+}
