@@ -272,6 +272,9 @@ func (s *Server) plan(ctx context.Context, db, query string, sel *ast.SelectStmt
 		pass string
 		err  error
 	)
+	if pass = tooDeep(sel); pass != "" { // depth.go
+		return nil, pass, nil
+	}
 	if s.pins.Len() > 0 {
 		pr, pass, err = s.planPinned(ctx, snap, db, query, sel)
 	} else {
