@@ -132,7 +132,15 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		ss.kind = e.pr.kind()
 		return s.runPrepared(ctx, e.pr, callback)
 	}
-	stmts, perr := sqlparse.Parse(query)
+	var (
+		stmts []ast.StmtNode
+		perr  error
+	)
+	if lexDepth(query) > maxPlanDepth { // depth.go: not worth parsing here
+		perr = errTooDeep
+	} else {
+		stmts, perr = sqlparse.Parse(query)
+	}
 	if perr != nil || len(stmts) != 1 {
 		if len(stmts) > 1 {
 			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
