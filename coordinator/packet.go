@@ -3,6 +3,7 @@ package coordinator
 import (
 	"errors"
 	"net"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -53,13 +54,13 @@ func (s *Server) checkSize(query string) error {
 var errCommandTooLarge = errors.New("client sent more than max_allowed_packet for one command: connection closed")
 
 // packetConn counts the bytes read since the last write and fails reads
-// past limit. Reads and writes of a connection come from its one vitess
-// goroutine (watchClient only peeks at the socket through SyscallConn), so
-// the count needs no lock.
+// past limit. Reads and writes come from the connection's vitess goroutine
+// (watchClient only peeks at the socket through SyscallConn); the count is
+// atomic all the same, for a write from elsewhere (shutdown, KILL).
 type packetConn struct {
 	net.Conn
 	limit int64
-	read  int64
+	read  atomic.Int64
 }
 
 // limitCommands wraps c so that one command cannot pass max_allowed_packet
@@ -74,16 +75,16 @@ func limitCommands(c net.Conn, maxPacket int) net.Conn {
 }
 
 func (p *packetConn) Read(b []byte) (int, error) {
-	if p.read > p.limit {
+	if p.read.Load() > p.limit {
 		return 0, errCommandTooLarge
 	}
 	n, err := p.Conn.Read(b)
-	p.read += int64(n)
+	p.read.Add(int64(n))
 	return n, err
 }
 
 func (p *packetConn) Write(b []byte) (int, error) {
-	p.read = 0
+	p.read.Store(0)
 	return p.Conn.Write(b)
 }
 
