@@ -142,6 +142,11 @@ type Coordinator struct {
 	// MaxConnections is the client connection limit (default 1000); past
 	// it a client gets error 1040 "Too many connections" at handshake.
 	MaxConnections int `yaml:"max_connections"`
+	// MaxAllowedPacket is the largest statement a client may send, in
+	// bytes (default 64 MiB, MySQL 8's default): a larger one gets error
+	// 1153, and a client that sends far more (past an eighth again) is
+	// disconnected before the coordinator buffers it.
+	MaxAllowedPacket int `yaml:"max_allowed_packet"`
 	// HTTPListen is the address of the HTTP listener serving /metrics
 	// (Prometheus) and /healthz. Unset: DefaultHTTPListen, skipped with a
 	// warning when that port is taken; "": no HTTP listener.
@@ -271,6 +276,9 @@ func (c *Coordinator) Defaults() {
 	}
 	if c.MaxConnections == 0 {
 		c.MaxConnections = 1000
+	}
+	if c.MaxAllowedPacket == 0 {
+		c.MaxAllowedPacket = 64 << 20
 	}
 	if c.MaxReplicaLag == 0 {
 		c.MaxReplicaLag = Duration(30 * time.Second)

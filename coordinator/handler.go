@@ -66,6 +66,14 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if !ok {
 		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
 	}
+	if err := h.s.checkSize(query); err != nil { // packet.go
+		return err
+	}
+	if h.s.utf8Conn(c, ss) {
+		if err := checkUTF8(query); err != nil { // utf8.go
+			return err
+		}
+	}
 	// Statements the TiDB parser does not know, and KILL, which must never
 	// reach a replica (its ids are the coordinator's).
 	if isShowReplicas(query) {
@@ -124,7 +132,15 @@ func (s *Server) query(ctx context.Context, ss *session, query string, callback 
 		ss.kind = e.pr.kind()
 		return s.runPrepared(ctx, e.pr, callback)
 	}
-	stmts, perr := sqlparse.Parse(query)
+	var (
+		stmts []ast.StmtNode
+		perr  error
+	)
+	if lexDepth(query) > maxPlanDepth { // depth.go: not worth parsing here
+		perr = errTooDeep
+	} else {
+		stmts, perr = sqlparse.Parse(query)
+	}
 	if perr != nil || len(stmts) != 1 {
 		if len(stmts) > 1 {
 			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
@@ -264,6 +280,9 @@ func (s *Server) plan(ctx context.Context, db, query string, sel *ast.SelectStmt
 		pass string
 		err  error
 	)
+	if pass = tooDeep(sel); pass != "" { // depth.go
+		return nil, pass, nil
+	}
 	if s.pins.Len() > 0 {
 		pr, pass, err = s.planPinned(ctx, snap, db, query, sel)
 	} else {

@@ -54,7 +54,7 @@ func (s *Server) admit(_ context.Context, c net.Conn, _ uint32) (net.Conn, error
 		c.Close()
 		return nil, errTooManyConns
 	}
-	return c, nil
+	return limitCommands(c, s.cfg.MaxAllowedPacket), nil // packet.go
 }
 
 var errTooManyConns = errors.New("too many connections: refused with 1040 (max_connections)")

@@ -89,6 +89,14 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	if !ok {
 		return nil, 0, sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
 	}
+	if err := h.s.checkSize(query); err != nil { // packet.go
+		return nil, 0, err
+	}
+	if h.s.utf8Conn(c, ss) {
+		if err := checkUTF8(query); err != nil { // utf8.go
+			return nil, 0, err
+		}
+	}
 	h.s.metrics.prepares.Inc()
 	// Drivers prepare every statement that has arguments, often the same
 	// text again and again: answer from the plan cache when we can.
