@@ -473,14 +473,16 @@ func TestPinnedChurn(t *testing.T) {
 	// leave slack. Heap: at rest after the churn against at rest before it
 	// (under load the heap holds the running queries' state, tens of MiB
 	// that come and go with 32 clients). A copy kept per refresh grows
-	// both by a pin per cycle.
+	// both by a pin per cycle: 13 -> 72 MiB of heap over the CI's 40
+	// cycles when checked, against clean runs ending at 20-27 MiB, so the
+	// 32 MiB of slack leaves room for GC noise and still catches it.
 	var warmRSS int64
 	for _, s := range samples[:warmWindows] {
 		warmRSS = max(warmRSS, s.rss)
 	}
 	rssBound := warmRSS + max(4*pinBytes, warmRSS/4) + 64<<20
-	if heapBound := heapBefore + 4*pinBytes + 16<<20; heapAfter > heapBound {
-		t.Errorf("heap at rest %d MiB after %d refreshes, %d MiB before: past %d MiB (+ 4 pins + 16 MiB)", heapAfter>>20, cycles, heapBefore>>20, heapBound>>20)
+	if heapBound := heapBefore + 4*pinBytes + 32<<20; heapAfter > heapBound {
+		t.Errorf("heap at rest %d MiB after %d refreshes, %d MiB before: past %d MiB (+ 4 pins + 32 MiB)", heapAfter>>20, cycles, heapBefore>>20, heapBound>>20)
 	}
 	for _, s := range samples[warmWindows:] {
 		if s.rss > rssBound {
