@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -242,6 +243,64 @@ func TestFaultReplicationStopped(t *testing.T) {
 	replicaMetrics(row)
 	sameAnswer(t, fs.db, faultQ)
 	sharedHealthy(t)
+}
+
+// TestFaultReplicaLagging: replica2 replicates with MASTER_DELAY = 5 s
+// (both threads running) and the primary takes a write, so replica2 falls
+// behind by up to 5 s, past a max_replica_lag of 1 s. The coordinator
+// stops sending it fragments while it is behind (answers stay exact) and
+// takes it back once it has caught up. Without the lag check in assess
+// (workers.go) replica2 never leaves: this fails.
+func TestFaultReplicaLagging(t *testing.T) {
+	checkLeaks(t)
+	fs := startFaultShoal(t, func(c *config.Coordinator) {
+		c.StatusInterval = config.Duration(200 * time.Millisecond)
+		c.MaxReplicaLag = config.Duration(time.Second)
+	})
+	waitReplica(t, fs.db, 1, 30*time.Second, "healthy", healthy)
+	rep, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Replicas[1].MySQL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rep.Close() }) // after the delay is undone
+	delay := func(secs int) {
+		t.Helper()
+		for _, q := range []string{"STOP SLAVE", fmt.Sprintf("CHANGE MASTER TO MASTER_DELAY = %d", secs), "START SLAVE"} {
+			if _, err := rep.Exec(q); err != nil {
+				t.Fatalf("replica2: %s: %v", q, err)
+			}
+		}
+	}
+	delay(5)
+	t.Cleanup(func() { delay(0); replicasCaughtUp(t) })
+	for _, s := range []string{
+		"CREATE DATABASE IF NOT EXISTS shoal_fault",
+		"CREATE TABLE IF NOT EXISTS shoal_fault.tick (id INT PRIMARY KEY AUTO_INCREMENT, at DATETIME(6))",
+		"INSERT INTO shoal_fault.tick (at) VALUES (NOW(6))",
+	} {
+		if _, err := env.direct.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	row := waitReplica(t, fs.db, 1, 30*time.Second, "behind", unhealthy)
+	if !row.io.Bool || !row.sqlRunning.Bool || !strings.Contains(row.lastErr.String, "max_replica_lag") {
+		t.Errorf("replica2 delayed: %+v", row)
+	}
+	sameAnswer(t, fs.db, faultQ)
+	if ws := fragmentWorkers(t, fs.db, faultQ); ws["replica2"] != 0 || ws["replica1"] == 0 {
+		t.Errorf("fragments ran on %v while replica2 was behind; it must get none", ws)
+	}
+	var primaryPos string
+	if err := env.direct.QueryRow("SELECT @@gtid_current_pos").Scan(&primaryPos); err != nil {
+		t.Fatal(err)
+	}
+	waitReplica(t, fs.db, 1, 60*time.Second, "healthy and caught up", func(r replicaRow) bool {
+		return r.healthy && r.gtid.String == primaryPos
+	})
+	sameAnswer(t, fs.db, faultQ)
+	if ws := fragmentWorkers(t, fs.db, faultQ); ws["replica2"] == 0 {
+		t.Errorf("fragments ran on %v after replica2 caught up; it must be back", ws)
+	}
 }
 
 // TestFaultWorkerRestartRejoins: a killed worker is seen down (unreachable)
