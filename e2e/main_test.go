@@ -43,6 +43,9 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	if spec := os.Getenv(workerProcessEnv); spec != "" {
+		return serveWorkerProcess(spec) // TestFaultWorkerProcessKilled's worker
+	}
 	rows := int64(60000)
 	if s := os.Getenv("SHOAL_E2E_ROWS"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
