@@ -2,8 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -16,7 +14,6 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/config"
-	"github.com/shoaldb/shoal/coordinator"
 	"github.com/shoaldb/shoal/worker"
 )
 
@@ -80,23 +77,11 @@ func TestReplicaCredentialsNeverShown(t *testing.T) {
 		reps = append(reps, config.Replica{Name: fmt.Sprintf("replica%d", i+1), MySQL: r.MySQL, Worker: proxy})
 	}
 	slowLog := filepath.Join(t.TempDir(), "slow.log")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	co, err := coordinator.New(ctx, config.Coordinator{
+	co, db := serveCoordinator(t, config.Coordinator{
 		Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"), Replicas: reps, MinRowsPerFragment: 1000,
 		ClusterSecret: secret, ReplicaUser: user, ReplicaPassword: canary,
 		StatusInterval: config.Duration(300 * time.Millisecond), SlowQueryLog: slowLog, LongQueryTime: new(config.Duration(0)),
 	}, slog.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	go co.Serve()
-	defer co.Close()
-	db, err := sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 
 	var seen strings.Builder // everything a client or an operator saw
 	see := func(q string) {

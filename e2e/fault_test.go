@@ -207,15 +207,7 @@ func TestFaultReplicationStopped(t *testing.T) {
 			rep.Exec("START SLAVE")
 		}
 	})
-	for _, s := range []string{
-		"CREATE DATABASE IF NOT EXISTS shoal_fault",
-		"CREATE TABLE IF NOT EXISTS shoal_fault.tick (id INT PRIMARY KEY AUTO_INCREMENT, at DATETIME(6))",
-		"INSERT INTO shoal_fault.tick (at) VALUES (NOW(6))",
-	} {
-		if _, err := env.direct.Exec(s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	primaryWrite(t)
 	row := waitReplica(t, fs.db, 1, 30*time.Second, "unhealthy", unhealthy)
 	if row.io.Bool || !row.lastErr.Valid || !strings.Contains(row.lastErr.String, "not running") {
 		t.Errorf("replica2 with replication stopped: %+v", row)
@@ -273,15 +265,7 @@ func TestFaultReplicaLagging(t *testing.T) {
 	}
 	delay(5)
 	t.Cleanup(func() { delay(0); replicasCaughtUp(t) })
-	for _, s := range []string{
-		"CREATE DATABASE IF NOT EXISTS shoal_fault",
-		"CREATE TABLE IF NOT EXISTS shoal_fault.tick (id INT PRIMARY KEY AUTO_INCREMENT, at DATETIME(6))",
-		"INSERT INTO shoal_fault.tick (at) VALUES (NOW(6))",
-	} {
-		if _, err := env.direct.Exec(s); err != nil {
-			t.Fatal(err)
-		}
-	}
+	primaryWrite(t)
 	row := waitReplica(t, fs.db, 1, 30*time.Second, "behind", unhealthy)
 	if !row.io.Bool || !row.sqlRunning.Bool || !strings.Contains(row.lastErr.String, "max_replica_lag") {
 		t.Errorf("replica2 delayed: %+v", row)

@@ -91,6 +91,48 @@ func startFaultShoal(t *testing.T, mod func(*config.Coordinator)) *faultShoal {
 	return fs
 }
 
+// serveCoordinator starts a coordinator with cfg (logging to log, or
+// errors to stderr when nil) and a client pool on it, both closed when the
+// test ends.
+func serveCoordinator(t *testing.T, cfg config.Coordinator, log *slog.Logger) (*coordinator.Server, *sql.DB) {
+	t.Helper()
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	co, err := coordinator.New(ctx, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go co.Serve()
+	db, err := sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime")
+	if err != nil {
+		co.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		db.Close()
+		co.Close()
+	})
+	return co, db
+}
+
+// primaryWrite makes the primary take a write (a row in
+// shoal_fault.tick), for tests that watch replicas follow or fall behind.
+func primaryWrite(t *testing.T) {
+	t.Helper()
+	for _, s := range []string{
+		"CREATE DATABASE IF NOT EXISTS shoal_fault",
+		"CREATE TABLE IF NOT EXISTS shoal_fault.tick (id INT PRIMARY KEY AUTO_INCREMENT, at DATETIME(6))",
+		"INSERT INTO shoal_fault.tick (at) VALUES (NOW(6))",
+	} {
+		if _, err := env.direct.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // serveWorker starts worker i on lis.
 func (fs *faultShoal) serveWorker(i int, lis net.Listener) {
 	w, err := worker.New(config.Worker{Listen: lis.Addr().String(), MySQL: env.cluster.Replicas[i].MySQL, User: "root", Slots: 2, ClusterSecret: fs.secret})

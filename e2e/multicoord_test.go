@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"log/slog"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -24,24 +22,9 @@ import (
 // startCoordinator starts one more coordinator over the shared workers.
 func startCoordinator(t *testing.T) (*coordinator.Server, *sql.DB) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	co, err := coordinator.New(ctx, config.Coordinator{
+	return serveCoordinator(t, config.Coordinator{
 		Listen: "127.0.0.1:0", HTTPListen: new(""), Replicas: env.replicas, MinRowsPerFragment: 1000,
-	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	go co.Serve()
-	db, err := sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		db.Close()
-		co.Close()
-	})
-	return co, db
+	}, nil)
 }
 
 // multiQueries is a mix of distributed statements (aggregate, top-N,

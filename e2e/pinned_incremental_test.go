@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/config"
-	"github.com/shoaldb/shoal/coordinator"
 )
 
 // Incremental refresh of pinned tables (REFRESH TABLE … INCREMENTAL):
@@ -285,21 +284,11 @@ func incrConcurrent(t *testing.T, before int) {
 // a configured pin with incremental: true refreshes incrementally.
 func TestPinnedIncrementalBudget(t *testing.T) {
 	createIncrTable(t, 5000)
-	co, err := coordinator.New(t.Context(), config.Coordinator{
+	_, db := serveCoordinator(t, config.Coordinator{
 		Listen: "127.0.0.1:0", Replicas: env.replicas, MinRowsPerFragment: 1000,
 		PinnedMemoryLimit: 200 << 10,
 		Pins:              []config.Pin{{Table: incrTable, Refresh: config.Duration(300 * time.Millisecond), Incremental: true}},
 	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	go co.Serve()
-	defer co.Close()
-	db, err := sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	state := func() (rows, version, kind, added, bytes string) {
 		r, err := query(db, "SHOW CACHED TABLES")
 		if err != nil || r.err != nil || len(r.rows) != 1 {

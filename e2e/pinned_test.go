@@ -15,7 +15,6 @@ import (
 
 	"github.com/shoaldb/shoal/bench"
 	"github.com/shoaldb/shoal/config"
-	"github.com/shoaldb/shoal/coordinator"
 )
 
 // Pinned tables: the differential suite run against pinned copies. A
@@ -217,20 +216,10 @@ func diffPinned(t *testing.T, q, directQ string) {
 // and answers like MySQL.
 func TestPinnedFromConfig(t *testing.T) {
 	const def = "SELECT Carrier, COUNT(*) AS n, MAX(FlightDate) AS last FROM ontime.ontime GROUP BY Carrier"
-	co, err := coordinator.New(t.Context(), config.Coordinator{
+	_, db := serveCoordinator(t, config.Coordinator{
 		Listen: "127.0.0.1:0", Replicas: env.replicas, MinRowsPerFragment: 1000,
 		Pins: []config.Pin{{Table: "ontime.by_carrier_cfg", Query: def, Refresh: config.Duration(500 * time.Millisecond)}},
 	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	go co.Serve()
-	defer co.Close()
-	db, err := sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var dbName, table, kind, columns, source, loaded, refresh string

@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
-	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -15,7 +12,6 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/config"
-	"github.com/shoaldb/shoal/coordinator"
 	"github.com/shoaldb/shoal/worker"
 )
 
@@ -100,9 +96,7 @@ func TestFaultWorkerProcessKilled(t *testing.T) {
 	go func() { served <- w2.Serve(lis2) }()
 	t.Cleanup(func() { w2.Stop(); <-served })
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	co, err := coordinator.New(ctx, config.Coordinator{
+	_, db := serveCoordinator(t, config.Coordinator{
 		Listen: "127.0.0.1:0", MinRowsPerFragment: 1000, ClusterSecret: secret,
 		Replicas: []config.Replica{
 			{Name: "replica1", MySQL: env.cluster.Replicas[0].MySQL, Worker: addr1},
@@ -110,17 +104,7 @@ func TestFaultWorkerProcessKilled(t *testing.T) {
 		},
 		FragmentTimeout: config.Duration(time.Minute), // the frozen replica's fragments wait for the kill
 		StatusInterval:  config.Duration(200 * time.Millisecond),
-	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	go co.Serve()
-	t.Cleanup(func() { co.Close() })
-	db, err := sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	}, nil)
 	waitReplica(t, db, 0, 30*time.Second, "healthy", healthy)
 	sameAnswer(t, db, faultQ)
 	if ws := fragmentWorkers(t, db, faultQ); ws["replica1"] == 0 {
