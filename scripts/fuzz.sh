@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Fuzz the hostile-input front ends: the query front end (parse → plan →
 # render, planner.FuzzPlan) and ticket decoding (ticket.FuzzTicketDecode).
-# FUZZTIME is the time per target (default 10m; CI runs 20s each from
-# scripts/test.sh). go test takes one -fuzz target per invocation.
+# FUZZTIME is the budget per target, a duration or a count of executions
+# (default 10m; CI runs 200000x each from scripts/test.sh). go test takes
+# one -fuzz target per invocation.
+#
+# Go 1.26's fuzz coordinator can end a duration budget with a spurious
+# "context deadline exceeded" failure when a worker is mid-input at the
+# deadline (golang/go#75804, fixed in Go 1.27). A run that fails with only
+# that, and writes no failing input, is reported and not counted; a count
+# budget (Nx, what CI uses) has no deadline to race.
 #
 # The growing corpus stays in go's cache ($(go env GOCACHE)/fuzz), not in
 # the repository. go test writes to <pkg>/testdata/fuzz/<Target>/ only an
@@ -17,9 +24,15 @@ status=0
 for target in planner:FuzzPlan ticket:FuzzTicketDecode; do
   pkg=${target%%:*} fn=${target#*:}
   echo "fuzzing $fn in ./$pkg for $fuzztime"
-  if ! go test -run '^$' -fuzz "^$fn\$" -fuzztime "$fuzztime" "./$pkg"; then
-    status=1
+  log=$(mktemp)
+  if ! go test -run '^$' -fuzz "^$fn\$" -fuzztime "$fuzztime" "./$pkg" 2>&1 | tee "$log"; then
+    if grep -q 'context deadline exceeded' "$log" && ! grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:' "$log"; then
+      echo "$fn: the fuzz coordinator's deadline race (golang/go#75804), not a finding" >&2
+    else
+      status=1
+    fi
   fi
+  rm -f "$log"
 done
 new=$(git status --porcelain --untracked-files=all -- '*/testdata/fuzz/*' || true)
 if [ -n "$new" ]; then
