@@ -237,12 +237,13 @@ func TestFaultReplicationStopped(t *testing.T) {
 	sharedHealthy(t)
 }
 
-// TestFaultReplicaLagging: replica2 replicates with MASTER_DELAY = 5 s
+// TestFaultReplicaLagging: replica2 replicates with MASTER_DELAY = 600 s
 // (both threads running) and the primary takes a write, so replica2 falls
-// behind by up to 5 s, past a max_replica_lag of 1 s. The coordinator
-// stops sending it fragments while it is behind (answers stay exact) and
-// takes it back once it has caught up. Without the lag check in assess
-// (workers.go) replica2 never leaves: this fails.
+// behind, past a max_replica_lag of 1 s, and stays behind while the test
+// looks. The coordinator stops sending it fragments (answers stay exact);
+// the delay is then lifted and it is taken back once it has caught up.
+// Without the lag check in assess (workers.go) replica2 never leaves: this
+// fails.
 func TestFaultReplicaLagging(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, func(c *config.Coordinator) {
@@ -263,8 +264,14 @@ func TestFaultReplicaLagging(t *testing.T) {
 			}
 		}
 	}
-	delay(5)
-	t.Cleanup(func() { delay(0); replicasCaughtUp(t) })
+	delay(600)
+	lifted := false
+	t.Cleanup(func() {
+		if !lifted {
+			delay(0)
+			replicasCaughtUp(t)
+		}
+	})
 	primaryWrite(t)
 	row := waitReplica(t, fs.db, 1, 30*time.Second, "behind", unhealthy)
 	if !row.io.Bool || !row.sqlRunning.Bool || !strings.Contains(row.lastErr.String, "max_replica_lag") {
@@ -274,6 +281,8 @@ func TestFaultReplicaLagging(t *testing.T) {
 	if ws := fragmentWorkers(t, fs.db, faultQ); ws["replica2"] != 0 || ws["replica1"] == 0 {
 		t.Errorf("fragments ran on %v while replica2 was behind; it must get none", ws)
 	}
+	delay(0)
+	lifted = true
 	var primaryPos string
 	if err := env.direct.QueryRow("SELECT @@gtid_current_pos").Scan(&primaryPos); err != nil {
 		t.Fatal(err)
