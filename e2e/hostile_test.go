@@ -90,9 +90,8 @@ func TestDeepNesting(t *testing.T) {
 				t.Fatalf("direct: %v", err)
 			}
 			sameResult(t, got, want, true)
-			if strings.HasPrefix(c.name, "NOT 1,000,000") && took > 3*time.Second {
-				t.Errorf("shoal took %v: the statement was parsed", took)
-			}
+			// That the deepest ones skip the parser (seconds of it) is
+			// pinned by coordinator.TestLexDepth, not by a timing here.
 			t.Logf("shoal: %v", took)
 			stillServes(t, c.name, db)
 		})
