@@ -312,7 +312,8 @@ func TestPinnedResultCache(t *testing.T) {
 // be freed once their readers finish), and on a latency
 // step: the p99 of each of the last two windows more than 3x the higher
 // of the two windows after the warm-up (and 25 ms above it, so
-// scheduler noise at a few ms does not count). The run is cut into 8
+// scheduler noise at a few ms does not count; not under -race, whose
+// latencies are noise). The run is cut into 8
 // windows of refresh cycles; the first two are the warm-up. Each window's
 // RSS, heap (under load), p50, p99 and query count are logged.
 // SHOAL_CHURN_CYCLES sets the refreshes (default 40); the long run
@@ -483,10 +484,14 @@ func TestPinnedChurn(t *testing.T) {
 	// last two. On a shared machine one window's p99 can be 3x another's
 	// by chance; a step lasts, so it shows in both of the last two
 	// windows against the higher of the first two.
+	// Under the race detector (CI) latencies are seconds of noise and the
+	// step is only logged: it is checked in the long run without it.
 	n := len(samples)
 	ref := max(samples[warmWindows].lat.P99, samples[warmWindows+1].lat.P99)
 	end := min(samples[n-2].lat.P99, samples[n-1].lat.P99)
-	if end > 3*ref && end > ref+25*time.Millisecond {
+	if raceEnabled {
+		t.Logf("p99 %s after the warm-up, %s at the end (not checked under -race)", ref, end)
+	} else if end > 3*ref && end > ref+25*time.Millisecond {
 		t.Errorf("latency step: p99 at least %s in each of the last two windows, at most %s in the two after the warm-up", end, ref)
 	}
 }
