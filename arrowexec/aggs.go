@@ -28,9 +28,11 @@ type accumulator interface {
 }
 
 // unknowner is an accumulator that may be unable to compute some groups'
-// values (their result is a NULL placeholder): unknown says why, or nil.
+// values (their result is a NULL placeholder): unknown says why, or nil;
+// anyUnknown, in O(1), whether there is any such group.
 type unknowner interface {
 	unknown(g int) error
+	anyUnknown() bool
 }
 
 func newAccumulator(env *collations.Environment, spec AggSpec) (accumulator, error) {

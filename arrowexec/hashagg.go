@@ -257,8 +257,8 @@ func (h *HashAgg) checkMem() error {
 // compute (see Unknown) is an error.
 func (h *HashAgg) Rows() ([][]sqltypes.Value, error) {
 	rows, err := h.RowsWithUnknown()
-	if err != nil {
-		return nil, err
+	if err != nil || !h.HasUnknown() {
+		return rows, err
 	}
 	for g := range rows {
 		if _, err := h.Unknown(g); err != nil {
@@ -285,6 +285,17 @@ func (h *HashAgg) Unknown(g int) (cols []int, err error) {
 		}
 	}
 	return cols, err
+}
+
+// HasUnknown reports whether any row has a value the merge could not
+// compute, without looking at every group.
+func (h *HashAgg) HasUnknown() bool {
+	for _, acc := range h.accs {
+		if u, ok := acc.(unknowner); ok && u.anyUnknown() {
+			return true
+		}
+	}
+	return false
 }
 
 // RowsWithUnknown is Rows for a caller that checks Unknown per row.

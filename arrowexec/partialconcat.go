@@ -45,6 +45,7 @@ type partialConcatAcc struct {
 	parts  [][][]byte
 	size   []int  // joined length of a group's partials so far
 	over   []bool // the group's JSON array outgrew maxLen: unknown
+	nOver  int    // groups with over set
 }
 
 func newPartialConcat(env *collations.Environment, spec AggSpec) *partialConcatAcc {
@@ -102,10 +103,14 @@ func (a *partialConcatAcc) update(arr arrow.Array, _ arrow.Field, grp []int32) (
 				grown -= int64(len(p)) + 24
 			}
 			a.parts[g], a.over[g] = nil, true
+			a.nOver++
 		}
 	}
 	return grown, nil
 }
+
+// anyUnknown reports whether some group's value could not be merged.
+func (a *partialConcatAcc) anyUnknown() bool { return a.nOver > 0 }
 
 // unknown reports whether group g's value could not be merged, and why.
 func (a *partialConcatAcc) unknown(g int) error {

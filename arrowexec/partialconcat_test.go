@@ -50,6 +50,9 @@ func TestPartialConcat(t *testing.T) {
 			if err := h.Add(rec); err != nil {
 				t.Fatal(err)
 			}
+			if h.HasUnknown() != (c.errno != 0) {
+				t.Errorf("HasUnknown %v", h.HasUnknown())
+			}
 			rows, err := h.Rows()
 			if c.errno != 0 {
 				if se, ok := sqlerr.As(err); !ok || int(se.Number()) != c.errno {
@@ -89,6 +92,9 @@ func TestPartialConcatUnknown(t *testing.T) {
 	defer h.Release()
 	if err := h.Add(rec); err != nil {
 		t.Fatal(err)
+	}
+	if !h.HasUnknown() {
+		t.Fatal("HasUnknown is false with key 1's array over max length")
 	}
 	// More input for the unknown group is dropped, not accumulated.
 	rec2 := partialBatch(mem, []string{`[7]`, `[8]`, `[9]`, `[10]`})

@@ -96,13 +96,16 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	// A value the merge could not compute (a JSON_ARRAYAGG over
 	// group_concat_max_len) fails the query only if it is read: by HAVING,
 	// ORDER BY, or an output row inside the LIMIT window.
-	unknown := map[int]unknownRow{}
-	for g := range merged {
-		if cols, err := h.Unknown(g); err != nil {
-			if pr.plan.DistinctKeys > 0 || pr.plan.Rollup {
-				return st, err // those merges read every value
+	var unknown map[int]unknownRow // nil (read as empty) in the usual case
+	if h.HasUnknown() {
+		unknown = map[int]unknownRow{}
+		for g := range merged {
+			if cols, err := h.Unknown(g); err != nil {
+				if pr.plan.DistinctKeys > 0 || pr.plan.Rollup {
+					return st, err // those merges read every value
+				}
+				unknown[g] = unknownRow{cols: cols, err: err}
 			}
-			unknown[g] = unknownRow{cols: cols, err: err}
 		}
 	}
 	if pr.plan.DistinctKeys > 0 {
@@ -122,7 +125,7 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	for i, o := range pr.order {
 		orderColls[i] = o.coll
 	}
-	unread := map[*sqltypes.Value]unknownRow{} // kept rows holding unknown outputs, by &ext[0]
+	var unread map[*sqltypes.Value]unknownRow // kept rows holding unknown outputs, by &ext[0]
 	for g, row := range merged {
 		ext := make([]sqltypes.Value, len(row), len(row)+nout+len(pr.order))
 		copy(ext, row)
@@ -169,6 +172,9 @@ func (s *Server) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			ext = append(ext, v)
 		}
 		if isUnknown && u.outputs {
+			if unread == nil {
+				unread = map[*sqltypes.Value]unknownRow{}
+			}
 			unread[&ext[0]] = u
 		}
 		final = append(final, ext)
