@@ -57,19 +57,8 @@ func lexDepth(q string) int {
 			i = skipQuoted(q, i, c, c != '`')
 			run = 0
 			continue
-		case c == '#' || (c == '-' && strings.HasPrefix(q[i:], "-- ")):
-			j := strings.IndexByte(q[i:], '\n')
-			if j < 0 {
-				return deepest
-			}
-			i += j + 1
-			continue
-		case c == '/' && strings.HasPrefix(q[i:], "/*"):
-			j := strings.Index(q[i+2:], "*/")
-			if j < 0 {
-				return deepest
-			}
-			i += j + 4
+		case isCommentStart(q, i):
+			i = commentEnd(q, i)
 			continue
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 		case c == '(':

@@ -69,10 +69,8 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if err := h.s.checkSize(query); err != nil { // packet.go
 		return err
 	}
-	if h.s.utf8Conn(c, ss) {
-		if err := checkUTF8(query); err != nil { // utf8.go
-			return err
-		}
+	if err := h.s.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
+		return err
 	}
 	// Statements the TiDB parser does not know, and KILL, which must never
 	// reach a replica (its ids are the coordinator's).

@@ -92,10 +92,8 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	if err := h.s.checkSize(query); err != nil { // packet.go
 		return nil, 0, err
 	}
-	if h.s.utf8Conn(c, ss) {
-		if err := checkUTF8(query); err != nil { // utf8.go
-			return nil, 0, err
-		}
+	if err := h.s.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
+		return nil, 0, err
 	}
 	h.s.metrics.prepares.Inc()
 	// Drivers prepare every statement that has arguments, often the same

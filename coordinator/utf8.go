@@ -36,6 +36,16 @@ func (s *Server) utf8Conn(c *mysql.Conn, ss *session) bool {
 	return strings.HasPrefix(s.vt.CollationEnv().LookupName(c.CharacterSet), "utf8")
 }
 
+// checkUTF8Conn is checkUTF8 for a statement of connection c: a valid
+// statement, the usual case, costs one pass of utf8.ValidString and never
+// reads the session.
+func (s *Server) checkUTF8Conn(c *mysql.Conn, ss *session, query string) error {
+	if utf8.ValidString(query) || !s.utf8Conn(c, ss) {
+		return nil
+	}
+	return checkUTF8(query)
+}
+
 // checkUTF8 scans query outside string literals and comments: bytes that
 // are not UTF-8 inside a back-quoted identifier get 1300, elsewhere 1064.
 // Like MariaDB it accepts the three-byte encodings of UTF-16 surrogates.
@@ -53,18 +63,8 @@ func checkUTF8(query string) error {
 				return sqlerr.New(errInvalidCharString, "HY000", "Invalid utf8mb4 character string: '%s'; identifiers must be valid in the connection's character set", escapeInvalid(id))
 			}
 			i = end
-		case c == '#' || (c == '-' && strings.HasPrefix(query[i:], "-- ")):
-			if j := strings.IndexByte(query[i:], '\n'); j >= 0 {
-				i += j + 1
-			} else {
-				i = len(query)
-			}
-		case c == '/' && strings.HasPrefix(query[i:], "/*"):
-			if j := strings.Index(query[i+2:], "*/"); j >= 0 {
-				i += j + 4
-			} else {
-				i = len(query)
-			}
+		case isCommentStart(query, i):
+			i = commentEnd(query, i)
 		case c < utf8.RuneSelf:
 			i++
 		default:
@@ -77,6 +77,27 @@ func checkUTF8(query string) error {
 		}
 	}
 	return nil
+}
+
+// isCommentStart reports whether a comment (#, "-- ", /* */) starts at
+// s[i]. The statement scanners (checkUTF8, lexDepth) skip comments alike.
+func isCommentStart(s string, i int) bool {
+	return s[i] == '#' || strings.HasPrefix(s[i:], "-- ") || strings.HasPrefix(s[i:], "/*")
+}
+
+// commentEnd returns the index just past the comment starting at s[i]
+// (len(s) when it is not closed).
+func commentEnd(s string, i int) int {
+	if strings.HasPrefix(s[i:], "/*") {
+		if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+			return i + j + 4
+		}
+		return len(s)
+	}
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(s)
 }
 
 // skipQuoted returns the index just past the quoted text starting at i.
