@@ -66,19 +66,13 @@ type slowEntry struct {
 	// Plans are the statement's executions as EXPLAIN shows them (split
 	// table, fragment SQL template, merge), one per distributed or
 	// in-memory run (a derived table or a UNION ALL has several).
-	Plans []slowPlan `json:"plans,omitempty"`
+	Plans []planView `json:"plans,omitempty"`
 	// Attempts are its fragment attempts in the order they started, a
 	// retried fragment once per try; Untraced counts the attempts and
 	// executions beyond what one statement's trace keeps (maxSpans,
 	// maxPlans).
 	Attempts []slowAttempt `json:"attempts,omitempty"`
 	Untraced int           `json:"untraced,omitempty"`
-}
-
-// slowPlan is one execution of a logged statement.
-type slowPlan struct {
-	QID   string   `json:"qid"`
-	Lines []string `json:"lines"`
 }
 
 // slowAttempt is one fragment attempt of a logged statement; its times
@@ -151,7 +145,7 @@ func (l *slowLog) observe(f *finished) {
 		Untraced: f.untraced,
 	}
 	for _, p := range f.plans {
-		e.Plans = append(e.Plans, slowPlan{QID: p.qid, Lines: p.lines})
+		e.Plans = append(e.Plans, planView{QID: p.qid, Lines: p.lines})
 	}
 	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
 	for _, sp := range f.spans {
