@@ -68,7 +68,7 @@ func TestDeepNesting(t *testing.T) {
 		{"unary minus", "select count(*) from ontime where id > " + strings.Repeat("-", n) + "1"},
 		{"nested CASE", "select sum(" + strings.Repeat("case when id > 0 then ", n) + "1" + strings.Repeat(" else 0 end", n) + ") from ontime"},
 		{"nested subqueries", "select count(*) from ontime where id in " + nest("(select ", "1", ")")},
-		// Deeper than the coordinator plans (maxPlanDepth): passed through
+		// Deeper than the coordinator plans (sqlparse.MaxDepth): passed through
 		// unparsed, MariaDB refuses it at once. Parsed, the NOT chain (4 MB)
 		// cost the coordinator seconds and gigabytes of allocations.
 		{"parentheses 100,000 deep", "select count(*) from ontime where " + strings.Repeat("(", 100000) + "id > 0" + strings.Repeat(")", 100000)},
@@ -91,7 +91,7 @@ func TestDeepNesting(t *testing.T) {
 			}
 			sameResult(t, got, want, true)
 			// That the deepest ones skip the parser (seconds of it) is
-			// pinned by coordinator.TestLexDepth, not by a timing here.
+			// pinned by sqlparse.TestLexDepth, not by a timing here.
 			t.Logf("shoal: %v", took)
 			stillServes(t, c.name, db)
 		})

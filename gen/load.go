@@ -31,6 +31,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/shoaldb/shoal/deploy/schema"
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 // Options configures Load.
@@ -91,7 +92,7 @@ func Load(ctx context.Context, o Options) error {
 	}
 	defer c.Close()
 
-	q := "`" + strings.ReplaceAll(o.Database, "`", "``") + "`"
+	q := sqlparse.QuoteID(o.Database)
 	stmts := []string{
 		"CREATE DATABASE IF NOT EXISTS " + q + " DEFAULT CHARACTER SET utf8mb4",
 		"USE " + q,

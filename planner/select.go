@@ -56,10 +56,10 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	}
 	switch p.Split {
 	case SplitInt, SplitDate, SplitDatetime:
-		p.SplitColumn = quoteName(split.alias) + "." + quoteName(split.tbl.SplitColumn)
+		p.SplitColumn = sqlparse.QuoteID(split.alias) + "." + sqlparse.QuoteID(split.tbl.SplitColumn)
 	case SplitKey:
 		for _, c := range split.tbl.KeyColumns {
-			p.KeyColumns = append(p.KeyColumns, quoteName(split.alias)+"."+quoteName(c))
+			p.KeyColumns = append(p.KeyColumns, sqlparse.QuoteID(split.alias)+"."+sqlparse.QuoteID(c))
 		}
 	}
 	if p.Split == SplitInt && len(split.tbl.Partitions) <= 1 {
@@ -332,8 +332,6 @@ func outputIndex(sel *ast.SelectStmt, e ast.ExprNode, positional bool) (int, err
 	}
 	return -1, nil
 }
-
-func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
 // colExpr builds an unqualified column reference used by the final stage.
 func colExpr(name string) *ast.ColumnNameExpr {

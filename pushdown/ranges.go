@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 // Range is a half-open range of the split column. Nil bounds are open.
@@ -170,7 +171,7 @@ func Bind(p *planner.Plan, r Range) string {
 		// The table is no longer partitioned: read all of it.
 		sql = strings.Replace(sql, " PARTITION("+planner.PartitionMarker+")", "", 1)
 	case p.Partitioned:
-		sql = strings.Replace(sql, planner.PartitionMarker, "`"+strings.ReplaceAll(r.Partition, "`", "``")+"`", 1)
+		sql = strings.Replace(sql, planner.PartitionMarker, sqlparse.QuoteID(r.Partition), 1)
 	}
 	return sql
 }

@@ -31,6 +31,7 @@ const (
 	ErrReadOnly         = 1290 // ER_OPTION_PREVENTS_STATEMENT
 	ErrParse            = 1064 // ER_PARSE_ERROR
 	ErrNoSuchTable      = 1146 // ER_NO_SUCH_TABLE
+	ErrUnknownTable     = 1051 // ER_BAD_TABLE_ERROR
 	ErrBadDB            = 1049 // ER_BAD_DB_ERROR
 	ErrNoDB             = 1046 // ER_NO_DB_ERROR
 	ErrAccessDenied     = 1045 // ER_ACCESS_DENIED_ERROR
@@ -51,6 +52,18 @@ const (
 	// MAX_EXECUTION_TIME answers ErrQueryTimeout.
 	ErrStatementTimeout = 1969 // ER_STATEMENT_TIMEOUT
 )
+
+// IsClientError reports whether num is a client-side error (CR_*, 2000 to
+// 2999): the connection to the server failed or broke, so it cannot be
+// used again and the statement may be retried elsewhere.
+func IsClientError(num int) bool { return num >= 2000 && num < 3000 }
+
+// IsReplicaBehind reports a replica that did not reach a statement's
+// freshness floor in time (ErrReplicaBehind).
+func IsReplicaBehind(err error) bool {
+	se, ok := As(err)
+	return ok && se.Num == ErrReplicaBehind
+}
 
 const domain = "shoal.mysql"
 

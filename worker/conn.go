@@ -6,8 +6,9 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/shoaldb/shoal/gtid"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -104,7 +105,7 @@ func identify(ctx context.Context, mc mysqlConn) (*idConn, error) {
 	if err := rows.Next(vals); err != nil {
 		return nil, err
 	}
-	ic := &idConn{mysqlConn: mc, mariadb: isMariaDB(text(vals[1]))}
+	ic := &idConn{mysqlConn: mc, mariadb: gtid.IsMariaDB(text(vals[1]))}
 	switch v := vals[0].(type) {
 	case int64:
 		ic.id = uint64(v)
@@ -128,11 +129,6 @@ func text(v driver.Value) string {
 		return x
 	}
 	return ""
-}
-
-// isMariaDB tells MariaDB from MySQL by @@version ("10.11.6-MariaDB-...").
-func isMariaDB(version string) bool {
-	return strings.Contains(strings.ToLower(version), "mariadb")
 }
 
 // connInfo returns the server thread id of conn and whether the server is

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
@@ -42,10 +43,7 @@ func waitFloor(ctx context.Context, conn *sql.Conn, mariadb bool, f floor, repli
 	}
 	// Both functions take fractional seconds; both answer 0 when the
 	// position is reached. On timeout MariaDB answers -1, MySQL 1.
-	q := "SELECT MASTER_GTID_WAIT(?, ?)"
-	if !mariadb {
-		q = "SELECT WAIT_FOR_EXECUTED_GTID_SET(?, ?)"
-	}
+	q := "SELECT " + gtid.WaitFunction(mariadb) + "(?, ?)"
 	secs := float64(wait.Milliseconds()) / 1000
 	var res sql.NullInt64
 	if err := conn.QueryRowContext(ctx, q, f.gtid, secs).Scan(&res); err != nil {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/shoaldb/shoal/gtid"
 )
 
 // statusTimeout bounds the replica queries behind one status report.
@@ -68,7 +70,7 @@ func (s *Server) replicaStatus(ctx context.Context, st *Status) error {
 		return fmt.Errorf("replica unreachable: %w", err)
 	}
 	st.ReadOnly = readOnly != 0
-	mariadb := isMariaDB(st.Version)
+	mariadb := gtid.IsMariaDB(st.Version)
 
 	var repl map[string]string
 	var err error

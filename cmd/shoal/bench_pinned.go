@@ -21,6 +21,7 @@ import (
 
 	"github.com/shoaldb/shoal/bench"
 	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 // The pinned workload: Percona's queries 1 and 2 over ontime pinned in the
@@ -642,7 +643,7 @@ func duckType(dataType, colType string, prec, scale int) (string, error) {
 func writeTSV(ctx context.Context, db *sql.DB, cols []duckColumn, path string) (int64, error) {
 	names := make([]string, len(cols))
 	for i, c := range cols {
-		names[i] = "`" + strings.ReplaceAll(c.Name, "`", "``") + "`"
+		names[i] = sqlparse.QuoteID(c.Name)
 	}
 	rows, err := db.QueryContext(ctx, "select "+strings.Join(names, ", ")+" from "+pinnedTable)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/coordinator"
+	"github.com/shoaldb/shoal/frontend/flightwire"
 )
 
 func runCoordinator(args []string) error {
@@ -76,7 +77,7 @@ func runCoordinator(args []string) error {
 	} else {
 		log.Info("coordinator listening", "mysql", s.Addr().String())
 	}
-	var flight *coordinator.FlightSQL
+	var flight *flightwire.FlightSQL
 	if cfg.FlightSQLListen != "" {
 		if flight, err = s.StartFlightSQL(cfg.FlightSQLListen, nil); err != nil {
 			s.Close()

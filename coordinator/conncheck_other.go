@@ -1,9 +1,0 @@
-//go:build !unix
-
-package coordinator
-
-import "net"
-
-// connCheck has no cheap peer-close test here; the ping after idleCheck
-// covers pooled connections.
-func connCheck(net.Conn) error { return nil }

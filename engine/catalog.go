@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/replica"
+)
+
+func (s *Engine) refreshCatalog(ctx context.Context) error {
+	var last error
+	for _, p := range s.orderedMetas() {
+		b, err := p.Get(ctx)
+		if err != nil {
+			last = err
+			continue
+		}
+		snap, err := catalog.Read(ctx, b, s.catalogOptions(), s.snap.Load(), s.log) // tables, then split-key samples
+		p.Put(b, err)
+		if err != nil {
+			last = err
+			continue
+		}
+		if old := s.snap.Load(); old != nil {
+			// Plans depend on the schema, not on row counts or key bounds
+			// (fragments read those at execution): keep the cached plans
+			// unless the schema changed.
+			snap.Gen = old.Gen
+			if !catalog.SameSchema(old, snap) {
+				snap.Gen++
+			}
+		}
+		s.snap.Store(snap)
+		return nil
+	}
+	return last
+}
+
+// orderedMetas lists the replicas' metadata pools, healthy ones first.
+func (s *Engine) orderedMetas() []*replica.Pool {
+	out := make([]*replica.Pool, 0, len(s.metas))
+	for i, w := range s.workers {
+		if w.healthy() {
+			out = append(out, s.metas[i])
+		}
+	}
+	for i, w := range s.workers {
+		if !w.healthy() {
+			out = append(out, s.metas[i])
+		}
+	}
+	return out
+}
+
+// metaPool picks a replica for a metadata read.
+func (s *Engine) metaPool() *replica.Pool { return s.orderedMetas()[0] }
+
+// catalogOptions sizes the split-key samples for today's workers.
+func (s *Engine) catalogOptions() catalog.Options {
+	slots := 0
+	for _, w := range s.workers {
+		slots += w.slots()
+	}
+	return catalog.Options{SplitColumns: s.cfg.SplitColumns, MinRowsPerFragment: s.cfg.MinRowsPerFragment,
+		Fragments: slots * s.cfg.FragmentsPerSlot}
+}

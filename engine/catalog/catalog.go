@@ -1,0 +1,293 @@
+// Package catalog reads what the planner needs to know about the replicas'
+// schema — tables, columns, keys, row estimates, partitions — and samples
+// split keys so fragments hold about as many rows each. A Snapshot is
+// immutable: the engine swaps in a new one atomically and plans never read
+// information_schema. It imports replica (for the reads) and the pure
+// planner/pushdown packages, nothing above it.
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/pushdown"
+	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Snapshot is one immutable reading of the replicas' schema. Queries read
+// the current snapshot through an atomic pointer; a background loop
+// replaces it, so no query ever reads information_schema.
+type Snapshot struct {
+	// Tables is what the planner plans over.
+	Tables planner.MapCatalog
+	// Schemas are the databases the replica has.
+	Schemas map[string]bool
+	// Version is the server version of the replica read.
+	Version string
+	// Gen changes when the schema does: plans cached for one generation
+	// are valid for it (see SameSchema).
+	Gen uint64
+	// samples are the split-key samples by "db.table" (sample.go);
+	// the engine cuts a table without one by key width.
+	samples map[string]*tableSample
+}
+
+// Sample returns the table's split-key sample and boundary keys when it
+// has one taken for split column col (nil, nil otherwise).
+func (s *Snapshot) Sample(db, table, col string) (*pushdown.KeySample, [][]string) {
+	ts := s.samples[db+"."+table]
+	if ts == nil || ts.splitCol != col {
+		return nil, nil
+	}
+	return ts.sample, ts.keys
+}
+
+// Options say how a catalog read sizes its split-key samples.
+type Options struct {
+	SplitColumns       map[string]string // config split_columns
+	MinRowsPerFragment int64
+	// Fragments is how many fragments a full scan is cut into today
+	// (slots × fragments_per_slot): samples are taken fine enough for it.
+	Fragments int
+}
+
+// Read reads a new snapshot from b and samples the split keys of its
+// large tables, reusing prev's samples that still hold (prev may be nil).
+// Sampling failures are logged, not returned (those tables are cut by key
+// width), unless the connection broke.
+func Read(ctx context.Context, b *replica.Conn, o Options, prev *Snapshot, log *slog.Logger) (*Snapshot, error) {
+	snap, err := loadSnapshot(ctx, b, o.SplitColumns, o.MinRowsPerFragment)
+	if err != nil {
+		return nil, err
+	}
+	fragments := max(o.Fragments, 16)
+	start := time.Now()
+	errs := sampleTables(b, snap, prev, fragments, o.MinRowsPerFragment, start)
+	for _, err := range errs {
+		if connLost(err) {
+			return nil, err // the connection broke: the caller drops it and tries another replica
+		}
+		log.Warn("split key sample failed; cutting the table by key width", "err", err)
+	}
+	for key, ts := range snap.samples {
+		switch {
+		case ts.at.Equal(start) && ts.sample != nil:
+			log.Info("split key sampled", "table", key, "intervals", len(ts.sample.Rows), "probes", ts.probes, "took", ts.took)
+		case ts.at.Equal(start) && ts.keys != nil:
+			log.Info("boundary keys sampled", "table", key, "keys", len(ts.keys), "took", ts.took)
+		}
+	}
+	return snap, nil
+}
+
+var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}
+
+// rowCount reads a row estimate of information_schema, whatever type the
+// server gives it (IFNULL and SUM of the BIGINT UNSIGNED TABLE_ROWS come
+// back as DECIMAL, which sqltypes' ToInt64 refuses); 0 when unreadable.
+func rowCount(v sqltypes.Value) int64 {
+	f, err := strconv.ParseFloat(v.ToString(), 64)
+	if err != nil || !(f > 0) {
+		return 0
+	}
+	return int64(min(f, 1<<62))
+}
+
+// splittable reports whether column c of t can be cut into integer ranges
+// (pushdown: an integer, or a DATE or DATETIME as days or seconds). A
+// BIGINT UNSIGNED cannot: its keys above 2^63-1 do not fit an int64.
+func splittable(t *planner.Table, c planner.Column, unsigned map[string]bool) bool {
+	if dateType(c.Type) != "" {
+		return true
+	}
+	return integerTypes[c.Type] && !(c.Type == "bigint" && unsigned[t.Schema+"."+t.Name+"."+c.Name])
+}
+
+// keyComparable reports whether every column of the key cols of t
+// compares with a literal of its value in the index's order: not ENUM or
+// SET (ordered by their numbers, compared with a string literal as
+// strings), nor a float (its text may not round-trip), BIT, JSON, a
+// spatial type or TIMESTAMP (its literal is read in the session's time
+// zone).
+func keyComparable(t *planner.Table, cols []string) bool {
+	for _, name := range cols {
+		c, ok := t.Column(name)
+		if !ok {
+			return false
+		}
+		switch c.Type {
+		case "enum", "set", "float", "double", "real", "bit", "json", "timestamp",
+			"geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection":
+			return false
+		}
+	}
+	return true
+}
+
+// dateType is Table.SplitType for a column of type typ: "date" or
+// "datetime", or "" for any other type. TIMESTAMP is not cut by date: its
+// literals are read in the session time zone, whose changes around
+// daylight saving time are not monotonic.
+func dateType(typ string) string {
+	if typ == "date" || typ == "datetime" {
+		return typ
+	}
+	return ""
+}
+
+// loadSnapshot reads tables, columns, primary keys, row estimates and split
+// key bounds from one replica.
+func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]string, minRows int64) (*Snapshot, error) {
+	s := &Snapshot{Tables: planner.MapCatalog{}, Schemas: map[string]bool{}}
+	r, err := b.Fetch("SELECT VERSION()", 1)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Rows) == 1 {
+		s.Version = r.Rows[0][0].ToString()
+	}
+	r, err = b.Fetch("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA", 100000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		s.Schemas[row[0].ToString()] = true
+	}
+	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, IFNULL(TABLE_ROWS, 0) FROM information_schema.TABLES
+		WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')`, 1000000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		s.Tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: rowCount(row[2])})
+	}
+	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS
+		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, 10000000)
+	if err != nil {
+		return nil, err
+	}
+	unsigned, nullable := map[string]bool{}, map[string]bool{}
+	for _, row := range r.Rows {
+		t, ok := s.Tables.Table(row[0].ToString(), row[1].ToString())
+		if !ok {
+			continue
+		}
+		col := planner.Column{Name: row[2].ToString(), Type: strings.ToLower(row[3].ToString())}
+		t.Columns = append(t.Columns, col)
+		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {
+			unsigned[t.Schema+"."+t.Name+"."+col.Name] = true
+		}
+		if row[5].ToString() == "YES" {
+			nullable[t.Schema+"."+t.Name+"."+col.Name] = true
+		}
+	}
+	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX SEPARATOR ',')
+		FROM information_schema.STATISTICS WHERE INDEX_NAME = 'PRIMARY'
+		AND TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+		GROUP BY TABLE_SCHEMA, TABLE_NAME`, 1000000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		t, ok := s.Tables.Table(row[0].ToString(), row[1].ToString())
+		if !ok {
+			continue
+		}
+		pk := strings.Split(row[2].ToString(), ",")
+		if c, ok := t.Column(pk[0]); ok && len(pk) == 1 && splittable(t, c, unsigned) {
+			t.SplitColumn, t.SplitType = c.Name, dateType(c.Type)
+			continue
+		}
+		// Composite or of another type: cut at keys sampled from the
+		// index (keysample.go), if literals compare as the index orders.
+		if keyComparable(t, pk) {
+			t.KeyColumns = pk
+		}
+	}
+	for key, col := range splitCols {
+		db, name, _ := strings.Cut(key, ".")
+		if t, ok := s.Tables.Table(db, name); ok {
+			if c, ok := t.Column(col); ok && (integerTypes[c.Type] || dateType(c.Type) != "") {
+				t.SplitColumn, t.SplitType, t.KeyColumns = c.Name, dateType(c.Type), nil
+				t.SplitNullable = nullable[t.Schema+"."+t.Name+"."+c.Name]
+			}
+		}
+	}
+	if err := loadPartitions(b, s.Tables); err != nil {
+		return nil, err
+	}
+	// Split key bounds: one index dive at each end per table. Row estimates
+	// from information_schema can be stale (zero on a freshly loaded
+	// replica), so bounds are read for every splittable table unless there
+	// are very many, and the key width then stands in for an estimate
+	// below minRows.
+	many := len(s.Tables) > 2000
+	for _, t := range s.Tables {
+		if t.SplitColumn == "" || many && t.Rows < minRows {
+			continue
+		}
+		q := fmt.Sprintf("SELECT MIN(%s), MAX(%s) FROM %s.%s", sqlparse.QuoteID(t.SplitColumn), sqlparse.QuoteID(t.SplitColumn), sqlparse.QuoteID(t.Schema), sqlparse.QuoteID(t.Name))
+		r, err := b.Fetch(q, 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(r.Rows) == 1 && !r.Rows[0][0].IsNull() {
+			if t.SplitType != "" {
+				lo, ok1 := pushdown.DateKey(t.Split(), r.Rows[0][0].ToString())
+				hi, ok2 := pushdown.DateKey(t.Split(), r.Rows[0][1].ToString())
+				if ok1 && ok2 {
+					t.Min, t.Max = lo, hi // days or seconds: not a row count
+				}
+				continue
+			}
+			t.Min, _ = r.Rows[0][0].ToInt64()
+			t.Max, _ = r.Rows[0][1].ToInt64()
+			t.Rows = rowsEstimate(t.Rows, t.Min, t.Max, minRows)
+		}
+	}
+	return s, nil
+}
+
+// sameSchema reports whether two snapshots agree on everything a plan
+// depends on: databases, tables, their columns and split columns.
+func SameSchema(a, b *Snapshot) bool {
+	if len(a.Tables) != len(b.Tables) || len(a.Schemas) != len(b.Schemas) || a.Version != b.Version {
+		return false
+	}
+	for db := range a.Schemas {
+		if !b.Schemas[db] {
+			return false
+		}
+	}
+	for key, ta := range a.Tables {
+		tb, ok := b.Tables[key]
+		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType ||
+			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
+			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) {
+			return false
+		}
+	}
+	return true
+}
+
+// rowsEstimate is a table's row estimate given information_schema's
+// estimate est and the split key's bounds. The key width stands in for a
+// missing or stale-empty estimate (below minRows) only: with gaps in the
+// keys it overstates the rows (75M for the 10M rows of the sample data),
+// which would pick the wrong split table and cut row plans too fine.
+func rowsEstimate(est, lo, hi, minRows int64) int64 {
+	if w := hi - lo + 1; est < minRows && w > est {
+		return w
+	}
+	return est
+}

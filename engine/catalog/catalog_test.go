@@ -1,0 +1,44 @@
+package catalog
+
+import (
+	"testing"
+
+	"github.com/shoaldb/shoal/planner"
+)
+
+func TestSameSchema(t *testing.T) {
+	mk := func(rows int64, cols ...string) *Snapshot {
+		s := &Snapshot{Tables: planner.MapCatalog{}, Schemas: map[string]bool{"ontime": true}}
+		t := &planner.Table{Schema: "ontime", Name: "ontime", SplitColumn: "id", Rows: rows, Min: 1, Max: rows}
+		for _, c := range cols {
+			t.Columns = append(t.Columns, planner.Column{Name: c, Type: "int"})
+		}
+		s.Tables.Add(t)
+		return s
+	}
+	if !SameSchema(mk(10, "id", "a"), mk(20, "id", "a")) {
+		t.Error("row counts and key bounds must not invalidate plans")
+	}
+	if SameSchema(mk(10, "id", "a"), mk(10, "id", "b")) {
+		t.Error("a changed column must invalidate plans")
+	}
+	other := mk(10, "id", "a")
+	other.Tables.Add(&planner.Table{Schema: "ontime", Name: "t2"})
+	if SameSchema(mk(10, "id", "a"), other) {
+		t.Error("a new table must invalidate plans")
+	}
+}
+
+func TestRowsEstimate(t *testing.T) {
+	for _, c := range []struct{ est, lo, hi, minRows, want int64 }{
+		{9_699_062, 1, 75_627_459, 100_000, 9_699_062}, // gapped keys: trust the estimate
+		{0, 1, 60_000, 100_000, 60_000},                // freshly loaded, no statistics yet
+		{12, 1, 500, 100_000, 500},
+		{800, 1, 500, 100_000, 800},
+		{5_000_000, 1, 1_000, 100_000, 5_000_000},
+	} {
+		if got := rowsEstimate(c.est, c.lo, c.hi, c.minRows); got != c.want {
+			t.Errorf("rowsEstimate(%d, [%d, %d], %d) = %d, want %d", c.est, c.lo, c.hi, c.minRows, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,387 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Derived tables, CTEs and UNION ALL over distributable statements.
+//
+// The inner statement (a derived table's or CTE's SELECT, or each branch of
+// a UNION ALL) runs distributed; its result becomes an in-memory table for
+// this statement only, and the outer statement runs over it with the
+// pinned-table engine: the same planner, the same merge operators. Result
+// metadata still comes from a replica, over the original SQL. Only
+// aggregate inner statements are materialized (their results are small);
+// a derived table of raw rows passes through, as before.
+
+// derivedSchema names the ephemeral tables in the outer statement. It has
+// no double underscore (the planner reserves __shoal_ names).
+const derivedSchema = "shoal_derived"
+
+// tryDerived parses query afresh (planning may have changed the AST it
+// was given) and runs it with runDerived; a statement that ran that way is
+// marked in the plan cache so repeats skip planning it for distribution.
+func (s *Engine) tryDerived(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (bool, error) {
+	sel, ok := mustReparse(query)
+	if !ok {
+		return false, nil
+	}
+	gen := s.planGen()
+	handled, err := s.runDerived(ctx, ss, sel, callback)
+	if handled {
+		s.plans.put(ss.DB+"\x00"+query, &cacheEntry{gen: gen, pass: "derived table over a distributed aggregate", derived: true})
+	}
+	return handled, err
+}
+
+// runDerived runs sel when its FROM is one derived table or one CTE over
+// an aggregate that distributes. handled is false when it is not such a
+// statement (the caller passes it through).
+func (s *Engine) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) (handled bool, err error) {
+	inner, alias, ok := derivedSource(sel)
+	if !ok {
+		return false, nil
+	}
+	innerSQL, err := sqlparse.Restore(inner)
+	if err != nil {
+		return false, nil
+	}
+	innerSel, ok := mustReparse(innerSQL)
+	if !ok {
+		return false, nil
+	}
+	ipr, why, err := s.plan(ctx, ss.DB, innerSQL, innerSel)
+	if err != nil || ipr == nil || !ipr.plan.Aggregate || ipr.prog != nil {
+		s.log.Debug("derived table passes through", "inner", innerSQL, "reason", why, "err", err)
+		return false, nil
+	}
+	// The outer statement reads the ephemeral table in place of the
+	// derived table; its columns keep the names the client wrote.
+	if planner.NameFields(sel) != nil {
+		return false, nil
+	}
+	outer, ok := mustReparse(mustRestore(sel))
+	if !ok {
+		return false, nil
+	}
+	outer.With = nil
+	ts := outer.From.TableRefs.Left.(*ast.TableSource)
+	ts.Source = &ast.TableName{Schema: ast.NewCIStr(derivedSchema), Name: ast.NewCIStr(alias)}
+	ts.AsName = ast.NewCIStr(alias)
+	outerSQL, err := sqlparse.Restore(outer)
+	if err != nil {
+		return false, nil
+	}
+	def := func(d, n string) (string, bool) {
+		if d == derivedSchema && n == alias {
+			return innerSQL, true
+		}
+		return "", false
+	}
+	t, err := s.materialize(ctx, ipr, alias)
+	if err != nil {
+		return true, err
+	}
+	return s.runOver(ctx, ss, t, outerSQL, def, callback)
+}
+
+// runOver plans outerSQL with t as derivedSchema.<t.Name> and runs it in
+// memory. handled is false when the outer statement cannot run there.
+func (s *Engine) runOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool), callback func(*sqltypes.Result) error) (bool, error) {
+	outer, ok := mustReparse(outerSQL)
+	if !ok {
+		return false, nil
+	}
+	cat := derivedCatalog{base: s.snap.Load().Tables, t: t}
+	p, err := planner.PlanSelect(cat, ss.DB, outer)
+	var nd *planner.NotDistributed
+	if errors.As(err, &nd) || (err == nil && p.DB != derivedSchema) {
+		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	pr, err := s.prepareInMemory(ctx, ss.DB, p, t, def)
+	if err != nil {
+		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
+		if errors.Is(err, pinned.ErrUnsupported) {
+			return false, nil
+		}
+		if _, ok := sqlerr.As(err); ok {
+			return true, err
+		}
+		return false, nil
+	}
+	ss.Kind = observe.KindDistributed
+	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	s.shipped(st)
+	return true, err
+}
+
+// materialize runs pr and keeps its result as an in-memory table.
+func (s *Engine) materialize(ctx context.Context, pr *prepared, name string) (*pinned.Table, error) {
+	c := &collector{}
+	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+	s.shipped(st)
+	if err != nil {
+		return nil, err
+	}
+	return buildRows(s, derivedSchema, name, pr.fields, c.rows)
+}
+
+// buildRows makes an ephemeral in-memory table schema.name of rows (a
+// derived table's result, the session list of
+// information_schema.PROCESSLIST), for the pinned engine to run a
+// statement over.
+func buildRows(s *Engine, schema, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
+	c := &collector{fields: fields, rows: rows}
+	batches, err := c.batches(fields, s)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	return pinned.Build(schema, name, fields, batches)
+}
+
+// derivedSource returns the SELECT a statement reads as its only FROM
+// item: a derived table, or a single non-recursive CTE named in FROM.
+func derivedSource(sel *ast.SelectStmt) (*ast.SelectStmt, string, bool) {
+	if sel.From == nil || sel.From.TableRefs == nil || sel.From.TableRefs.Right != nil {
+		return nil, "", false
+	}
+	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
+	if !ok {
+		return nil, "", false
+	}
+	if sel.With != nil {
+		if sel.With.IsRecursive || len(sel.With.CTEs) != 1 {
+			return nil, "", false
+		}
+		cte := sel.With.CTEs[0]
+		tn, ok := ts.Source.(*ast.TableName)
+		if !ok || tn.Schema.O != "" || !strings.EqualFold(tn.Name.O, cte.Name.O) || len(cte.ColNameList) > 0 {
+			return nil, "", false
+		}
+		q, ok := cte.Query.Query.(*ast.SelectStmt)
+		if !ok || q.With != nil {
+			return nil, "", false
+		}
+		alias := ts.AsName.O
+		if alias == "" {
+			alias = cte.Name.O
+		}
+		return q, alias, true
+	}
+	q, ok := ts.Source.(*ast.SelectStmt)
+	if !ok || ts.AsName.O == "" || q.With != nil {
+		return nil, "", false
+	}
+	return q, ts.AsName.O, true
+}
+
+// RunUnion runs a UNION ALL whose every branch distributes: branches one
+// after another, rows conformed to the union's column types; with ORDER BY
+// or LIMIT on the union, over the branches' results held in memory.
+func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
+	if u.With != nil || u.SelectList == nil || u.SelectList.With != nil {
+		return false, nil
+	}
+	var branches []*prepared
+	for i, n := range u.SelectList.Selects {
+		sel, op, ok := unionBranch(n)
+		if !ok || (i > 0 && (op == nil || *op != ast.UnionAll)) {
+			return false, nil
+		}
+		if k, _ := planner.Classify(sel); k != planner.Select {
+			return false, nil
+		}
+		text, err := sqlparse.Restore(sel)
+		if err != nil {
+			return false, nil
+		}
+		// Restore renders a branch alone (no set operator), so the text is
+		// the branch's own statement.
+		bsel, ok := mustReparse(text)
+		if !ok {
+			return false, nil
+		}
+		pr, _, err := s.plan(ctx, ss.DB, text, bsel)
+		if err != nil || pr == nil || pr.prog != nil {
+			return false, nil
+		}
+		branches = append(branches, pr)
+	}
+	// The union's metadata, from a replica; the first branch names the
+	// columns as the client wrote them.
+	if first, _, _ := unionBranch(u.SelectList.Selects[0]); planner.NameFields(first) != nil {
+		return false, nil
+	}
+	orderBy, limit := u.OrderBy, u.Limit
+	u.OrderBy, u.Limit = nil, &ast.Limit{Count: ast.NewValueExpr(0, "", "")}
+	metaSQL, err := sqlparse.Restore(u)
+	u.Limit = nil
+	bare, err2 := sqlparse.Restore(u)
+	u.OrderBy, u.Limit = orderBy, limit
+	if err != nil || err2 != nil {
+		return false, nil
+	}
+	described, err := s.describe(ctx, ss.DB, metaSQL)
+	if err != nil {
+		return true, err
+	}
+	fields := described[0]
+	ss.Kind = observe.KindDistributed
+	if orderBy == nil && limit == nil {
+		if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
+			return true, err
+		}
+		for _, pr := range branches {
+			fwd := func(r *sqltypes.Result) error {
+				if len(r.Rows) == 0 {
+					return nil
+				}
+				for _, row := range r.Rows {
+					for i, f := range fields {
+						row[i] = conform(row[i], f)
+					}
+				}
+				return callback(&sqltypes.Result{Rows: r.Rows})
+			}
+			qid := strconv.FormatUint(s.queryID.Next(), 10)
+			st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: fwd})
+			s.shipped(st)
+			if err != nil {
+				return true, err
+			}
+		}
+		return true, nil
+	}
+	var rows [][]sqltypes.Value
+	for _, pr := range branches {
+		c := &collector{}
+		qid := strconv.FormatUint(s.queryID.Next(), 10)
+		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+		s.shipped(st)
+		if err != nil {
+			return true, err
+		}
+		for _, row := range c.rows {
+			for i, f := range fields {
+				row[i] = conform(row[i], f)
+			}
+		}
+		rows = append(rows, c.rows...)
+		if int64(len(rows)) > maxUnionRows {
+			return true, fmt.Errorf("UNION ALL with ORDER BY or LIMIT holds more than %d rows in memory; add a LIMIT to its branches or filter them", maxUnionRows)
+		}
+	}
+	t, err := buildRows(s, derivedSchema, "u", fields, rows)
+	if err != nil {
+		return true, err
+	}
+	tail := ""
+	if orderBy != nil {
+		o, err := sqlparse.Restore(orderBy)
+		if err != nil {
+			return false, nil
+		}
+		tail += " " + o
+	}
+	if limit != nil {
+		l, err := sqlparse.Restore(limit)
+		if err != nil {
+			return false, nil
+		}
+		tail += " " + l
+	}
+	// Name the columns (ORDER BY may use positions, which the planner
+	// resolves against an explicit select list only).
+	var cols []string
+	seen := map[string]bool{}
+	for _, f := range fields {
+		n := strings.ToLower(f.Name)
+		if seen[n] {
+			return false, nil // ambiguous in the outer statement
+		}
+		seen[n] = true
+		cols = append(cols, sqlparse.QuoteID(f.Name))
+	}
+	outer := "SELECT " + strings.Join(cols, ", ") + " FROM `" + derivedSchema + "`.`u`" + tail
+	def := func(d, n string) (string, bool) {
+		if d == derivedSchema && n == "u" {
+			return bare, true
+		}
+		return "", false
+	}
+	return s.runOver(ctx, ss, t, outer, def, callback)
+}
+
+// unionBranch returns a UNION branch's SELECT and the set operator before
+// it, looking through parentheses around a single SELECT.
+func unionBranch(n ast.Node) (*ast.SelectStmt, *ast.SetOprType, bool) {
+	switch x := n.(type) {
+	case *ast.SelectStmt:
+		return x, x.AfterSetOperator, true
+	case *ast.SetOprSelectList:
+		if len(x.Selects) == 1 && x.With == nil {
+			if sel, ok := x.Selects[0].(*ast.SelectStmt); ok && sel.OrderBy == nil && sel.Limit == nil {
+				return sel, x.AfterSetOperator, true
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// maxUnionRows bounds what a UNION ALL with ORDER BY/LIMIT holds.
+const maxUnionRows = 1_000_000
+
+// derivedCatalog is the replica catalog plus one in-memory table.
+type derivedCatalog struct {
+	base planner.Catalog
+	t    *pinned.Table
+}
+
+func (c derivedCatalog) Table(db, name string) (*planner.Table, bool) {
+	if db == derivedSchema && name == c.t.Name {
+		return pinCatalog{pins: nil}.describe(db, name, c.t), true
+	}
+	return c.base.Table(db, name)
+}
+
+func mustReparse(sql string) (*ast.SelectStmt, bool) {
+	stmt, err := sqlparse.ParseOne(sql)
+	if err != nil {
+		return nil, false
+	}
+	sel, ok := stmt.(*ast.SelectStmt)
+	return sel, ok
+}
+
+func mustRestore(n ast.Node) string {
+	s, err := sqlparse.Restore(n)
+	if err != nil {
+		return ""
+	}
+	return s
+}

@@ -1,0 +1,170 @@
+// Package engine runs statements: it plans a SELECT over the catalog
+// snapshot (or over pinned tables), prepares it (result metadata from a
+// replica, the compiled final stage), cuts the split table into fragments,
+// schedules them over the workers, merges their Arrow batches and writes
+// the result to the client; it also runs what is not distributed on one
+// replica unchanged (passthrough) and keeps the pinned tables.
+//
+// Engine is the only type that owns the coordinator's shared query state —
+// the catalog snapshot, the plan and result caches, the pins, the query
+// memory budget, the workers and replica pools — all read through atomic
+// pointers or sync types, so statements take no global lock.
+//
+// It imports engine/catalog, replica, observe (to record into) and the
+// leaf packages (planner, pushdown, arrowexec, pinned, worker, ticket,
+// sqlerr, sqlparse); never the router or the front ends.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/prometheus/client_golang/prometheus"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/replica"
+)
+
+// Engine runs statements for every session of one coordinator.
+type Engine struct {
+	cfg     config.Coordinator
+	log     *slog.Logger
+	env     *evalexpr.Env
+	mem     memory.Allocator
+	metrics *observe.Metrics
+
+	snap    atomic.Pointer[catalog.Snapshot]
+	plans   planCache
+	pins    *pinned.Registry
+	qmem    *memBudget // query_memory_limit (membudget.go)
+	workers []*workerRef
+	metas   []*replica.Pool // one per replica, for metadata reads
+	primary *replica.Pool   // the primary, for consistency: primary (nil without primary:)
+	queryID *observe.QueryIDs
+	// plColumns caches information_schema.PROCESSLIST's columns as the
+	// replicas describe them (processlist_schema.go).
+	plColumns atomic.Pointer[[]*querypb.Field]
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New makes the engine for cfg (defaults applied and validated by the
+// caller), numbering executions from ids, reads the catalog from the replicas and polls the workers once.
+// Close releases it.
+func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *observe.Metrics, ids *observe.QueryIDs) (*Engine, error) {
+	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
+		qmem: newMemBudget(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	for _, r := range cfg.Replicas {
+		s.metas = append(s.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
+		s.workers = append(s.workers, newWorkerRef(r, cfg.ClusterSecret))
+	}
+	if cfg.Primary != "" {
+		s.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
+	}
+	if err := s.refreshCatalog(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("reading the catalog from the replicas: %w", err)
+	}
+	var err error
+	if s.env, err = evalexpr.NewEnv(s.snap.Load().Version); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.pollWorkers(ctx)
+	if m != nil {
+		s.registerMetrics(m.Reg)
+	}
+	return s, nil
+}
+
+// Start starts the background loops (worker polls, catalog refresh) and
+// loads the configured pins.
+func (s *Engine) Start() {
+	s.wg.Add(1)
+	go s.background()
+	s.loadConfiguredPins()
+}
+
+// Close cancels running work, waits for the background loops and closes
+// the connections to workers and replicas.
+func (s *Engine) Close() {
+	s.cancel()
+	s.wg.Wait()
+	for _, w := range s.workers {
+		w.close()
+	}
+	for _, p := range s.metas {
+		p.CloseAll()
+	}
+	if s.primary != nil {
+		s.primary.CloseAll()
+	}
+}
+
+// background refreshes the catalog and worker health until Close.
+func (s *Engine) background() {
+	defer s.wg.Done()
+	poll := time.NewTicker(s.cfg.StatusInterval.D())
+	defer poll.Stop()
+	cat := time.NewTicker(30 * time.Second)
+	defer cat.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-poll.C:
+			s.pollWorkers(s.ctx)
+		case <-cat.C:
+			if err := s.refreshCatalog(s.ctx); err != nil {
+				s.log.Warn("catalog refresh failed; keeping the previous one", "err", err)
+			}
+		}
+	}
+}
+
+// RefreshCatalog re-reads the catalog now (after DDL, for example).
+func (s *Engine) RefreshCatalog(ctx context.Context) error { return s.refreshCatalog(ctx) }
+
+// Snapshot is the current catalog snapshot.
+func (s *Engine) Snapshot() *catalog.Snapshot { return s.snap.Load() }
+
+// HasSchema reports whether the catalog knows database db.
+func (s *Engine) HasSchema(db string) bool { return s.snap.Load().Schemas[db] }
+
+// Pins is the registry of pinned tables.
+func (s *Engine) Pins() *pinned.Registry { return s.pins }
+
+// Env is the expression evaluator's environment (the replicas' version).
+func (s *Engine) Env() *evalexpr.Env { return s.env }
+
+// Allocator is the Arrow allocator results are built with.
+func (s *Engine) Allocator() memory.Allocator { return s.mem }
+
+// registerMetrics adds the engine's gauges to reg.
+func (s *Engine) registerMetrics(reg prometheus.Registerer) {
+	reg.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_pinned_bytes", Help: "Memory held by pinned tables (Arrow buffers).",
+		}, func() float64 { return float64(s.pins.Bytes()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_pinned_tables", Help: "Pinned tables.",
+		}, func() float64 { return float64(s.pins.Len()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_plan_cache_entries", Help: "Statements in the plan cache.",
+		}, func() float64 { return float64(s.plans.size.Load()) }),
+	)
+	registerMemoryMetrics(reg, s.qmem)
+}

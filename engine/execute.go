@@ -1,0 +1,443 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"golang.org/x/sync/errgroup"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/pushdown"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/ticket"
+)
+
+// maxAttempts bounds how often one fragment is tried. Fragments are reads,
+// so running one again on another replica is always safe; the output of a
+// failed attempt is dropped, never merged.
+const maxAttempts = 3
+
+// maxRowsPerRowFragment bounds the rows a fragment of a row plan (no
+// aggregates, no LIMIT) is expected to return.
+const maxRowsPerRowFragment = 100_000
+
+// fragment is one key range of a distributed query.
+type fragment struct {
+	id       int
+	rng      pushdown.Range
+	sql      string
+	attempts int
+	stat     fragmentStat
+	floor    floor // the statement's freshness floor (consistency.go)
+	// home identifies the fragment's key range for affinity: the same
+	// part of the table gets the same home, query after query.
+	home uint64
+}
+
+// fragmentStat is what EXPLAIN ANALYZE and the query log report.
+type fragmentStat struct {
+	Range   string
+	Worker  string
+	Rows    int64
+	Bytes   int64
+	Elapsed time.Duration
+	Tries   int
+	// Preferred is the worker the range's affinity prefers ("" without
+	// affinity); Worker differs from it when the range was stolen or
+	// retried.
+	Preferred string
+}
+
+// queryStats summarises one distributed execution.
+type queryStats struct {
+	Fragments []fragmentStat
+	Rows      int64
+	Bytes     int64
+}
+
+// batchSink receives the complete output of one fragment. It may be called
+// from several goroutines at once; it must not keep the batches after it
+// returns (Retain what it keeps).
+type batchSink func(batches []arrow.RecordBatch) error
+
+// errStop is returned by a sink that has all the rows it needs (LIMIT
+// without ORDER BY): the remaining fragments are cancelled.
+var errStop = errors.New("enough rows")
+
+// fragments cuts the plan's table into ranges for the current workers:
+// at the quantiles of the table's split-key sample when the catalog has
+// one (sample.go), so every range holds about as many rows, else into
+// ranges of equal key width; a composite or non-integer key between its
+// sampled boundary keys (keysample.go); a partitioned table partition by
+// partition (partitions.go); a table without a key as one range. Each
+// fragment gets its affinity key (affinity.go).
+func (s *Engine) fragments(pr *prepared, slots int) []*fragment {
+	p := pr.plan
+	snap := s.snap.Load()
+	n := slots * s.cfg.FragmentsPerSlot
+	lo, hi := int64(0), int64(0)
+	var sample *pushdown.KeySample
+	var keys [][]string
+	nullable := false
+	t, ok := snap.Tables.Table(p.DB, p.Table)
+	var clip *keyWindow
+	if ok {
+		lo, hi, nullable = t.Min, t.Max, t.SplitNullable
+		sample, keys = snap.Sample(p.DB, p.Table, catalog.SplitKey(t))
+		rows := t.Rows
+		if p.Split == planner.SplitInt && !p.Partitioned && (p.KeyLo != nil || p.KeyHi != nil) {
+			clip = clipToKeys(p, t, sample)
+			rows, sample = clip.rows, clip.sample
+		}
+		if m := rows / s.cfg.MinRowsPerFragment; int64(n) > m {
+			n = int(max(m, 1))
+		}
+		// A fragment's output is held until it completes (so a failed
+		// attempt is never half-sent); for row plans that bounds memory by
+		// fragment size, so cut them small enough.
+		if !p.Aggregate && p.PushedLimit < 0 {
+			if pr.estRows >= 0 {
+				// The optimizer's estimate of what the statement returns:
+				// a selective query runs as few fragments as its rows need.
+				rows = pr.estRows
+				n = min(n, int(max(rows/s.cfg.MinRowsPerFragment, 1)))
+			}
+			n = max(n, int(rows/maxRowsPerRowFragment)+1)
+		}
+	}
+	var ranges []pushdown.Range
+	switch {
+	case p.Partitioned && ok && len(t.Partitions) > 0:
+		ranges = catalog.PartitionRanges(t, p.Split, keys, n, nullable)
+	case p.Split == planner.SplitNone:
+		ranges = []pushdown.Range{{}}
+	case p.Split == planner.SplitKey:
+		// Without a sample (not yet taken, failed, too large to scan) this
+		// is one range: the whole table.
+		ranges = pushdown.SplitKeys(keys, n)
+	case sample != nil && n > 1:
+		ranges = pushdown.SplitSample(sample, n, nullable)
+	case clip != nil:
+		ranges = pushdown.Split(clip.lo, clip.hi, n, nullable)
+	default:
+		ranges = pushdown.Split(lo, hi, n, nullable)
+	}
+	out := make([]*fragment, len(ranges))
+	for i, r := range ranges {
+		home := affinityKey(p.DB+"."+p.Table, clip.bounded(r), lo, hi)
+		switch {
+		case r.Partition != "":
+			// Each partition is homed on its own, by its own key bounds.
+			plo, phi := catalog.PartitionBoundsOf(t, r.Partition)
+			home = affinityKey(p.DB+"."+p.Table+"/"+r.Partition, r, plo, phi)
+		case p.Split == planner.SplitKey:
+			// Key ranges have no integer bounds: their place in the
+			// sample's order stands in for them.
+			a, b := int64(i), int64(i+1)
+			home = affinityKey(p.DB+"."+p.Table, pushdown.Range{Lo: &a, Hi: &b}, 0, int64(len(ranges)))
+		}
+		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: pushdown.Describe(p, r)}, home: home}
+	}
+	return out
+}
+
+// run executes every fragment of pr on the healthy workers, handing each
+// fragment's complete output to sink. More fragments than slots are cut, and
+// each slot pulls the next fragment when it frees, so a dense range does
+// not hold the query up: its own worker's ranges first (affinity.go), then
+// a down worker's, then any other's. A fragment that fails for a reason
+// other than a MySQL error is retried on another worker.
+func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSink) (*queryStats, error) {
+	observe.TracePlan(ctx, pr, qid) // the status page's plans (querylog.go)
+	if pr.prog != nil {
+		return s.runPinned(ctx, pr, sink)
+	}
+	var live []*workerRef
+	slots := 0
+	for _, w := range s.workers {
+		if w.healthy() {
+			live = append(live, w)
+			slots += w.slots()
+		}
+	}
+	if len(live) == 0 {
+		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
+	}
+	fl, ferr := s.queryFloor(ctx)
+	if ferr != nil {
+		return nil, ferr
+	}
+	frags := s.fragments(pr, slots)
+	for _, f := range frags {
+		f.floor = fl
+	}
+	// Fragment progress for SHOW PROCESSLIST and the slow query log (processlist.go).
+	sink = progress(ctx, len(frags), sink)
+	queue := newPlacer(s.workers, frags, s.cfg.AffinityOn()) // affinity.go
+	for _, f := range frags {
+		f.stat.Preferred = queue.preferred(f)
+	}
+	// The query's account in query_memory_limit (membudget.go): every
+	// attempt has released its batches once g.Wait returns.
+	qm := s.qmem.open()
+	defer func() {
+		if n := qm.close(); n != 0 {
+			s.log.Error("query memory not released by its fragments", "query", qid, "bytes", n)
+		}
+	}()
+	var remaining atomic.Int64
+	remaining.Store(int64(len(frags)))
+	var lastFail atomic.Pointer[error] // the last retried failure
+	done := make(chan struct{})
+
+	g, gctx := errgroup.WithContext(ctx)
+	for wi, w := range s.workers {
+		if !slices.Contains(live, w) {
+			continue
+		}
+		for slot := 0; slot < w.slots(); slot++ {
+			g.Go(func() error {
+				for {
+					// A worker found failing mid-query (here or by the
+					// poller) takes no more fragments; the others drain
+					// the queue.
+					if !w.healthy() {
+						return nil
+					}
+					f, wake := queue.take(wi)
+					if f == nil {
+						// Nothing queued: the rest run elsewhere or wait
+						// for a retry.
+						select {
+						case <-gctx.Done():
+							return nil
+						case <-done:
+							return nil
+						case <-wake:
+							continue
+						}
+					}
+					ended := traceAttempt(gctx, qid, w.name(), f) // the status page's timeline (observe)
+					err := s.runFragment(gctx, w, f, qid, qm, sink)
+					ended(err)
+					if err == nil {
+						if remaining.Add(-1) == 0 {
+							close(done)
+						}
+						continue
+					}
+					if errors.Is(err, errStop) {
+						return errStop
+					}
+					if gctx.Err() != nil {
+						return gctx.Err()
+					}
+					if !retryable(err) || f.attempts >= maxAttempts {
+						if retryable(err) {
+							return sqlerr.Unavailable("fragment %s failed %d times, last on %s: %v", f.rng, f.attempts, w.name(), err)
+						}
+						return err
+					}
+					s.log.Warn("fragment failed; retrying elsewhere", "query", qid, "fragment", f.id, "worker", w.name(), "err", err)
+					lastFail.Store(&err)
+					// The worker (or its replica) failed: stop using it until
+					// its status says it is healthy again, and put the
+					// fragment back for the other workers' slots.
+					w.markDown("fragment failed: " + err.Error())
+					backoff := time.Duration(f.attempts*f.attempts)*50*time.Millisecond + time.Duration(rand.IntN(50))*time.Millisecond
+					time.AfterFunc(backoff, func() { queue.put(f) })
+					return nil
+				}
+			})
+		}
+	}
+	err := g.Wait()
+	if errors.Is(err, errStop) {
+		err = nil
+	} else if err == nil && remaining.Load() > 0 && ctx.Err() == nil {
+		err = sqlerr.Unavailable("%d of %d fragments could not run: every worker that tried failed; check worker and replica health (SHOW SHOAL REPLICAS)", remaining.Load(), len(frags))
+		if last := lastFail.Load(); last != nil && sqlerr.IsReplicaBehind(*last) {
+			err = *last // no replica reached the statement's floor: say so (3781)
+		}
+	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	st := &queryStats{}
+	for _, f := range frags {
+		st.Fragments = append(st.Fragments, f.stat)
+		st.Rows += f.stat.Rows
+		st.Bytes += f.stat.Bytes
+	}
+	return st, err
+}
+
+// retryable reports whether a fragment error might not recur elsewhere: a
+// transport or worker failure rather than a MySQL error about the SQL.
+func retryable(err error) bool {
+	if errors.Is(err, errStalled) {
+		return true
+	}
+	if se, ok := sqlerr.As(err); ok {
+		switch se.Num {
+		case 1317, 2006, 2013, 1053, 1927, 1152, 1040, 1203, sqlerr.ErrReplicaBehind: // interrupted, gone, lost, shutdown, killed, aborted, too many connections, behind the floor
+			return true
+		}
+		return sqlerr.IsClientError(int(se.Num))
+	}
+	return true
+}
+
+// errStalled marks an attempt that ran past fragment_timeout while the
+// query itself still had time: the worker or its replica hangs, so the
+// fragment is worth trying elsewhere.
+var errStalled = errors.New("fragment attempt exceeded fragment_timeout")
+
+// runFragment runs one attempt of f on w and hands its output to sink. An
+// attempt that yielded its memory to an older query (membudget.go) runs
+// again, uncounted, once there is room.
+func (s *Engine) runFragment(ctx context.Context, w *workerRef, f *fragment, qid string, qm *queryMem, sink batchSink) error {
+	parent := ctx
+	err := s.runAttempt(ctx, w, f, qid, qm, sink)
+	for y := (*memYield)(nil); errors.As(err, &y); {
+		f.attempts--
+		if err = qm.awaitRoom(ctx, y.need); err != nil {
+			return err
+		}
+		err = s.runAttempt(ctx, w, f, qid, qm, sink)
+	}
+	if err != nil && parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || isDeadlineStatus(err)) {
+		return fmt.Errorf("%w (%s on %s): %v", errStalled, s.cfg.FragmentTimeout.D(), w.name(), err)
+	}
+	return err
+}
+
+// runAttempt is one attempt of runFragment.
+func (s *Engine) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid string, qm *queryMem, sink batchSink) error {
+	f.attempts++
+	f.stat.Tries = f.attempts
+	f.stat.Worker = w.name()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.FragmentTimeout.D())
+	defer cancel()
+	c, err := w.conn(ctx)
+	if err != nil {
+		return err
+	}
+	dl, _ := ctx.Deadline()
+	rd, err := c.Fragment(ctx, fragmentTicket(w, f, qid, dl), s.mem)
+	if err != nil {
+		return err
+	}
+	defer rd.Release()
+	var batches []arrow.RecordBatch
+	var rows, bytes int64 // bytes: reserved in qm for batches
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+		qm.release(bytes)
+	}()
+	for rd.Next() {
+		rec := rd.RecordBatch()
+		// Until the reservation is granted the stream is not read: the
+		// worker stalls on flow control (back-pressure).
+		n := recordBytes(rec)
+		if err := qm.reserve(ctx, n, bytes); err != nil {
+			return err
+		}
+		rec.Retain()
+		batches = append(batches, rec)
+		rows += rec.NumRows()
+		bytes += n
+	}
+	if err := rd.Err(); err != nil {
+		return err
+	}
+	if err := sink(batches); err != nil {
+		return err
+	}
+	f.stat.Rows, f.stat.Bytes, f.stat.Elapsed = rows, bytes, time.Since(start)
+	return nil
+}
+
+// fragmentTicket is the ticket asking w to run f until dl: the fragment's
+// SQL and freshness floor, and the IPC codec configured for w's replica
+// (replicas[].ipc_compression; "" leaves it to the worker), since the link
+// to each worker decides whether compression pays.
+func fragmentTicket(w *workerRef, f *fragment, qid string, dl time.Time) ticket.Ticket {
+	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
+		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds(), Compression: w.cfg.IPCCompression}
+}
+
+// recordBytes is the size of a batch's Arrow buffers: what crossed the wire
+// from the worker, uncompressed.
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	for _, col := range rec.Columns() {
+		for _, b := range col.Data().Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+	}
+	return n
+}
+
+// lockedSink serialises a sink.
+func lockedSink(f batchSink) batchSink {
+	var mu sync.Mutex
+	return func(b []arrow.RecordBatch) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return f(b)
+	}
+}
+
+// isDeadlineStatus reports a gRPC DeadlineExceeded from the worker (the
+// fragment's deadline, which the ticket carries, passed on its side).
+func isDeadlineStatus(err error) bool {
+	st, ok := status.FromError(err)
+	return ok && err != nil && st.Code() == codes.DeadlineExceeded
+}
+
+// traceAttempt records an attempt of f on worker in the statement's trace
+// and returns the function that records its end with the attempt's error.
+// It reads f, which only the attempt's goroutine writes while it runs.
+func traceAttempt(ctx context.Context, qid, worker string, f *fragment) func(error) {
+	end := observe.TraceAttempt(ctx, qid, worker, f.id, f.stat.Range, f.attempts+1)
+	return func(err error) {
+		a := observe.Attempt{Outcome: attemptOutcome(ctx, err, f.attempts), Try: f.attempts, Err: err}
+		if a.Outcome == "ok" {
+			a.Rows, a.Bytes = f.stat.Rows, f.stat.Bytes
+		}
+		end(a)
+	}
+}
+
+// attemptOutcome names how an attempt ended with err after tries
+// attempts of its fragment: ok (errStop too: the LIMIT has its rows),
+// cancelled (the statement ended), retried (another attempt follows) or
+// failed (the statement fails).
+func attemptOutcome(ctx context.Context, err error, tries int) string {
+	switch {
+	case err == nil || errors.Is(err, errStop):
+		return "ok"
+	case ctx.Err() != nil:
+		return "cancelled"
+	case retryable(err) && tries < maxAttempts:
+		return "retried"
+	}
+	return "failed"
+}

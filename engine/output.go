@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"strconv"
+
+	"vitess.io/vitess/go/mysql/decimal"
+	"vitess.io/vitess/go/mysql/format"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// conform formats a merged or evaluated value exactly as MySQL would send it
+// for the result column f: DECIMAL with the column's scale, DOUBLE with
+// MySQL's shortest representation, DATETIME/TIME with the column's
+// fractional digits, integers without a fraction.
+func conform(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
+	if v.IsNull() {
+		return sqltypes.NULL
+	}
+	raw := v.Raw()
+	switch t := f.Type; {
+	case t == sqltypes.Decimal:
+		if fracDigits(raw) == int(f.Decimals) {
+			return sqltypes.MakeTrusted(t, raw) // already at the column's scale
+		}
+		d, err := decimal.NewFromMySQL(raw)
+		if err != nil {
+			break
+		}
+		return sqltypes.MakeTrusted(t, d.FormatMySQL(int32(f.Decimals)))
+	case sqltypes.IsFloat(t):
+		if v.Type() == sqltypes.Float64 || v.Type() == sqltypes.Float32 {
+			return sqltypes.MakeTrusted(t, raw)
+		}
+		fv, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			break
+		}
+		return sqltypes.MakeTrusted(t, format.FormatFloat(fv))
+	case sqltypes.IsIntegral(t):
+		if sqltypes.IsDecimal(v.Type()) || sqltypes.IsFloat(v.Type()) {
+			if d, err := decimal.NewFromMySQL(raw); err == nil {
+				return sqltypes.MakeTrusted(t, d.FormatMySQL(0))
+			}
+		}
+		return sqltypes.MakeTrusted(t, raw)
+	case t == sqltypes.Datetime || t == sqltypes.Timestamp || t == sqltypes.Time:
+		return sqltypes.MakeTrusted(t, fixFraction(raw, int(f.Decimals)))
+	case t == sqltypes.Date:
+		if len(raw) > 10 && v.Type() != sqltypes.Date {
+			raw = raw[:10]
+		}
+		return sqltypes.MakeTrusted(t, raw)
+	default:
+		return sqltypes.MakeTrusted(t, raw)
+	}
+	return sqltypes.MakeTrusted(f.Type, raw)
+}
+
+// fixFraction pads or cuts the fractional seconds of a time value to fsp
+// digits (MySQL's DATETIME(fsp) rendering).
+func fixFraction(raw []byte, fsp int) []byte {
+	dot := -1
+	for i := len(raw) - 1; i >= 0 && raw[i] != ' ' && raw[i] != ':'; i-- {
+		if raw[i] == '.' {
+			dot = i
+			break
+		}
+	}
+	out := make([]byte, 0, len(raw)+7)
+	if dot < 0 {
+		out = append(out, raw...)
+		if fsp > 0 {
+			out = append(out, '.')
+			for i := 0; i < fsp; i++ {
+				out = append(out, '0')
+			}
+		}
+		return out
+	}
+	out = append(out, raw[:dot]...)
+	if fsp == 0 {
+		return out
+	}
+	frac := raw[dot+1:]
+	out = append(out, '.')
+	for i := 0; i < fsp; i++ {
+		if i < len(frac) {
+			out = append(out, frac[i])
+		} else {
+			out = append(out, '0')
+		}
+	}
+	return out
+}
+
+// fracDigits counts the digits after the decimal point of a number's text.
+func fracDigits(raw []byte) int {
+	for i := len(raw) - 1; i >= 0; i-- {
+		if raw[i] == '.' {
+			return len(raw) - 1 - i
+		}
+	}
+	return 0
+}

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"testing"
+
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+func TestConform(t *testing.T) {
+	dec := func(scale uint32) *querypb.Field { return &querypb.Field{Type: sqltypes.Decimal, Decimals: scale} }
+	cases := []struct {
+		v    sqltypes.Value
+		f    *querypb.Field
+		want string
+	}{
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("1.5")), dec(2), "1.50"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("1.505")), dec(2), "1.51"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("-0.125")), dec(2), "-0.13"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("12.30")), dec(2), "12.30"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("7")), dec(0), "7"},
+		{sqltypes.NewInt64(7), dec(4), "7.0000"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("5")), &querypb.Field{Type: sqltypes.Int64}, "5"},
+		{sqltypes.NewInt64(42), &querypb.Field{Type: sqltypes.Int32}, "42"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("0.5")), &querypb.Field{Type: sqltypes.Float64}, "0.5"},
+		{sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-01-02 03:04:05")), &querypb.Field{Type: sqltypes.Datetime, Decimals: 3}, "2020-01-02 03:04:05.000"},
+		{sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-01-02 03:04:05.123456")), &querypb.Field{Type: sqltypes.Datetime}, "2020-01-02 03:04:05"},
+		{sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-01-02 00:00:00")), &querypb.Field{Type: sqltypes.Date}, "2020-01-02"},
+		{sqltypes.NULL, dec(2), "NULL"},
+	}
+	for _, c := range cases {
+		got := conform(c.v, c.f)
+		s := got.ToString()
+		if got.IsNull() {
+			s = "NULL"
+		}
+		if s != c.want {
+			t.Errorf("conform(%v, %v) = %s, want %s", c.v, c.f.Type, s, c.want)
+		}
+	}
+}

@@ -1,0 +1,604 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Pinned tables: the statements that manage them and how queries over them
+// are planned. See package pinned for the engine.
+//
+//	CACHE TABLE [db.]name AS SELECT …   pin a query's result under a name
+//	CACHE TABLE [db.]t                  pin a whole replica table
+//	UNCACHE TABLE [IF EXISTS] [db.]name
+//	REFRESH TABLE [db.]name             reload and swap atomically
+//	REFRESH TABLE [db.]t INCREMENTAL    append the rows past the split key's
+//	                                    high-water mark (append-only tables)
+//	SHOW CACHED TABLES
+//
+// They are recognised before the TiDB parser sees the statement (it does
+// not know them); the SELECT of CACHE TABLE … AS is parsed by it.
+
+// Uncache unpins [db.]name (UNCACHE TABLE [IF EXISTS]).
+func (s *Engine) Uncache(ss *Session, qualified string, ifExists bool, callback func(*sqltypes.Result) error) error {
+	db, name, err := s.pinName(ss, qualified)
+	if err != nil {
+		return err
+	}
+	if !s.pins.Delete(db, name) && !ifExists {
+		return sqlerr.New(sqlerr.ErrUnknownTable, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
+	}
+	s.log.Info("table unpinned", "table", db+"."+name)
+	return callback(&sqltypes.Result{})
+}
+
+// IdentPattern matches one MySQL identifier, back-quoted or bare: the
+// pinned-table statements name tables with it.
+const IdentPattern = "(?:`(?:[^`]|``)+`|[A-Za-z0-9_$]+)"
+
+var identRe = regexp.MustCompile(IdentPattern)
+
+// pinName splits "[db.]name" and applies the session's database.
+func (s *Engine) pinName(ss *Session, qualified string) (db, name string, err error) {
+	parts := identRe.FindAllString(qualified, -1)
+	for i, p := range parts {
+		if strings.HasPrefix(p, "`") {
+			parts[i] = strings.ReplaceAll(p[1:len(p)-1], "``", "`")
+		}
+	}
+	if len(parts) == 2 {
+		return parts[0], parts[1], nil
+	}
+	if ss.DB == "" {
+		return "", "", sqlerr.New(sqlerr.ErrNoDB, "3D000", "No database selected: USE one, or name the pinned table as db.name")
+	}
+	return ss.DB, parts[0], nil
+}
+
+// CacheTable pins [db.]qualified: the result of source, or the whole
+// replica table when source is "" (CACHE TABLE).
+func (s *Engine) CacheTable(ctx context.Context, ss *Session, qualified, source string, callback func(*sqltypes.Result) error) error {
+	db, name, err := s.pinName(ss, qualified)
+	if err != nil {
+		return err
+	}
+	whole := source == ""
+	if whole {
+		if _, ok := s.snap.Load().Tables.Table(db, name); !ok {
+			return sqlerr.New(sqlerr.ErrNoSuchTable, "42S02", "Table '%s.%s' doesn't exist on the replicas; to pin a query's result use CACHE TABLE %s AS SELECT ...", db, name, name)
+		}
+		source = "SELECT * FROM " + sqlparse.QuoteID(db) + "." + sqlparse.QuoteID(name)
+	} else {
+		if _, ok := s.snap.Load().Tables.Table(db, name); ok {
+			return sqlerr.New(1050, "42S01", "Table '%s.%s' exists on the replicas; pin it whole with CACHE TABLE %s.%s, or pick another name for the query result", db, name, db, name)
+		}
+		stmt, err := sqlparse.ParseOne(source)
+		if err != nil {
+			return sqlerr.Parse("CACHE TABLE ... AS: " + err.Error())
+		}
+		sel, ok := stmt.(*ast.SelectStmt)
+		if !ok {
+			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE ... AS takes a SELECT")
+		}
+		for _, ref := range planner.TableRefs(sel, db) {
+			i := strings.IndexByte(ref, '.')
+			if p := s.pins.Get(ref[:i], ref[i+1:]); p != nil && !p.Whole {
+				return sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE ... AS reads pinned query result %s, which only this coordinator holds; define it over replica tables", ref)
+			}
+		}
+		if sel.With == nil {
+			planner.QualifyTables(sel, db)
+		}
+		if source, err = sqlparse.Restore(sel); err != nil {
+			return err
+		}
+	}
+	t, err := s.loadPin(ctx, ss, db, name, source, whole)
+	if err != nil {
+		return err
+	}
+	if err := s.putPin(t); err != nil {
+		return err
+	}
+	return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
+}
+
+// RefreshTable reloads the pin [db.]qualified and swaps the new version
+// in; readers keep the version they started with. incremental appends the
+// rows past the split key's high-water mark. An incremental refresh
+// reports the rows it added, a full one the rows the table holds.
+func (s *Engine) RefreshTable(ctx context.Context, ss *Session, qualified string, incremental bool, callback func(*sqltypes.Result) error) error {
+	db, name, err := s.pinName(ss, qualified)
+	if err != nil {
+		return err
+	}
+	old := s.pins.Get(db, name)
+	if old == nil {
+		return sqlerr.New(sqlerr.ErrUnknownTable, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
+	}
+	var t *pinned.Table
+	if incremental {
+		t, err = s.appendPin(ctx, ss, old)
+	} else {
+		t, err = s.loadPin(ctx, ss, db, name, old.Source, old.Whole)
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.putPin(t); err != nil {
+		return err
+	}
+	return callback(&sqltypes.Result{RowsAffected: uint64(t.Refresh.Added)})
+}
+
+// appendPin is the incremental refresh of a whole-table pin: it reads the
+// rows whose split key is past old's high-water mark through the same
+// distributed scan as a full load and appends them to a new version
+// sharing old's batches (pinned.Table.Append). It sees inserts only, and
+// only those with a key above every key already pinned (docs/sql.md).
+// When the new rows do not fit old's encoding or schema (a dictionary
+// past its 32k values, a changed column), it loads the table in full and
+// the new version's Refresh says why.
+func (s *Engine) appendPin(ctx context.Context, ss *Session, old *pinned.Table) (*pinned.Table, error) {
+	qualified := old.DB + "." + old.Name
+	if !old.Whole {
+		return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000",
+			"REFRESH TABLE ... INCREMENTAL needs a whole-table pin (CACHE TABLE db.t); %s is a pinned query result: use REFRESH TABLE %s to reload it in full", qualified, qualified)
+	}
+	key := old.SplitColumn()
+	if key == "" {
+		return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000",
+			"REFRESH TABLE ... INCREMENTAL needs a table with a signed integer split key (an integer primary key, or split_columns in the config); %s has none: use REFRESH TABLE %s to reload it in full", qualified, qualified)
+	}
+	start := time.Now()
+	source := old.Source
+	if hw, ok := old.HighWater(); ok {
+		source += " WHERE " + sqlparse.QuoteID(key) + " > " + strconv.FormatInt(hw, 10)
+	}
+	fields, batches, err := s.scanPin(ctx, ss, old.DB, source)
+	defer func() { releaseAll(batches) }()
+	if err != nil {
+		return nil, err
+	}
+	var (
+		t       *pinned.Table
+		rebuild *pinned.RebuildError
+	)
+	if why := sameFields(old.Fields, fields); why != "" {
+		rebuild = &pinned.RebuildError{Reason: why}
+	} else if t, err = old.Append(batches); err != nil && !errors.As(err, &rebuild) {
+		return nil, err
+	}
+	if rebuild != nil {
+		s.log.Info("incremental refresh falls back to a full load", "table", qualified, "why", rebuild.Reason)
+		releaseAll(batches)
+		batches = nil
+		if t, err = s.loadPin(ctx, ss, old.DB, old.Name, old.Source, true); err != nil {
+			return nil, err
+		}
+		t.Refresh.Fallback = rebuild.Reason
+		return t, nil
+	}
+	t.Loaded, t.LoadTook = time.Now(), time.Since(start)
+	return t, nil
+}
+
+// sameFields says how a scan's columns differ from a pinned table's, or
+// "" when an append may mix them.
+func sameFields(pinnedFields, scanned []*querypb.Field) string {
+	if len(pinnedFields) != len(scanned) {
+		return fmt.Sprintf("the table now has %d columns, the pin %d", len(scanned), len(pinnedFields))
+	}
+	for i, f := range pinnedFields {
+		g := scanned[i]
+		if !strings.EqualFold(f.Name, g.Name) || f.Type != g.Type || f.Charset != g.Charset || f.Decimals != g.Decimals {
+			return fmt.Sprintf("column %d changed from %s %s to %s %s", i+1, f.Name, f.Type, g.Name, g.Type)
+		}
+	}
+	return ""
+}
+
+func releaseAll(batches []arrow.RecordBatch) {
+	for _, b := range batches {
+		b.Release()
+	}
+}
+
+// putPin swaps t in, within the memory budget.
+func (s *Engine) putPin(t *pinned.Table) error {
+	budget := s.cfg.PinnedMemoryLimit
+	if ok, others := s.pins.Put(t, budget); !ok {
+		t.Release() // never visible to a reader; batches shared with the pinned version stay
+		return sqlerr.New(sqlerr.ErrOutOfResources, "HY000",
+			"Pinning %s.%s needs %d bytes; other pinned tables hold %d of the %d-byte budget (pinned_memory_limit). Nothing was changed: UNCACHE a table or raise the limit",
+			t.DB, t.Name, t.Bytes, others, budget)
+	}
+	s.log.Info("table pinned", "table", t.DB+"."+t.Name, "rows", t.Rows, "bytes", t.Bytes, "took", t.LoadTook, "version", t.Version,
+		"refresh", t.Refresh.Kind(), "added", t.Refresh.Added)
+	// Loading held the workers' wide batches (several times the pinned
+	// size) and a refresh drops a whole copy: hand that memory back to
+	// the OS now rather than at the scavenger's pace, so RSS tracks what
+	// is pinned. It runs a GC concurrently with queries.
+	go debug.FreeOSMemory()
+	return nil
+}
+
+// loadPin runs source through the distributed scan when it can (keeping
+// the workers' Arrow batches as they arrive), through the coordinator's
+// merge otherwise, or on a replica when it does not distribute, and builds
+// the pinned table from the result.
+func (s *Engine) loadPin(ctx context.Context, ss *Session, db, name, source string, whole bool) (*pinned.Table, error) {
+	start := time.Now()
+	fields, batches, err := s.scanPin(ctx, ss, db, source)
+	defer releaseAll(batches)
+	if err != nil {
+		return nil, err
+	}
+	t, err := pinned.Build(db, name, fields, batches)
+	if err != nil {
+		return nil, err
+	}
+	t.Source, t.Whole, t.Loaded, t.LoadTook = source, whole, time.Now(), time.Since(start)
+	if whole {
+		// The replica table's split key is the high-water mark's column.
+		if rt, ok := s.snap.Load().Tables.Table(db, name); ok && rt.SplitColumn != "" {
+			t.SetSplit(rt.SplitColumn)
+		}
+	}
+	return t, nil
+}
+
+// scanPin runs source and returns its columns and Arrow batches, which
+// the caller releases (also on error).
+func (s *Engine) scanPin(ctx context.Context, ss *Session, db, source string) (fields []*querypb.Field, batches []arrow.RecordBatch, err error) {
+	stmt, err := sqlparse.ParseOne(source)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel := stmt.(*ast.SelectStmt)
+	pr, _, err := s.planOn(ctx, s.snap.Load().Tables, db, source, sel)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &collector{}
+	switch {
+	case pr != nil && !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields):
+		// A plain scan: the workers' batches are the table.
+		fields = pr.fields
+		qid := strconv.FormatUint(s.queryID.Next(), 10)
+		st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+			for _, b := range bs {
+				b.Retain()
+				batches = append(batches, b)
+			}
+			return nil
+		}))
+		s.shipped(st)
+		if err != nil {
+			return nil, batches, err
+		}
+	case pr != nil:
+		qid := strconv.FormatUint(s.queryID.Next(), 10)
+		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+		s.shipped(st)
+		if err != nil {
+			return nil, batches, err
+		}
+		fields = pr.fields
+	default:
+		if err := s.Passthrough(ctx, ss, source, c.add); err != nil {
+			return nil, batches, err
+		}
+		fields = c.fields
+	}
+	if c.rows != nil || len(batches) == 0 {
+		b, err := c.batches(fields, s)
+		if err != nil {
+			return nil, batches, err
+		}
+		batches = append(batches, b...)
+	}
+	return fields, batches, nil
+}
+
+// collector gathers a result's rows for a pinned table that is not a
+// plain scan.
+type collector struct {
+	fields []*querypb.Field
+	rows   [][]sqltypes.Value
+}
+
+func (c *collector) add(r *sqltypes.Result) error {
+	if r.Fields != nil {
+		c.fields = r.Fields
+	}
+	for _, row := range r.Rows {
+		c.rows = append(c.rows, append([]sqltypes.Value(nil), row...))
+	}
+	return nil
+}
+
+func (c *collector) batches(fields []*querypb.Field, s *Engine) ([]arrow.RecordBatch, error) {
+	rb := arrowexec.NewRowBuilder(s.mem, arrowexec.SchemaFor(fields))
+	defer rb.Release()
+	var out []arrow.RecordBatch
+	for i, row := range c.rows {
+		if err := rb.Append(row); err != nil {
+			for _, b := range out {
+				b.Release()
+			}
+			return nil, err
+		}
+		if (i+1)%65536 == 0 {
+			out = append(out, rb.NewRecordBatch())
+		}
+	}
+	out = append(out, rb.NewRecordBatch())
+	return out, nil
+}
+
+// ShowCached answers SHOW CACHED TABLES.
+func (s *Engine) ShowCached(callback func(*sqltypes.Result) error) error {
+	cols := []struct {
+		name string
+		typ  querypb.Type
+	}{
+		{"Database", sqltypes.VarChar}, {"Table", sqltypes.VarChar}, {"Kind", sqltypes.VarChar},
+		{"Rows", sqltypes.Int64}, {"Memory_bytes", sqltypes.Int64}, {"Bytes_per_row", sqltypes.Int64},
+		{"Columns", sqltypes.VarChar}, {"Source", sqltypes.VarChar}, {"Loaded", sqltypes.VarChar},
+		{"Load_ms", sqltypes.Int64}, {"Age_s", sqltypes.Int64}, {"Hits", sqltypes.Int64}, {"Version", sqltypes.Int64},
+		{"Refresh", sqltypes.VarChar}, {"Rows_added", sqltypes.Int64}, {"High_water", sqltypes.Int64},
+	}
+	res := &sqltypes.Result{}
+	for _, c := range cols {
+		f := &querypb.Field{Name: c.name, Type: c.typ, Charset: 45, ColumnLength: 4096}
+		if c.typ == sqltypes.Int64 {
+			f.Charset, f.ColumnLength = 63, 20
+		}
+		res.Fields = append(res.Fields, f)
+	}
+	now := time.Now()
+	for _, t := range s.pins.List() {
+		kind := "query"
+		if t.Whole {
+			kind = "table"
+		}
+		var desc []string
+		for _, c := range t.Cols {
+			desc = append(desc, c.Describe())
+		}
+		highWater := sqltypes.NULL // no split key, or no rows yet
+		if hw, ok := t.HighWater(); ok {
+			highWater = sqltypes.NewInt64(hw)
+		}
+		perRow := int64(0)
+		if t.Rows > 0 {
+			perRow = t.Bytes / t.Rows
+		}
+		res.Rows = append(res.Rows, []sqltypes.Value{
+			sqltypes.NewVarChar(t.DB), sqltypes.NewVarChar(t.Name), sqltypes.NewVarChar(kind),
+			sqltypes.NewInt64(t.Rows), sqltypes.NewInt64(t.Bytes), sqltypes.NewInt64(perRow),
+			sqltypes.NewVarChar(strings.Join(desc, ", ")), sqltypes.NewVarChar(t.Source),
+			sqltypes.NewVarChar(t.Loaded.UTC().Format(time.RFC3339)),
+			sqltypes.NewInt64(t.LoadTook.Milliseconds()), sqltypes.NewInt64(int64(now.Sub(t.Loaded).Seconds())),
+			sqltypes.NewInt64(t.Hits()), sqltypes.NewInt64(int64(t.Version)),
+			sqltypes.NewVarChar(t.Refresh.Kind()), sqltypes.NewInt64(t.Refresh.Added), highWater,
+		})
+	}
+	return callback(res)
+}
+
+// kindPinned is the metrics path of a statement run in memory.
+const kindPinned = "pinned"
+
+// kind is the metrics path of a prepared statement.
+func (pr *prepared) kind() string {
+	if pr.prog != nil {
+		return kindPinned
+	}
+	return observe.KindDistributed
+}
+
+// pinCatalog is the replica catalog with the pinned tables in front: a
+// pinned name is found before a replica table of that name.
+type pinCatalog struct {
+	base planner.Catalog
+	pins *pinned.Registry
+}
+
+func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
+	t := c.pins.Get(db, name)
+	if t == nil {
+		return c.base.Table(db, name)
+	}
+	return c.describe(db, name, t), true
+}
+
+// describe is the planner's view of an in-memory table.
+func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
+	pt := &planner.Table{Schema: db, Name: name, Rows: t.Rows, Pinned: true}
+	for _, col := range t.Cols {
+		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: dataType(col.Field)})
+	}
+	if len(t.Cols) > 0 {
+		pt.SplitColumn = t.Cols[0].Name
+	}
+	return pt
+}
+
+// dataType is a result column's type as information_schema.COLUMNS'
+// DATA_TYPE names it, which is what the planner's type rules read.
+func dataType(f *querypb.Field) string {
+	switch f.Type {
+	case sqltypes.Int8, sqltypes.Uint8:
+		return "tinyint"
+	case sqltypes.Int16, sqltypes.Uint16:
+		return "smallint"
+	case sqltypes.Int24, sqltypes.Uint24:
+		return "mediumint"
+	case sqltypes.Int32, sqltypes.Uint32:
+		return "int"
+	case sqltypes.Int64, sqltypes.Uint64:
+		return "bigint"
+	case sqltypes.Float32:
+		return "float"
+	case sqltypes.Float64:
+		return "double"
+	case sqltypes.Decimal:
+		return "decimal"
+	case sqltypes.Year:
+		return "year"
+	case sqltypes.Date:
+		return "date"
+	case sqltypes.Datetime:
+		return "datetime"
+	case sqltypes.Timestamp:
+		return "timestamp"
+	case sqltypes.Time:
+		return "time"
+	case sqltypes.Char:
+		return "char"
+	case sqltypes.VarChar:
+		return "varchar"
+	case sqltypes.Text:
+		return "text"
+	case sqltypes.Binary:
+		return "binary"
+	case sqltypes.VarBinary:
+		return "varbinary"
+	case sqltypes.Blob:
+		return "blob"
+	case sqltypes.Enum:
+		return "enum"
+	case sqltypes.Set:
+		return "set"
+	case sqltypes.TypeJSON:
+		return "json"
+	}
+	return strings.ToLower(f.Type.String())
+}
+
+// preparePinned prepares a plan whose split table is pinned: metadata from
+// a replica (over the pin's definition as a derived table when the pin is
+// a query result), and the fragment compiled for the in-memory engine.
+func (s *Engine) preparePinned(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
+	return s.prepareInMemory(ctx, db, p, t, func(d, n string) (string, bool) {
+		if x := s.pins.Get(d, n); x != nil && !x.Whole {
+			return x.Source, true
+		}
+		return "", false
+	})
+}
+
+// prepareInMemory is preparePinned for any in-memory table; def gives the
+// definitions replicas describe in place of tables only Shoal holds.
+func (s *Engine) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, def func(db, name string) (string, bool)) (*prepared, error) {
+	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
+	if err != nil {
+		return nil, err
+	}
+	frag := strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1)
+	if frag, err = planner.ReplaceTables(frag, db, def); err != nil {
+		return nil, err
+	}
+	pr, err := s.prepareSQL(ctx, db, p, meta, frag)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := s.compilePinned(t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
+	if err != nil {
+		return nil, err
+	}
+	pr.pin, pr.prog = t, prog
+	return pr, nil
+}
+
+// runPinned is run for a plan over a pinned table: the fragment runs in
+// memory, one partition per core, into the same sink. A join builds its
+// hash tables first (counted against merge_memory_limit).
+func (s *Engine) runPinned(ctx context.Context, pr *prepared, sink batchSink) (*queryStats, error) {
+	start := time.Now()
+	what := pinnedRange(pr) // counts the hits
+	s.metrics.PinnedQueries.Inc()
+	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, pinned.Sink(sink))
+	if errors.Is(err, errStop) {
+		err = nil
+	}
+	st := &queryStats{Fragments: []fragmentStat{{Range: what,
+		Worker: "coordinator memory", Elapsed: time.Since(start), Tries: 1}}}
+	return st, err
+}
+
+// errPinnedOnly is the answer for a statement over a pinned query result
+// that the in-memory engine cannot run: no replica has the table.
+func errPinnedOnly(table, why string) error {
+	return sqlerr.New(sqlerr.ErrNotSupported, "42000",
+		"%s is a pinned query result and this statement cannot run in memory (%s); rewrite it over %s alone, or over the replica tables it was defined from", table, why, table)
+}
+
+// loadConfiguredPins pins the tables of the config file, then refreshes
+// those with an interval on their schedule, until the server closes. A
+// failed load is logged and retried at the next interval (or, without one,
+// after a minute), never fatal: the server serves without the pin.
+func (s *Engine) loadConfiguredPins() {
+	for _, p := range s.cfg.Pins {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.keepPinned(p)
+		}()
+	}
+}
+
+func (s *Engine) keepPinned(p config.Pin) {
+	db, name, _ := strings.Cut(p.Table, ".")
+	retry := time.Minute
+	for {
+		err := s.loadConfigured(db, name, p.Query, p.Incremental)
+		wait := p.Refresh.D()
+		if err != nil {
+			s.log.Warn("configured pin failed to load", "table", p.Table, "err", err)
+			if wait == 0 || wait > retry {
+				wait = retry
+			}
+		} else if wait == 0 {
+			return
+		}
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (s *Engine) loadConfigured(db, name, query string, incremental bool) error {
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.QueryTimeout.D())
+	defer cancel()
+	ss := &Session{DB: db}
+	defer ss.CloseBackend()
+	ok := func(*sqltypes.Result) error { return nil }
+	if s.pins.Get(db, name) != nil {
+		return s.RefreshTable(ctx, ss, sqlparse.QuoteID(db)+"."+sqlparse.QuoteID(name), incremental, ok)
+	}
+	return s.CacheTable(ctx, ss, sqlparse.QuoteID(db)+"."+sqlparse.QuoteID(name), query, ok)
+}

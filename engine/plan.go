@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
+	if s.cacheable(pr) {
+		return s.runCached(ctx, pr, callback)
+	}
+	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	s.shipped(st)
+	return err
+}
+
+// plan returns the prepared plan of a SELECT, or nil and the reason when it
+// passes through. Plans are cached per database and statement text, for
+// one generation of the catalog and of the pinned tables.
+func (s *Engine) plan(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	snap := s.snap.Load()
+	gen := s.planGen()
+	key := db + "\x00" + query
+	if e, ok := s.plans.get(key, gen); ok {
+		s.metrics.PlanHits.Inc()
+		return e.pr, e.pass, nil
+	}
+	s.metrics.PlanMisses.Inc()
+	var (
+		pr   *prepared
+		pass string
+		err  error
+	)
+	if pass = sqlparse.TooDeep(sel); pass != "" { // depth.go
+		return nil, pass, nil
+	}
+	if s.pins.Len() > 0 {
+		pr, pass, err = s.planPinned(ctx, snap, db, query, sel)
+	} else {
+		pr, pass, err = s.planOn(ctx, snap.Tables, db, query, sel)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass})
+	return pr, pass, nil
+}
+
+// planGen is the generation plans are cached for: it changes with the
+// catalog snapshot and with every CACHE, UNCACHE and REFRESH.
+func (s *Engine) planGen() uint64 { return s.snap.Load().Gen<<32 | s.pins.Gen()&0xffffffff }
+
+// planOn plans and prepares sel over cat without caching.
+func (s *Engine) planOn(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	p, err := planner.PlanSelect(cat, db, sel)
+	if err != nil {
+		var nd *planner.NotDistributed
+		if errors.As(err, &nd) {
+			return nil, nd.Reason, nil
+		}
+		return nil, "", err
+	}
+	pr, err := s.prepare(ctx, db, p)
+	if err != nil {
+		if _, ok := sqlerr.As(err); ok {
+			return nil, "", err // the replica's own error for the statement
+		}
+		// The final stage could not be compiled (an expression the
+		// evaluator does not know, for instance): pass through.
+		reason := "final stage: " + err.Error()
+		s.log.Info("statement passes through", "reason", reason)
+		return nil, reason, nil
+	}
+	return pr, "", nil
+}
+
+// planPinned plans a statement while tables are pinned. A statement whose
+// one table is pinned, or whose tables are all pinned (a join, run as a
+// hash join in memory), runs in memory; one the engine cannot run (a join
+// with a replica table among others) falls back
+// to the replicas when every pinned table it reads is a whole-table pin
+// (the replicas hold the same table), and fails with a clear error when it
+// reads a pinned query result, which only the coordinator holds.
+func (s *Engine) planPinned(ctx context.Context, snap *catalog.Snapshot, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	var resultPin string // a pinned query result the statement reads
+	pinnedRef := false
+	for _, ref := range planner.TableRefs(sel, db) {
+		i := strings.IndexByte(ref, '.')
+		if t := s.pins.Get(ref[:i], ref[i+1:]); t != nil {
+			pinnedRef = true
+			if !t.Whole && resultPin == "" {
+				resultPin = ref
+			}
+		}
+	}
+	if !pinnedRef {
+		return s.planOn(ctx, snap.Tables, db, query, sel)
+	}
+	why := ""
+	p, err := planner.PlanSelect(pinCatalog{base: snap.Tables, pins: s.pins}, db, sel)
+	var nd *planner.NotDistributed
+	switch {
+	case errors.As(err, &nd):
+		why = nd.Reason
+	case err != nil:
+		return nil, "", err
+	default:
+		t := s.pins.Get(p.DB, p.Table)
+		if t == nil {
+			why = "the pinned table is not the statement's main table"
+			break
+		}
+		pr, err := s.preparePinned(ctx, db, p, t)
+		if err == nil {
+			return pr, "", nil
+		}
+		if _, ok := sqlerr.As(err); ok {
+			return nil, "", err
+		}
+		why = err.Error()
+	}
+	if resultPin != "" {
+		return nil, "", errPinnedOnly(resultPin, why)
+	}
+	// Whole-table pins only: the replicas have the tables.
+	s.log.Debug("statement over a pinned table runs on replicas", "reason", why)
+	stmt, err := sqlparse.ParseOne(query)
+	if err != nil {
+		return nil, "", err
+	}
+	fresh, ok := stmt.(*ast.SelectStmt)
+	if !ok {
+		return nil, "", fmt.Errorf("re-parsed statement is %T", stmt)
+	}
+	return s.planOn(ctx, snap.Tables, db, query, fresh)
+}
+
+// Explain answers EXPLAIN [ANALYZE] with the distributed plan, one line per
+// row, or with the reason the statement passes through.
+func (s *Engine) Explain(ctx context.Context, ss *Session, query string, ex *ast.ExplainStmt, callback func(*sqltypes.Result) error) error {
+	sel := ex.Stmt.(*ast.SelectStmt)
+	text, err := sqlparse.Restore(sel)
+	if err != nil {
+		return err
+	}
+	pr, reason, err := s.plan(ctx, ss.DB, text, sel)
+	if err != nil {
+		return err
+	}
+	var lines []string
+	if pr == nil {
+		lines = append(lines, "passthrough to one replica: "+reason)
+	} else {
+		lines = append(lines, pr.plan.Describe()...)
+		var live []string
+		slots := 0
+		for _, w := range s.workers {
+			if w.healthy() {
+				live = append(live, fmt.Sprintf("%s (%d slots)", w.name(), w.slots()))
+				slots += w.slots()
+			}
+		}
+		if pr.prog != nil {
+			path := "row at a time (evalengine)"
+			if pr.prog.Fast() {
+				path = "vectorized (lookup tables, dense groups)"
+			}
+			lines = append(lines, fmt.Sprintf("in memory: %s.%s v%d, %d rows in %d batches, %s", pr.pin.DB, pr.pin.Name, pr.pin.Version, pr.pin.Rows, len(pr.pin.Batches), path))
+			if j := pr.prog.JoinDescribe(); j != "" {
+				lines = append(lines, j)
+			}
+		} else {
+			lines = append(lines, fmt.Sprintf("fragments: %d over %s", len(s.fragments(pr, slots)), strings.Join(live, ", ")))
+		}
+		if ex.Analyze {
+			qid := strconv.FormatUint(s.queryID.Next(), 10)
+			start := time.Now()
+			discard := &resultWriter{pr: pr, callback: func(*sqltypes.Result) error { return nil }}
+			st, err := s.execute(ctx, pr, qid, discard)
+			if err != nil {
+				return err
+			}
+			lines = append(lines, fmt.Sprintf("analyze: %d rows returned in %s; %d rows, %d bytes shipped from workers",
+				discard.rows, time.Since(start).Round(time.Microsecond), st.Rows, st.Bytes))
+			for i, f := range st.Fragments {
+				worker := f.Worker
+				if f.Preferred != "" && f.Preferred != f.Worker {
+					// Stolen, or its preferred worker was down.
+					worker += " (preferred " + f.Preferred + ")"
+				}
+				lines = append(lines, fmt.Sprintf("fragment %d %s: worker %s, %d rows, %d bytes, %s, tries %d",
+					i, f.Range, worker, f.Rows, f.Bytes, f.Elapsed.Round(time.Microsecond), f.Tries))
+			}
+		}
+	}
+	res := &sqltypes.Result{Fields: []*querypb.Field{{Name: "plan", Type: sqltypes.VarChar, Charset: 45, ColumnLength: 4096}}}
+	for _, l := range lines {
+		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(l)})
+	}
+	return callback(res)
+}

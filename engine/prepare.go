@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sync/singleflight"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/pushdown"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// prepared is a plan bound to what the replicas say about it: the result's
+// column metadata (from the original statement with LIMIT 0), the fragment
+// columns' types and collations, and the compiled final stage. It is built
+// once per distinct statement and shared read-only by every execution.
+type prepared struct {
+	plan *planner.Plan
+	// fields are the result columns exactly as MySQL reports them for the
+	// original statement.
+	fields []*querypb.Field
+	// fragFields are the fragment result's columns.
+	fragFields []*querypb.Field
+	// keys and aggs configure the merge of fragment batches (level 1: the
+	// group keys and the distinct keys); keys2 and aggs2 the second level
+	// of a plan with DISTINCT aggregates.
+	keys, keys2 []arrowexec.KeySpec
+	aggs, aggs2 []arrowexec.AggSpec
+	outputs     []*evalexpr.Expr
+	having      *evalexpr.Expr
+	order       []orderKey
+	visible     int // row plans: columns sent to the client
+	// estRows is the replica optimizer's estimate of the rows a row plan
+	// returns over the whole table (-1: unknown, or not a row plan); it
+	// sizes the plan's fragments (execute.go fragments).
+	estRows int64
+
+	// pin and prog are set when the split table is pinned: the fragment
+	// runs in memory (see pins.go).
+	pin  *pinned.Table
+	prog *pinned.Program
+	// result caches the final rows of a statement over a pinned table
+	// (immutable input, so valid as long as this plan is); flight lets
+	// identical statements arriving together run once.
+	result atomic.Pointer[cachedResult]
+	flight singleflight.Group
+}
+
+// groupConcatMaxLen is MariaDB's default group_concat_max_len (1 MiB).
+// A session that changes it gets cut at this length through Shoal.
+const groupConcatMaxLen = 1 << 20
+
+// orderKey is one final-stage ORDER BY key: an expression over the final
+// row (aggregate plans) or a column of the fragment row (row plans).
+type orderKey struct {
+	expr *evalexpr.Expr
+	col  int
+	desc bool
+	coll collations.ID
+}
+
+// prepare asks a replica for the metadata of the statement and of its
+// fragment, then compiles the final stage.
+func (s *Engine) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
+	pr, err := s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
+	if err != nil {
+		return nil, err
+	}
+	if !p.Aggregate && p.PushedLimit < 0 {
+		pr.estRows = s.estimateRows(ctx, db, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1))
+	}
+	return pr, nil
+}
+
+// estimateRows asks a replica's optimizer how many rows a single-table
+// statement returns (EXPLAIN's rows; once per plan, cached with it), or -1
+// when it cannot tell (a join, an error). A row plan cut by the table's
+// size would send a selective indexed query (a week of a 10M-row table)
+// as hundreds of fragments, each an index dive costing more than the
+// whole query does on one connection.
+func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
+	b, err := s.metaPool().Get(ctx)
+	if err != nil {
+		return -1
+	}
+	var ferr error
+	defer func() { s.metaPool().Put(b, ferr) }()
+	if ferr = b.Use(db); ferr != nil {
+		return -1
+	}
+	r, err := b.Fetch("EXPLAIN "+query, 10)
+	if err != nil || len(r.Rows) != 1 {
+		return -1 // an EXPLAIN error is not the connection's fault
+	}
+	for i, f := range r.Fields {
+		if strings.EqualFold(f.Name, "rows") {
+			if n, err := strconv.ParseInt(r.Rows[0][i].ToString(), 10, 64); err == nil && n >= 0 {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+// describe asks one replica connection for the result columns of each
+// statement (run with LIMIT 0 or FALSE: no rows). An error of a later
+// statement names it; the first statement's is the replica's own, which
+// the client sees.
+func (s *Engine) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
+	b, err := s.metaPool().Get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ferr error
+	defer func() { s.metaPool().Put(b, ferr) }()
+	if ferr = b.Use(db); ferr != nil {
+		return nil, ferr
+	}
+	out := make([][]*querypb.Field, len(sqls))
+	for i, q := range sqls {
+		r, err := b.Fetch(q, 10)
+		if err != nil {
+			ferr = err
+			if i > 0 {
+				return nil, fmt.Errorf("metadata of %s: %w", sqlparse.Truncate(q, 120), err)
+			}
+			return nil, err
+		}
+		out[i] = r.Fields
+	}
+	return out, nil
+}
+
+// prepareSQL is prepare with the metadata statements given.
+func (s *Engine) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
+	fields, err := s.describe(ctx, db, metaSQL, fragSQL)
+	if err != nil {
+		return nil, err
+	}
+	pr := &prepared{plan: p, fields: fields[0], fragFields: fields[1], estRows: -1}
+	if p.Aggregate {
+		err = pr.compileAggregate(s.env)
+	} else {
+		err = pr.compileRows()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+func collationOf(f *querypb.Field) collations.ID {
+	if f == nil || f.Charset == 63 { // binary
+		return 0
+	}
+	return collations.ID(f.Charset)
+}
+
+func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
+	p := pr.plan
+	fromFrag := 0
+	for _, pa := range p.Partials {
+		if pa.FromFragment() {
+			fromFrag++
+		}
+	}
+	nk := p.Keys + p.DistinctKeys
+	if len(pr.fragFields) != nk+fromFrag {
+		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), nk+fromFrag)
+	}
+	if len(pr.fields) != len(p.Outputs) {
+		return fmt.Errorf("statement returns %d columns, plan has %d outputs", len(pr.fields), len(p.Outputs))
+	}
+	for i := 0; i < nk; i++ {
+		pr.keys = append(pr.keys, arrowexec.KeySpec{Collation: collationOf(pr.fragFields[i])})
+	}
+	// partialField[i] is the fragment field of plan partial i, or nil.
+	partialField := make([]*querypb.Field, len(p.Partials))
+	j := nk
+	for i, pa := range p.Partials {
+		if !pa.FromFragment() {
+			continue
+		}
+		partialField[i] = pr.fragFields[j]
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(pr.fragFields[j]),
+			Sep: pa.Sep, MaxLen: groupConcatMaxLen})
+		j++
+	}
+	if p.DistinctKeys > 0 {
+		pr.keys2 = pr.keys[:p.Keys]
+		for i, pa := range p.Partials {
+			switch pa.Kind {
+			case planner.MergeDistinctCount:
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggCount})
+			case planner.MergeDistinctSum:
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggSum})
+			case planner.MergeDistinctConcat:
+				f := pr.fragFields[p.Keys+pa.Arg]
+				if !sqltypes.IsText(f.Type) && !sqltypes.IsBinary(f.Type) {
+					return fmt.Errorf("GROUP_CONCAT over %s values is not merged", f.Type)
+				}
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: collationOf(f),
+					Sep: pa.Sep, Desc: pa.Desc, MaxLen: groupConcatMaxLen})
+			default:
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(partialField[i]),
+					Sep: pa.Sep, MaxLen: groupConcatMaxLen})
+			}
+		}
+	}
+	names := make([]string, 0, len(pr.fragFields)+len(p.Outputs))
+	fields := make([]*querypb.Field, 0, cap(names))
+	for i := 0; i < p.Keys; i++ {
+		names = append(names, fmt.Sprintf("__g%d", i))
+		fields = append(fields, pr.fragFields[i])
+	}
+	for i, pa := range p.Partials {
+		names = append(names, fmt.Sprintf("__a%d", i))
+		f := partialField[i]
+		if pa.Kind == planner.MergeCount || pa.Kind == planner.MergeSum {
+			f = nil // merged counts and sums take their type from the values
+		}
+		fields = append(fields, f)
+	}
+	base := evalexpr.NewLayout(names, fields)
+	for _, o := range p.Outputs {
+		x, err := env.Compile(o, base)
+		if err != nil {
+			return err
+		}
+		pr.outputs = append(pr.outputs, x)
+	}
+	for i := range p.Outputs {
+		names = append(names, fmt.Sprintf("__o%d", i))
+		fields = append(fields, pr.fields[i])
+	}
+	full := evalexpr.NewLayout(names, fields)
+	if p.Having != "" {
+		x, err := env.Compile(p.Having, full)
+		if err != nil {
+			return err
+		}
+		pr.having = x
+	}
+	for _, o := range p.OrderBy {
+		x, err := env.Compile(o.Expr, full)
+		if err != nil {
+			return err
+		}
+		pr.order = append(pr.order, orderKey{expr: x, desc: o.Desc, coll: exprCollation(o.Expr, names, fields)})
+	}
+	return nil
+}
+
+// exprCollation returns the collation of an ORDER BY key that names a
+// column directly; other expressions take the collation of their result.
+func exprCollation(expr string, names []string, fields []*querypb.Field) collations.ID {
+	e := strings.Trim(expr, "`")
+	for i, n := range names {
+		if n == e {
+			return collationOf(fields[i])
+		}
+	}
+	return collations.Unknown
+}
+
+func (pr *prepared) compileRows() error {
+	p := pr.plan
+	pr.visible = len(pr.fields)
+	if len(pr.fragFields) != pr.visible+p.Hidden {
+		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), pr.visible+p.Hidden)
+	}
+	for _, o := range p.OrderBy {
+		var col int
+		switch {
+		case strings.HasPrefix(o.Expr, "__c"):
+			fmt.Sscanf(o.Expr, "__c%d", &col)
+		case strings.HasPrefix(o.Expr, "__h"):
+			fmt.Sscanf(o.Expr, "__h%d", &col)
+			col += pr.visible
+		default:
+			return fmt.Errorf("row plan order key %q", o.Expr)
+		}
+		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: collationOf(pr.fragFields[col])})
+	}
+	return nil
+}
+
+func aggKind(k planner.AggKind) arrowexec.AggKind {
+	switch k {
+	case planner.MergeSum:
+		return arrowexec.AggSum
+	case planner.MergeCount:
+		return arrowexec.AggCount
+	case planner.MergeMin:
+		return arrowexec.AggMin
+	case planner.MergeBitAnd:
+		return arrowexec.AggBitAnd
+	case planner.MergeBitOr:
+		return arrowexec.AggBitOr
+	case planner.MergeBitXor:
+		return arrowexec.AggBitXor
+	case planner.MergeConcat:
+		return arrowexec.AggConcatPartial
+	case planner.MergeJSONArray:
+		return arrowexec.AggJSONArray
+	case planner.MergeJSONObject:
+		return arrowexec.AggJSONObject
+	}
+	return arrowexec.AggMax
+}
+
+// Lines renders the plan as EXPLAIN does (observe.Plan: the status page
+// and the slow log show it).
+func (pr *prepared) Lines() []string {
+	if pr == nil {
+		return nil
+	}
+	lines := pr.plan.Describe()
+	if pr.prog != nil {
+		lines = append(lines, fmt.Sprintf("in memory: %s.%s v%d, %d rows", pr.pin.DB, pr.pin.Name, pr.pin.Version, pr.pin.Rows))
+	}
+	return lines
+}

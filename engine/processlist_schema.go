@@ -1,0 +1,401 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// SELECT … FROM information_schema.PROCESSLIST lists the coordinator's
+// sessions, the same ones SHOW PROCESSLIST shows, never a replica's
+// threads (which would be the coordinator's and the workers' connections).
+//
+// The list is materialized for the one statement as an in-memory table
+// under the name the client wrote, and the statement runs over it with
+// the pinned-table engine (WHERE, ORDER BY, LIMIT, column lists,
+// aggregates), as derived tables do (derived.go). The columns — names,
+// types, order — are the replica's own information_schema.PROCESSLIST,
+// described with LIMIT 0, so they match the MariaDB version behind Shoal;
+// so is the result's metadata, which a replica describes over its own
+// table. A statement the engine cannot run over it (a join, a subquery)
+// fails with 1235 rather than listing the replica's threads.
+
+// infoSchema and processlistName are the table's canonical spelling; the
+// statement's reference is rewritten to it so the in-memory engine finds
+// its table, keeping the name the client wrote as the alias.
+const (
+	infoSchema      = "information_schema"
+	processlistName = "PROCESSLIST"
+)
+
+// selectProcesslist runs sel when it reads information_schema.PROCESSLIST
+// (handled false otherwise). It runs on the session's goroutine.
+// SelectProcesslist answers a SELECT over information_schema.PROCESSLIST
+// from list, the sessions the asking account may see (the router's), in
+// memory; connID is the asking session's id (CONNECTION_ID()). handled is false when sel does not read that table.
+func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list []observe.ProcRow, callback func(*sqltypes.Result) error) (handled bool, err error) {
+	refs := processlistRefs(sel, ss.DB)
+	if len(refs) == 0 {
+		return false, nil
+	}
+	if len(refs) > 1 {
+		return true, errProcesslistShape("it reads the table more than once")
+	}
+	tn := refs[0]
+	if ts := tableSourceOf(sel); ts != nil && ts.Source == tn && ts.AsName.O == "" {
+		ts.AsName = tn.Name
+	}
+	tn.Schema, tn.Name = ast.NewCIStr(infoSchema), ast.NewCIStr(processlistName)
+	// WHERE ID = CONNECTION_ID(), the usual way to find one's own row:
+	// the in-memory engine has no session, so the id is written in.
+	sel.Accept(&connectionIDBinder{id: connID})
+	// The statement with LIMIT 0, for a replica to check should it not
+	// run here; rendered before planning rewrites sel.
+	limit := sel.Limit
+	sel.Limit = &ast.Limit{Count: ast.NewValueExpr(0, "", "")}
+	check, err := sqlparse.Restore(sel)
+	sel.Limit = limit
+	if err != nil {
+		return true, err
+	}
+	base, err := s.processlistColumns(ctx)
+	if err != nil {
+		return true, err
+	}
+	t, err := s.processlistTable(base, list)
+	if err != nil {
+		return true, err
+	}
+	p, err := planner.PlanSelect(processlistCatalog{base: s.snap.Load().Tables, t: t}, ss.DB, sel)
+	var nd *planner.NotDistributed
+	switch {
+	case errors.As(err, &nd):
+		return true, s.processlistRefusal(ctx, check, nd.Reason)
+	case err != nil:
+		return true, err
+	case p.DB != infoSchema || p.Table != processlistName:
+		return true, errProcesslistShape("it does not read information_schema.PROCESSLIST as its main table")
+	}
+	pr, err := s.prepareProcesslist(ctx, ss.DB, p, t)
+	if err != nil {
+		if _, ok := sqlerr.As(err); ok {
+			return true, err
+		}
+		return true, s.processlistRefusal(ctx, check, err.Error())
+	}
+	ss.Kind = observe.KindLocal
+	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	_, err = s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	return true, err
+}
+
+// processlistRefusal is the error for a statement over PROCESSLIST that
+// cannot run in memory: the replica's own error when the statement is
+// wrong (an unknown column is 1054, as on MariaDB), else 1235 saying why.
+// check is the statement with LIMIT 0: the replica resolves it, reads no
+// rows.
+func (s *Engine) processlistRefusal(ctx context.Context, check, why string) error {
+	if metas := s.orderedMetas(); len(metas) > 0 {
+		if _, err := describeOn(ctx, metas[0], check, 10); err != nil {
+			if se, ok := sqlerr.As(err); ok && se.Num < 2000 { // the server's answer, not a CR_* client error
+				return err
+			}
+		}
+	}
+	return errProcesslistShape(why)
+}
+
+func errProcesslistShape(why string) error {
+	return sqlerr.New(sqlerr.ErrNotSupported, "42000",
+		"Shoal answers SELECT over information_schema.PROCESSLIST from its own sessions and cannot run this one (%s); select from the table alone, with WHERE, ORDER BY, LIMIT or GROUP BY, or use SHOW FULL PROCESSLIST", why)
+}
+
+// processlistColumns returns the replica's information_schema.PROCESSLIST
+// columns, described once per coordinator: a replica that hangs must not
+// hang the statement an operator runs to see what hangs. Each replica is
+// tried in turn (healthy ones first) for at most describeWait.
+func (s *Engine) processlistColumns(ctx context.Context) ([]*querypb.Field, error) {
+	if f := s.plColumns.Load(); f != nil {
+		return *f, nil
+	}
+	var last error
+	for _, pool := range s.orderedMetas() {
+		fields, err := describeOn(ctx, pool, "SELECT * FROM information_schema.PROCESSLIST LIMIT 0", 10)
+		if err == nil {
+			s.plColumns.Store(&fields)
+			return fields, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		last = err
+	}
+	return nil, sqlerr.Unavailable("no replica described information_schema.PROCESSLIST (its columns follow the replicas' server version): %v; SHOW FULL PROCESSLIST needs no replica", last)
+}
+
+// describeWait bounds one replica's answer to processlistColumns.
+const describeWait = 3 * time.Second
+
+// describeOn is describe on one replica, within describeWait. Past it
+// the connection is closed, which ends the read; only a connection stuck
+// in its pre-use ping outlives the call, and closes itself once the ping
+// returns.
+func describeOn(ctx context.Context, pool *replica.Pool, q string, maxRows int) ([]*querypb.Field, error) {
+	ctx, cancel := context.WithTimeout(ctx, describeWait)
+	defer cancel()
+	type answer struct {
+		fields []*querypb.Field
+		err    error
+	}
+	ch := make(chan answer, 1)
+	var (
+		mu       sync.Mutex
+		cur      *replica.Conn // the connection reading, for the timeout to close
+		timedOut bool
+	)
+	go func() {
+		b, err := pool.Get(ctx)
+		if err != nil {
+			ch <- answer{nil, err}
+			return
+		}
+		mu.Lock()
+		if timedOut {
+			mu.Unlock()
+			b.Close()
+			ch <- answer{nil, ctx.Err()}
+			return
+		}
+		cur = b
+		mu.Unlock()
+		r, err := b.Fetch(q, maxRows)
+		if ctx.Err() != nil {
+			err = ctx.Err() // closed under it: never pool it
+		}
+		pool.Put(b, err)
+		if err != nil {
+			ch <- answer{nil, err}
+			return
+		}
+		ch <- answer{r.Fields, nil}
+	}()
+	select {
+	case a := <-ch:
+		return a.fields, a.err
+	case <-ctx.Done():
+		mu.Lock()
+		timedOut = true
+		reading := cur
+		mu.Unlock()
+		if reading != nil {
+			reading.Close()
+			<-ch
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// prepareProcesslist prepares p over the materialized list. A statement
+// whose select list is columns of the table (or *) gets its metadata from
+// the table's columns, with no replica round trip; others (expressions,
+// aggregates) are described by a replica over its own PROCESSLIST.
+func (s *Engine) prepareProcesslist(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
+	meta, ok1 := columnFields(p.MetaSQL, t.Fields)
+	frag, ok2 := columnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
+	if !ok1 || !ok2 || p.Aggregate {
+		return s.prepareInMemory(ctx, db, p, t, func(string, string) (string, bool) { return "", false })
+	}
+	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
+	if err := pr.compileRows(); err != nil {
+		return nil, err
+	}
+	prog, err := pinned.Compile(s.env, t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
+	if err != nil {
+		return nil, err
+	}
+	pr.pin, pr.prog = t, prog
+	return pr, nil
+}
+
+// columnFields is the result metadata of a SELECT whose every item is *
+// or a column of the one table whose columns are base, named as MariaDB
+// names them (the alias, else the name as written); ok is false for any
+// other select list.
+func columnFields(sql string, base []*querypb.Field) ([]*querypb.Field, bool) {
+	sel, ok := mustReparse(sql)
+	if !ok || sel.Fields == nil {
+		return nil, false
+	}
+	table := ""
+	if ts := tableSourceOf(sel); ts != nil {
+		table = ts.AsName.O
+	}
+	var out []*querypb.Field
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard != nil {
+			for _, b := range base {
+				out = append(out, renamed(b, b.Name, table))
+			}
+			continue
+		}
+		col, ok := f.Expr.(*ast.ColumnNameExpr)
+		if !ok {
+			return nil, false
+		}
+		i := slices.IndexFunc(base, func(b *querypb.Field) bool { return strings.EqualFold(b.Name, col.Name.Name.O) })
+		if i < 0 {
+			return nil, false
+		}
+		name := col.Name.Name.O
+		if f.AsName.O != "" {
+			name = f.AsName.O
+		}
+		out = append(out, renamed(base[i], name, table))
+	}
+	return out, true
+}
+
+// renamed is a copy of f under name, in table (its alias) when given.
+func renamed(f *querypb.Field, name, table string) *querypb.Field {
+	c := f.CloneVT()
+	c.Name = name
+	if table != "" {
+		c.Table = table
+	}
+	return c
+}
+
+// tableSourceOf is sel's one FROM item, nil for a join or none.
+func tableSourceOf(sel *ast.SelectStmt) *ast.TableSource {
+	if sel.From == nil || sel.From.TableRefs == nil || sel.From.TableRefs.Right != nil {
+		return nil
+	}
+	ts, _ := sel.From.TableRefs.Left.(*ast.TableSource)
+	return ts
+}
+
+// processlistRefs returns the statement's references to
+// information_schema.PROCESSLIST, subqueries included.
+func processlistRefs(sel *ast.SelectStmt, db string) []*ast.TableName {
+	var out []*ast.TableName
+	sel.Accept(&tableNameVisitor{visit: func(tn *ast.TableName) {
+		schema := tn.Schema.O
+		if schema == "" {
+			schema = db
+		}
+		if strings.EqualFold(schema, infoSchema) && strings.EqualFold(tn.Name.O, processlistName) {
+			out = append(out, tn)
+		}
+	}})
+	return out
+}
+
+// tableNameVisitor calls visit for every table name in a statement.
+type tableNameVisitor struct{ visit func(*ast.TableName) }
+
+func (v *tableNameVisitor) Enter(n ast.Node) (ast.Node, bool) {
+	if tn, ok := n.(*ast.TableName); ok {
+		v.visit(tn)
+	}
+	return n, false
+}
+
+func (v *tableNameVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// connectionIDBinder replaces CONNECTION_ID() with the session's id.
+type connectionIDBinder struct{ id uint32 }
+
+func (v *connectionIDBinder) Enter(n ast.Node) (ast.Node, bool) { return n, false }
+
+func (v *connectionIDBinder) Leave(n ast.Node) (ast.Node, bool) {
+	if f, ok := n.(*ast.FuncCallExpr); ok && f.FnName.L == "connection_id" && len(f.Args) == 0 {
+		return ast.NewValueExpr(int64(v.id), "", ""), true
+	}
+	return n, true
+}
+
+// processlistTable builds the in-memory table: one row per session, in
+// the replica's columns. A column this version does not know (a later
+// MariaDB's) is NULL.
+func (s *Engine) processlistTable(fields []*querypb.Field, list []observe.ProcRow) (*pinned.Table, error) {
+	rows := make([][]sqltypes.Value, 0, len(list))
+	for _, r := range list {
+		row := make([]sqltypes.Value, len(fields))
+		for i, f := range fields {
+			if v, ok := processlistValue(strings.ToUpper(f.Name), r); ok {
+				row[i] = sqltypes.MakeTrusted(f.Type, []byte(v))
+			} else {
+				row[i] = sqltypes.NULL
+			}
+		}
+		rows = append(rows, row)
+	}
+	return buildRows(s, infoSchema, processlistName, fields, rows)
+}
+
+// processlistValue is one column of a session's row, as text; ok false
+// for NULL. MEMORY_USED and MAX_MEMORY_USED are 0 (a session's memory is
+// not tracked: merges draw on the shared allocator); STAGE and MAX_STAGE
+// are 0 (no statement reports stages); TID is the session id (a session
+// has no thread of its own).
+func processlistValue(col string, r observe.ProcRow) (string, bool) {
+	switch col {
+	case "ID", "TID":
+		return strconv.FormatUint(uint64(r.ID), 10), true
+	case "USER":
+		return r.User, true
+	case "HOST":
+		return r.Host, true
+	case "DB":
+		return r.DB, r.DB != ""
+	case "COMMAND":
+		return r.Command, true
+	case "TIME":
+		return strconv.FormatInt(int64(min(r.Time/time.Second, 1<<31-1)), 10), true
+	case "STATE":
+		return r.State, true
+	case "INFO", "INFO_BINARY":
+		return r.Info, r.Info != ""
+	case "TIME_MS":
+		return fmt.Sprintf("%.3f", float64(r.Time)/float64(time.Millisecond)), true
+	case "STAGE", "MAX_STAGE", "MEMORY_USED", "MAX_MEMORY_USED":
+		return "0", true
+	case "PROGRESS":
+		return fmt.Sprintf("%.3f", r.Progress), true
+	case "EXAMINED_ROWS":
+		return strconv.FormatInt(min(r.Examined, 1<<31-1), 10), true
+	case "QUERY_ID":
+		return strconv.FormatUint(r.QueryID, 10), true
+	}
+	return "", false
+}
+
+// processlistCatalog is the replica catalog with the materialized list
+// as information_schema.PROCESSLIST.
+type processlistCatalog struct {
+	base planner.Catalog
+	t    *pinned.Table
+}
+
+func (c processlistCatalog) Table(db, name string) (*planner.Table, bool) {
+	if db == infoSchema && name == processlistName {
+		return pinCatalog{}.describe(db, name, c.t), true
+	}
+	return c.base.Table(db, name)
+}

@@ -1,0 +1,511 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/planner"
+)
+
+// resultWriter streams rows to the client: the column definitions once,
+// then rows in chunks, each value conformed to its column's MySQL type.
+type resultWriter struct {
+	pr       *prepared
+	callback func(*sqltypes.Result) error
+	sent     bool
+	buf      [][]sqltypes.Value
+	rows     int64
+}
+
+const chunkRows = 256
+
+func (w *resultWriter) header() error {
+	if w.sent {
+		return nil
+	}
+	w.sent = true
+	return w.callback(&sqltypes.Result{Fields: w.pr.fields})
+}
+
+// add queues one output row: its first len(fields) values, conformed in
+// place (the caller hands the row over).
+func (w *resultWriter) add(row []sqltypes.Value) error {
+	out := row[:len(w.pr.fields):len(w.pr.fields)]
+	for i, f := range w.pr.fields {
+		out[i] = conform(out[i], f)
+	}
+	w.buf = append(w.buf, out)
+	w.rows++
+	if len(w.buf) >= chunkRows {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *resultWriter) flush() error {
+	if err := w.header(); err != nil {
+		return err
+	}
+	if len(w.buf) == 0 {
+		return nil
+	}
+	err := w.callback(&sqltypes.Result{Rows: w.buf})
+	w.buf = nil
+	return err
+}
+
+// execute runs a prepared distributed SELECT and streams its result.
+func (s *Engine) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	if pr.plan.Aggregate {
+		return s.executeAggregate(ctx, pr, qid, w)
+	}
+	if len(pr.order) == 0 {
+		return s.executeStream(ctx, pr, qid, w)
+	}
+	return s.executeSorted(ctx, pr, qid, w)
+}
+
+func (s *Engine) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys, pr.aggs, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	var schema *arrow.Schema
+	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+		for _, b := range bs {
+			if schema == nil {
+				schema = b.Schema()
+			}
+			if err := h.Add(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	if err != nil {
+		return st, err
+	}
+	merged, err := h.RowsWithUnknown()
+	if err != nil {
+		return st, err
+	}
+	// A value the merge could not compute (a JSON_ARRAYAGG over
+	// group_concat_max_len) fails the query only if it is read: by HAVING,
+	// ORDER BY, or an output row inside the LIMIT window.
+	var unknown map[int]unknownRow // nil (read as empty) in the usual case
+	if h.HasUnknown() {
+		unknown = map[int]unknownRow{}
+		for g := range merged {
+			if cols, err := h.Unknown(g); err != nil {
+				if pr.plan.DistinctKeys > 0 || pr.plan.Rollup {
+					return st, err // those merges read every value
+				}
+				unknown[g] = unknownRow{cols: cols, err: err}
+			}
+		}
+	}
+	if pr.plan.DistinctKeys > 0 {
+		if merged, err = s.mergeDistinct(pr, schema, merged); err != nil {
+			return st, err
+		}
+	}
+	if pr.plan.Rollup {
+		if merged, err = s.rollup(pr, schema, merged); err != nil {
+			return st, err
+		}
+	}
+	ev := s.env.NewEvaluator()
+	nout := len(pr.outputs)
+	final := make([][]sqltypes.Value, 0, len(merged))
+	orderColls := make([]collations.ID, len(pr.order))
+	for i, o := range pr.order {
+		orderColls[i] = o.coll
+	}
+	var unread map[*sqltypes.Value]unknownRow // kept rows holding unknown outputs, by &ext[0]
+	for g, row := range merged {
+		ext := make([]sqltypes.Value, len(row), len(row)+nout+len(pr.order))
+		copy(ext, row)
+		u, isUnknown := unknown[g]
+		for i, x := range pr.outputs {
+			v, _, err := ev.Eval(x, ext[:len(row)])
+			if err != nil {
+				return st, fmt.Errorf("evaluating %s: %w", x, err)
+			}
+			ext = append(ext, v)
+			if isUnknown && x.Reads(u.cols...) {
+				u.cols = append(u.cols, len(row)+i)
+				u.outputs = true
+			}
+		}
+		if isUnknown {
+			if pr.having != nil && pr.having.Reads(u.cols...) {
+				return st, u.err
+			}
+			for _, o := range pr.order {
+				if o.expr.Reads(u.cols...) {
+					return st, u.err
+				}
+			}
+		}
+		if pr.having != nil {
+			ok, err := ev.True(pr.having, ext)
+			if err != nil {
+				return st, fmt.Errorf("evaluating HAVING %s: %w", pr.having, err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		base := len(ext)
+		for i, o := range pr.order {
+			v, c, err := ev.Eval(o.expr, ext[:base])
+			if err != nil {
+				return st, fmt.Errorf("evaluating ORDER BY %s: %w", o.expr, err)
+			}
+			if orderColls[i] == collations.Unknown && !v.IsNull() && v.IsText() {
+				orderColls[i] = c
+			}
+			ext = append(ext, v)
+		}
+		if isUnknown && u.outputs {
+			if unread == nil {
+				unread = map[*sqltypes.Value]unknownRow{}
+			}
+			unread[&ext[0]] = u
+		}
+		final = append(final, ext)
+	}
+	if len(pr.order) > 0 && len(final) > 1 {
+		base := len(final[0]) - len(pr.order)
+		ords := make([]arrowexec.Ordering, len(pr.order))
+		for i, o := range pr.order {
+			ords[i] = arrowexec.Ordering{Col: base + i, Desc: o.desc, Collation: orderColls[i]}
+		}
+		if err := arrowexec.SortRows(final, ords, s.env.Collations()); err != nil {
+			return st, err
+		}
+	}
+	outStart := len(merged[0:0]) // outputs start after keys and partials
+	if len(final) > 0 {
+		outStart = len(final[0]) - len(pr.order) - nout
+	}
+	final = window(final, pr.plan.Offset, pr.plan.Limit)
+	if len(unread) > 0 {
+		for _, row := range final {
+			if u, ok := unread[&row[0]]; ok {
+				return st, u.err
+			}
+		}
+	}
+	for _, row := range final {
+		if err := w.add(row[outStart : outStart+nout]); err != nil {
+			return st, err
+		}
+	}
+	return st, w.flush()
+}
+
+// unknownRow is a merged row with values the merge could not compute: the
+// columns that hold or derive from them, whether an output does, and the
+// error a reader of them gets.
+type unknownRow struct {
+	cols    []int
+	outputs bool
+	err     error
+}
+
+// window applies OFFSET and LIMIT (limit < 0: none).
+func window[T any](rows []T, offset, limit int64) []T {
+	if offset >= int64(len(rows)) {
+		return nil
+	}
+	rows = rows[offset:]
+	if limit >= 0 && limit < int64(len(rows)) {
+		rows = rows[:limit]
+	}
+	return rows
+}
+
+// executeStream sends fragment rows to the client as fragments complete.
+// With a LIMIT it stops as soon as it has enough rows and cancels the
+// fragments still running.
+func (s *Engine) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks := make(chan [][]sqltypes.Value, 4)
+	type result struct {
+		st  *queryStats
+		err error
+	}
+	res := make(chan result, 1)
+	go func() {
+		// No lock: fragments convert their batches in their own slot
+		// goroutines, and the channel serialises the hand-over.
+		st, err := s.run(ctx, pr, qid, func(bs []arrow.RecordBatch) error {
+			for _, b := range bs {
+				select {
+				case chunks <- arrowexec.RecordRows(b):
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+			return nil
+		})
+		close(chunks)
+		res <- result{st, err}
+	}()
+	skip, left := pr.plan.Offset, pr.plan.Limit
+	var werr error
+	for rows := range chunks {
+		if werr != nil || left == 0 {
+			continue // drain
+		}
+		for _, row := range rows {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			if left == 0 {
+				break
+			}
+			if werr = w.add(row[:pr.visible]); werr != nil {
+				cancel()
+				break
+			}
+			if left > 0 {
+				left--
+			}
+		}
+		if left == 0 {
+			cancel()
+		}
+	}
+	r := <-res
+	if werr != nil {
+		return r.st, werr
+	}
+	if r.err != nil && !(left == 0 && errors.Is(r.err, context.Canceled) && ctx.Err() != nil) {
+		return r.st, r.err
+	}
+	return r.st, w.flush()
+}
+
+// executeSorted gathers fragment rows (only the top offset+limit with a
+// LIMIT), sorts them and sends them.
+func (s *Engine) executeSorted(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+	ords := make([]arrowexec.Ordering, len(pr.order))
+	for i, o := range pr.order {
+		ords[i] = arrowexec.Ordering{Col: o.col, Desc: o.desc, Collation: o.coll}
+	}
+	var top *arrowexec.TopN
+	var all [][]sqltypes.Value
+	if pr.plan.Limit >= 0 {
+		top = arrowexec.NewTopN(ords, s.env.Collations(), int(pr.plan.Limit+pr.plan.Offset))
+	}
+	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+		for _, b := range bs {
+			for _, row := range arrowexec.RecordRows(b) {
+				if top != nil {
+					top.Push(row)
+				} else {
+					all = append(all, row)
+				}
+			}
+		}
+		return nil
+	}))
+	if err != nil {
+		return st, err
+	}
+	if top != nil {
+		if all, err = top.Rows(); err != nil {
+			return st, err
+		}
+	} else if err := arrowexec.SortRows(all, ords, s.env.Collations()); err != nil {
+		return st, err
+	}
+	for _, row := range window(all, pr.plan.Offset, pr.plan.Limit) {
+		if err := w.add(row[:pr.visible]); err != nil {
+			return st, err
+		}
+	}
+	return st, w.flush()
+}
+
+// mergeDistinct is the second merge level of a plan with DISTINCT
+// aggregates. Its input has one row per group and distinct-key combination
+// (keys, distinct keys, merged partials); it aggregates by the keys alone:
+// ordinary partials merge again, COUNT(DISTINCT) counts the combinations
+// whose distinct keys are all non-NULL, SUM(DISTINCT) adds the distinct key.
+func (s *Engine) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	p := pr.plan
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys2, pr.aggs2, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	if len(rows) > 0 {
+		nk := p.Keys + p.DistinctKeys
+		fields := append([]arrow.Field{}, schema.Fields()[:p.Keys]...)
+		src := make([]int, len(p.Partials)) // level-1 column of each partial
+		j := nk
+		for i, pa := range p.Partials {
+			var f arrow.Field
+			switch pa.Kind {
+			case planner.MergeDistinctCount:
+				f = arrow.Field{Name: fmt.Sprintf("d%d", i), Type: arrow.PrimitiveTypes.Int64, Nullable: true}
+				src[i] = -1
+			case planner.MergeDistinctSum:
+				f = widen(schema.Field(p.Keys + pa.Arg))
+				src[i] = p.Keys + pa.Arg
+			case planner.MergeDistinctConcat:
+				f = schema.Field(p.Keys + pa.Arg)
+				src[i] = p.Keys + pa.Arg
+			default:
+				f = widen(schema.Field(j))
+				src[i] = j
+				j++
+			}
+			fields = append(fields, f)
+		}
+		rb := arrowexec.NewRowBuilder(s.mem, arrow.NewSchema(fields, nil))
+		defer rb.Release()
+		out := make([]sqltypes.Value, len(fields))
+		for _, row := range rows {
+			copy(out, row[:p.Keys])
+			for i, c := range src {
+				if c >= 0 {
+					out[p.Keys+i] = row[c]
+					continue
+				}
+				all := int64(1)
+				for _, v := range row[p.Keys:nk] {
+					if v.IsNull() {
+						all = 0
+					}
+				}
+				out[p.Keys+i] = sqltypes.NewInt64(all)
+			}
+			if err := rb.Append(out); err != nil {
+				return nil, err
+			}
+		}
+		if err := addBuilt(h, rb); err != nil {
+			return nil, err
+		}
+	}
+	return h.Rows()
+}
+
+// addBuilt merges the rows built so far into h.
+func addBuilt(h *arrowexec.HashAgg, rb *arrowexec.RowBuilder) error {
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	return h.Add(rec)
+}
+
+// widen gives a DECIMAL column room for sums of sums.
+func widen(f arrow.Field) arrow.Field {
+	switch t := f.Type.(type) {
+	case *arrow.Decimal128Type:
+		f.Type = &arrow.Decimal256Type{Precision: 76, Scale: t.Scale}
+	case *arrow.Decimal256Type:
+		f.Type = &arrow.Decimal256Type{Precision: 76, Scale: t.Scale}
+	}
+	return f
+}
+
+// rollup adds WITH ROLLUP's super-aggregate rows to the merged groups and
+// returns all rows in MariaDB's order: groups sorted by their keys, each
+// prefix's subtotal after its last group, the grand total last. Subtotals
+// merge the groups' merged partials again, which is exact for every
+// partial kind a ROLLUP plan has (the planner refuses DISTINCT ones).
+func (s *Engine) rollup(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+	k := pr.plan.Keys
+	if len(rows) == 0 || k == 0 {
+		return rows, nil
+	}
+	ords := make([]arrowexec.Ordering, k)
+	for i := range ords {
+		ords[i] = arrowexec.Ordering{Col: i, Collation: pr.keys[i].Collation}
+	}
+	env := s.env.Collations()
+	if err := arrowexec.SortRows(rows, ords, env); err != nil {
+		return nil, err
+	}
+	levels := make([][][]sqltypes.Value, k)
+	for l := 0; l < k; l++ {
+		sub, err := s.reaggregate(pr, schema, rows, l)
+		if err != nil {
+			return nil, err
+		}
+		if err := arrowexec.SortRows(sub, ords[:l], env); err != nil {
+			return nil, err
+		}
+		levels[l] = sub
+	}
+	cmps := make([]*arrowexec.Comparer, k)
+	for l := range cmps {
+		c, err := arrowexec.NewComparer(ords[:l], env)
+		if err != nil {
+			return nil, err
+		}
+		cmps[l] = c
+	}
+	next := make([]int, k)
+	out := make([][]sqltypes.Value, 0, len(rows)*2)
+	for i, row := range rows {
+		out = append(out, row)
+		for l := k - 1; l >= 0; l-- {
+			if i+1 < len(rows) && cmps[l].Compare(row, rows[i+1]) == 0 {
+				break
+			}
+			if next[l] < len(levels[l]) {
+				out = append(out, levels[l][next[l]])
+				next[l]++
+			}
+		}
+	}
+	return out, nil
+}
+
+// reaggregate merges rows (keys then partials) by their first l keys and
+// returns rows of the same width with the other keys NULL.
+func (s *Engine) reaggregate(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value, l int) ([][]sqltypes.Value, error) {
+	k := pr.plan.Keys
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys[:l], pr.aggs, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	fields := append([]arrow.Field{}, schema.Fields()[:l]...)
+	for _, f := range schema.Fields()[k:] {
+		fields = append(fields, widen(f))
+	}
+	rb := arrowexec.NewRowBuilder(s.mem, arrow.NewSchema(fields, nil))
+	defer rb.Release()
+	buf := make([]sqltypes.Value, len(fields))
+	for _, row := range rows {
+		copy(buf, row[:l])
+		copy(buf[l:], row[k:])
+		if err := rb.Append(buf); err != nil {
+			return nil, err
+		}
+	}
+	if err := addBuilt(h, rb); err != nil {
+		return nil, err
+	}
+	sub, err := h.Rows()
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]sqltypes.Value, len(sub))
+	for i, r := range sub {
+		row := make([]sqltypes.Value, len(rows[0]))
+		copy(row, r[:l])
+		for j := l; j < k; j++ {
+			row[j] = sqltypes.NULL
+		}
+		copy(row[k:], r[l:])
+		out[i] = row
+	}
+	return out, nil
+}

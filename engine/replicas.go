@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"time"
+
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlerr"
+)
+
+// replicaColumns are the columns of SHOW SHOAL REPLICAS.
+var replicaColumns = []*querypb.Field{
+	StrField("name", 64),
+	StrField("mysql", 255),
+	StrField("worker", 255),
+	IntField("healthy", 1),
+	{Name: "lag_seconds", Type: sqltypes.Float64, Charset: 63, ColumnLength: 22, Decimals: 31},
+	IntField("io_running", 1),
+	IntField("sql_running", 1),
+	StrField("gtid", 4096),
+	IntField("slots", 11),
+	IntField("running_fragments", 11),
+	StrField("last_error", 4096),
+	{Name: "last_checked", Type: sqltypes.Datetime, Charset: 63, ColumnLength: 26, Decimals: 6},
+}
+
+// StrField is a VARCHAR(n) utf8mb4 column definition.
+func StrField(name string, n uint32) *querypb.Field {
+	return &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: 45, ColumnLength: n * 4}
+}
+
+// IntField is a BIGINT(n) column definition.
+func IntField(name string, n uint32) *querypb.Field {
+	return &querypb.Field{Name: name, Type: sqltypes.Int64, Charset: 63, ColumnLength: n}
+}
+
+func boolValue(b bool) sqltypes.Value {
+	if b {
+		return sqltypes.NewInt64(1)
+	}
+	return sqltypes.NewInt64(0)
+}
+
+// ShowReplicas answers SHOW SHOAL REPLICAS: the coordinator's live view of
+// each replica, one row per replica in configuration order. Values come
+// from the last status poll; lag_seconds, gtid, slots and running are NULL
+// when the worker did not answer it.
+func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
+	res := &sqltypes.Result{Fields: replicaColumns}
+	for _, w := range s.workers {
+		null := sqltypes.NULL
+		lag, io, sqlRun, gtid, slots, running := null, null, null, null, null, null
+		if st := w.status.Load(); st != nil {
+			if st.ReplicaLagSeconds != nil {
+				lag = sqltypes.NewFloat64(*st.ReplicaLagSeconds)
+			}
+			io, sqlRun = boolValue(st.IORunning), boolValue(st.SQLRunning)
+			gtid = sqltypes.NewVarChar(st.GTIDExecuted)
+			slots, running = sqltypes.NewInt64(int64(st.Slots)), sqltypes.NewInt64(int64(st.Running))
+		}
+		checked := null
+		if ns := w.checked.Load(); ns != 0 {
+			checked = sqltypes.MakeTrusted(sqltypes.Datetime, []byte(time.Unix(0, ns).Format("2006-01-02 15:04:05.000000")))
+		}
+		lastErr := null
+		if e := w.lastError(); e != "" {
+			lastErr = sqltypes.NewVarChar(e)
+		}
+		res.Rows = append(res.Rows, []sqltypes.Value{
+			sqltypes.NewVarChar(w.name()), sqltypes.NewVarChar(w.cfg.MySQL), sqltypes.NewVarChar(w.cfg.Worker),
+			boolValue(w.healthy()), lag, io, sqlRun, gtid, slots, running, lastErr, checked,
+		})
+	}
+	return callback(res)
+}
+
+// healthyMetas lists the metadata pools of the replicas that may serve
+// reads now. Passthrough uses only these: a lagging or broken replica would
+// answer with stale data.
+func (s *Engine) healthyMetas() []*replica.Pool {
+	var out []*replica.Pool
+	for i, w := range s.workers {
+		if w.healthy() {
+			out = append(out, s.metas[i])
+		}
+	}
+	return out
+}
+
+// servesReads reports whether the replica at MySQL address addr is healthy.
+func (s *Engine) servesReads(addr string) bool {
+	for _, w := range s.workers {
+		if w.cfg.MySQL == addr {
+			return w.healthy()
+		}
+	}
+	return false
+}
+
+// errNoReplica is the error of a statement no replica can serve now.
+func errNoReplica() error {
+	return sqlerr.Unavailable("no healthy replica can serve the statement (down, replication stopped or lagging past max_replica_lag); see SHOW SHOAL REPLICAS")
+}

@@ -1,0 +1,49 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
+)
+
+// The engine's entry points for a statement the router has classified.
+
+// RunCached runs query when the plan cache knows its text in the
+// session's database (its plan, or that it passes through): repeated
+// statements skip parsing and planning. ok is false when it does not.
+func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (ok bool, err error) {
+	e, ok := s.plans.get(ss.DB+"\x00"+query, s.planGen())
+	if !ok {
+		return false, nil
+	}
+	s.metrics.PlanHits.Inc()
+	if e.pr == nil {
+		if e.derived {
+			if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
+				return true, err
+			}
+		}
+		return true, s.Passthrough(ctx, ss, query, callback)
+	}
+	ss.Kind = e.pr.kind()
+	return true, s.runPrepared(ctx, e.pr, callback)
+}
+
+// RunSelect plans sel (the parsed query) and runs it distributed, in
+// memory over pins, as a derived table over a distributed aggregate, or
+// on one replica unchanged.
+func (s *Engine) RunSelect(ctx context.Context, ss *Session, query string, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) error {
+	pr, _, err := s.plan(ctx, ss.DB, query, sel)
+	if err != nil {
+		return err
+	}
+	if pr == nil {
+		if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
+			return err
+		}
+		return s.Passthrough(ctx, ss, query, callback)
+	}
+	ss.Kind = pr.kind()
+	return s.runPrepared(ctx, pr, callback)
+}

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Session is the engine's view of one client session: the database its
+// statements are planned in, the replica connection its passthrough
+// statements run on, and the path its running statement took. Its owner
+// (the router's session) is used by one goroutine at a time; the engine
+// reads and writes it on that goroutine only.
+type Session struct {
+	// DB is the session's current database ("" for none).
+	DB string
+	// Kind is the path of the statement running now (observe.Kind*), for
+	// the metrics and the slow log; the engine sets it.
+	Kind string
+	// backend is the connection to a replica used for this session's
+	// passthrough statements, opened on first use. Its database and the
+	// SET statements the client ran are replayed when it is reopened.
+	backend *replica.Conn
+	sets    []string
+}
+
+// CloseBackend closes the session's replica connection (it is reopened,
+// with the session's SETs replayed, on next use).
+func (ss *Session) CloseBackend() {
+	if ss.backend != nil {
+		ss.backend.Close()
+		ss.backend = nil
+	}
+}
+
+// Reset closes the replica connection and forgets the SETs
+// (COM_RESET_CONNECTION).
+func (ss *Session) Reset() {
+	ss.CloseBackend()
+	ss.sets = nil
+}
+
+// SetsChanged reports whether the session ran a SET that mentions name.
+func (ss *Session) SetsChanged(name string) bool {
+	for _, set := range ss.sets {
+		if sqlparse.ContainsFold(set, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// RememberSet records a SET statement for replay on a new replica
+// connection; SET NAMES and friends are replaced rather than accumulated.
+func (ss *Session) RememberSet(stmt string) {
+	key := strings.ToUpper(strings.Join(strings.Fields(stmt), " "))
+	for i, old := range ss.sets {
+		if strings.ToUpper(strings.Join(strings.Fields(old), " ")) == key {
+			ss.sets[i] = stmt
+			return
+		}
+	}
+	if len(ss.sets) < 256 {
+		ss.sets = append(ss.sets, stmt)
+	}
+}

@@ -1,0 +1,73 @@
+package mysqlwire
+
+import (
+	"context"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/router"
+	"github.com/shoaldb/shoal/sqlerr"
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/vtenv"
+)
+
+// handler implements vitess' mysql.Handler over the router. vitess calls
+// a connection's methods one at a time.
+type handler struct {
+	mysql.UnimplementedHandler
+	r   *router.Router
+	cfg config.Coordinator
+	vt  *vtenv.Environment
+	m   *observe.Metrics
+}
+
+func (h *handler) Env() *vtenv.Environment { return h.vt }
+
+func (h *handler) NewConnection(c *mysql.Conn) {
+	c.ClientData = h.r.Open(c.ConnectionID, c)
+	h.m.Conns.Inc()
+	h.m.ConnsTotal.Inc()
+}
+
+func (h *handler) ConnectionReady(c *mysql.Conn) {
+	if ss, ok := c.ClientData.(*router.Session); ok {
+		host := ""
+		if a := c.RemoteAddr(); a != nil {
+			host = a.String()
+		}
+		h.r.Authenticated(ss, c.User, host)
+	}
+}
+
+func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	h.m.Conns.Dec()
+	h.r.Leave()
+	if ss, ok := c.ClientData.(*router.Session); ok {
+		h.r.Close(ss)
+	}
+}
+
+func (h *handler) ComResetConnection(c *mysql.Conn) {
+	if ss, ok := c.ClientData.(*router.Session); ok {
+		ss.Reset()
+	}
+}
+
+func (h *handler) WarningCount(*mysql.Conn) uint16 { return 0 }
+
+func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
+	ss, ok := c.ClientData.(*router.Session)
+	if !ok {
+		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
+	}
+	if err := h.checkSize(query); err != nil { // packet.go
+		return err
+	}
+	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
+		return err
+	}
+	return h.r.Run(h.r.Context(), ss, query, callback, func(cancel context.CancelFunc) func() {
+		return watchClient(c, cancel)
+	})
+}

@@ -1,0 +1,57 @@
+// Package mysqlwire is Shoal's MySQL protocol front end: vitess' go/mysql
+// listener and its Handler, the connection limit (1040 before the
+// handshake), max_allowed_packet, the UTF-8 gate, accounts and TLS,
+// prepared statements (bound into text statements), and the watch for
+// clients that disconnect mid-statement. It plans and executes nothing:
+// every statement goes to the router.
+package mysqlwire
+
+import (
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/vt/vtenv"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/router"
+)
+
+// Listen opens the MySQL listener cfg.Listen names, serving r's
+// statements; the handshake advertises version (the replicas' own, so
+// clients see what runs behind). Accept serves it; Close stops it.
+func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Listener, error) {
+	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: AdvertisedVersion(version)})
+	if err != nil {
+		return nil, err
+	}
+	auth, err := newAccounts(cfg.Users, cfg.RequireSecureTransport)
+	if err != nil {
+		return nil, err
+	}
+	tlsCfg, err := cfg.ListenerTLS()
+	if err != nil {
+		return nil, err
+	}
+	h := &handler{r: r, cfg: cfg, vt: vt, m: r.Metrics()}
+	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
+		Protocol: "tcp", Address: cfg.Listen, AuthServer: auth, Handler: h,
+		ConnReadBufferSize: 16 * 1024, ConnKeepAlivePeriod: 30 * time.Second,
+	})
+	if err != nil {
+		return nil, err
+	}
+	l.PreHandleFunc = h.admit
+	if tlsCfg != nil {
+		l.TLSConfig.Store(tlsCfg)
+	}
+	return l, nil
+}
+
+// AdvertisedVersion keeps MariaDB's "5.5.5-" prefix convention out of
+// vitess' version parsing while still telling clients what runs behind.
+func AdvertisedVersion(v string) string {
+	if v == "" {
+		return "8.0.40-shoal"
+	}
+	return v + "-shoal"
+}

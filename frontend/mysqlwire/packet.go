@@ -1,0 +1,97 @@
+package mysqlwire
+
+import (
+	"errors"
+	"net"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/shoaldb/shoal/sqlerr"
+)
+
+// max_allowed_packet.
+//
+// vitess' go/mysql reads a command whole, however many 16 MiB packets it
+// spans, before the handler sees it: nothing bounds what one client makes
+// the coordinator buffer. Two checks bound it, as MySQL's
+// max_allowed_packet does:
+//
+//   - a statement whose packet is longer than max_allowed_packet
+//     (COM_QUERY, COM_STMT_PREPARE) gets error 1153 and the connection stays usable
+//     (MySQL and MariaDB send 1153 and close it);
+//   - a client that sends more than max_allowed_packet plus an eighth
+//     (packetSlack) without the server writing in between is disconnected
+//     at the transport: the coordinator never buffers more than that for
+//     one command. The MySQL protocol alternates: a client sends a command
+//     and waits for the reply, so the bytes read since the last write are
+//     one command (COM_STMT_SEND_LONG_DATA and COM_STMT_CLOSE have no
+//     reply: long data for one statement counts together, as MySQL's
+//     max_long_data_size did). Under TLS the count is of ciphertext,
+//     a few per mille more than the statement.
+
+// errPacketTooLarge is ER_NET_PACKET_TOO_LARGE.
+const errPacketTooLarge = 1153
+
+// packetSlack is how far past max_allowed_packet a command may go before
+// the transport drops the connection instead of answering 1153.
+func packetSlack(maxPacket int) int64 { return int64(maxPacket)/8 + 64<<10 }
+
+// checkSize refuses a statement whose packet (the command byte and the
+// statement, as MySQL counts it) is over max_allowed_packet. The replicas
+// count the same way, so a statement Shoal accepts is not refused by a
+// replica with the same max_allowed_packet on passthrough.
+func (h *handler) checkSize(query string) error {
+	if n := len(query) + 1; n > h.cfg.MaxAllowedPacket {
+		return sqlerr.New(errPacketTooLarge, "08S01",
+			"Got a packet bigger than 'max_allowed_packet' bytes: the statement's packet is %d bytes, max_allowed_packet is %d; send a smaller statement (fewer IN values, batches of rows) or raise max_allowed_packet in the coordinator's config", n, h.cfg.MaxAllowedPacket)
+	}
+	return nil
+}
+
+// errCommandTooLarge ends a connection whose client sent too much for one
+// command.
+var errCommandTooLarge = errors.New("client sent more than max_allowed_packet for one command: connection closed")
+
+// packetConn counts the bytes read since the last write and fails reads
+// past limit. Reads and writes come from the connection's vitess goroutine
+// (watchClient only peeks at the socket through SyscallConn); the count is
+// atomic all the same, for a write from elsewhere (shutdown, KILL).
+type packetConn struct {
+	net.Conn
+	limit int64
+	read  atomic.Int64
+}
+
+// limitCommands wraps c so that one command cannot pass max_allowed_packet
+// plus packetSlack. TCP keep-alive is set here: vitess only sets it on a
+// *net.TCPConn, which c no longer is once wrapped.
+func limitCommands(c net.Conn, maxPacket int) net.Conn {
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetKeepAlive(true)
+		_ = tc.SetKeepAlivePeriod(30 * time.Second)
+	}
+	return &packetConn{Conn: c, limit: int64(maxPacket) + packetSlack(maxPacket)}
+}
+
+func (p *packetConn) Read(b []byte) (int, error) {
+	if p.read.Load() > p.limit {
+		return 0, errCommandTooLarge
+	}
+	n, err := p.Conn.Read(b)
+	p.read.Add(int64(n))
+	return n, err
+}
+
+func (p *packetConn) Write(b []byte) (int, error) {
+	p.read.Store(0)
+	return p.Conn.Write(b)
+}
+
+// SyscallConn lets watchClient and connCheck peek at the socket.
+func (p *packetConn) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := p.Conn.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errors.ErrUnsupported
+}

@@ -1,0 +1,318 @@
+package mysqlwire
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/router"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Server-side prepared statements (COM_STMT_PREPARE / COM_STMT_EXECUTE).
+//
+// vitess keeps each connection's statements (mysql.PrepareData: the text,
+// the parameter types and the bound values) and answers COM_STMT_CLOSE,
+// COM_STMT_RESET and COM_STMT_SEND_LONG_DATA itself. Shoal binds every
+// execution exactly: each `?` marker — found by vitess' tokenizer, so a `?`
+// inside a string literal, a quoted name or a comment is never touched — is
+// replaced by the SQL literal of its bound value, and the resulting text runs
+// through the same path as a text-protocol query (classification, plan cache,
+// distribution or passthrough). vitess writes the rows in the binary
+// protocol from the result's column types.
+//
+// Literals keep the parameter's type: integers as integers, DOUBLE as an
+// exponent literal (a DOUBLE in SQL), DECIMAL as a decimal literal, strings
+// quoted with backslash escapes (as MySQL's default sql_mode reads them),
+// bytes that are not UTF-8 as X'…', temporal values as quoted strings, which
+// MySQL compares to temporal columns as temporal values.
+
+// maxParams is MySQL's limit on the markers of one statement.
+const maxParams = math.MaxUint16
+
+// paramMarkers returns the byte offsets of the `?` markers in query.
+func (h *handler) paramMarkers(query string) ([]int, error) {
+	tkn := h.vt.Parser().NewStringTokenizer(query)
+	var marks []int
+	for {
+		typ, _ := tkn.Scan()
+		switch typ {
+		case 0:
+			return marks, nil
+		case sqlparser.LEX_ERROR:
+			return nil, sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(query, 80)))
+		case sqlparser.VALUE_ARG:
+			if p := tkn.Pos - 1; p >= 0 && p < len(query) && query[p] == '?' {
+				marks = append(marks, p)
+			}
+		}
+	}
+}
+
+// bindMarkers replaces the marker at each offset in marks with lits[i].
+func bindMarkers(query string, marks []int, lits []string) string {
+	var b strings.Builder
+	n := len(query)
+	for _, l := range lits {
+		n += len(l)
+	}
+	b.Grow(n)
+	last := 0
+	for i, p := range marks {
+		b.WriteString(query[last:p])
+		b.WriteString(lits[i])
+		last = p + 1
+	}
+	b.WriteString(query[last:])
+	return b.String()
+}
+
+// ComPrepare answers COM_STMT_PREPARE with the statement's parameter count
+// and, for a SELECT that can take a LIMIT 0, its result columns as a
+// replica reports them with every parameter NULL. A statement Shoal would
+// refuse or cannot parse fails here, as it would on MySQL.
+func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uint16, error) {
+	ss, ok := c.ClientData.(*router.Session)
+	if !ok {
+		return nil, 0, sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
+	}
+	if err := h.checkSize(query); err != nil { // packet.go
+		return nil, 0, err
+	}
+	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
+		return nil, 0, err
+	}
+	h.m.Prepares.Inc()
+	// Drivers prepare every statement that has arguments, often the same
+	// text again and again: answer from the plan cache when we can.
+	eng := h.r.Engine()
+	if fields, params, ok := eng.CachedPrepare(ss.DB, query); ok {
+		return cloneFields(fields), params, nil
+	}
+	marks, err := h.paramMarkers(query)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(marks) > maxParams {
+		return nil, 0, sqlerr.New(1390, "HY000", "Prepared statement contains too many placeholders")
+	}
+	nulls := make([]string, len(marks))
+	for i := range nulls {
+		nulls[i] = "NULL"
+	}
+	text := bindMarkers(query, marks, nulls)
+	meta, err := engine.MetadataQuery(text)
+	if err != nil {
+		return nil, 0, err
+	}
+	var fields []*querypb.Field
+	if meta != "" {
+		if fields = eng.Describe(h.r.Context(), &ss.Session, meta); fields == nil {
+			return nil, uint16(len(marks)), nil // not cached: try again next time
+		}
+	}
+	eng.CachePrepare(ss.DB, query, fields, uint16(len(marks)))
+	return cloneFields(fields), uint16(len(marks)), nil
+}
+
+// cloneFields copies result metadata before it goes to vitess: its
+// COM_STMT_PREPARE writer rewrites each field's Name in place (vitess
+// 0.24 query.go writePrepare), and the cached fields are shared by every
+// connection preparing the same text.
+func cloneFields(fields []*querypb.Field) []*querypb.Field {
+	if fields == nil {
+		return nil
+	}
+	out := make([]*querypb.Field, len(fields))
+	for i, f := range fields {
+		out[i] = f.CloneVT()
+	}
+	return out
+}
+
+// ComStmtExecute binds the execution's parameters into the statement and
+// runs it as a text query.
+//
+// vitess encodes binary rows from the Fields of each Result it is handed,
+// while Shoal's result paths send the columns once and then rows alone: the
+// columns are carried onto every row chunk here (a row chunk without them
+// gets a NULL bitmap sized for no columns and corrupts the stream past six
+// columns). Unaliased columns are named from the statement as prepared,
+// with its `?` markers, as MySQL names them.
+func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	if prepare == nil {
+		return sqlerr.New(1243, "HY000", "Unknown prepared statement handler given to mysqld_stmt_execute")
+	}
+	h.m.Executes.Inc()
+	b, err := h.bind(prepare)
+	if err != nil {
+		return sqlerr.ToMySQL(err)
+	}
+	var fields []*querypb.Field
+	return h.ComQuery(c, b.text, func(r *sqltypes.Result) error {
+		switch {
+		case r.Fields != nil:
+			fields = make([]*querypb.Field, len(r.Fields))
+			at := 0 // computed columns' names appear in select-list order
+			for i, f := range r.Fields {
+				fields[i] = f
+				if f.OrgName != "" || len(b.spans) == 0 {
+					continue
+				}
+				if name, ok := b.originalName(f.Name, &at); ok {
+					fields[i] = f.CloneVT()
+					fields[i].Name = name
+				}
+			}
+			cp := *r
+			cp.Fields = fields
+			return callback(&cp)
+		case len(r.Rows) > 0:
+			return callback(&sqltypes.Result{Fields: fields, Rows: r.Rows})
+		}
+		return callback(r)
+	})
+}
+
+// bound is a prepared statement with its values bound.
+type bound struct {
+	orig  string   // as prepared, with markers
+	text  string   // with literals
+	spans [][2]int // each literal's [start, end) in text
+}
+
+// bind renders the statement with its bound values.
+func (h *handler) bind(prepare *mysql.PrepareData) (*bound, error) {
+	marks, err := h.paramMarkers(prepare.PrepareStmt)
+	if err != nil {
+		return nil, err
+	}
+	if len(marks) != int(prepare.ParamsCount) {
+		return nil, sqlerr.New(sqlerr.ErrUnknown, "HY000", "prepared statement has %d markers, %d parameters", len(marks), prepare.ParamsCount)
+	}
+	lits := make([]string, len(marks))
+	for i := range marks {
+		bv, ok := prepare.BindVars["v"+strconv.Itoa(i+1)]
+		if !ok || bv == nil {
+			return nil, sqlerr.New(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute: parameter %d has no value", i+1)
+		}
+		if lits[i], err = literal(bv); err != nil {
+			return nil, err
+		}
+	}
+	b := &bound{orig: prepare.PrepareStmt, text: bindMarkers(prepare.PrepareStmt, marks, lits)}
+	shift := 0
+	for i, p := range marks {
+		start := p + shift
+		b.spans = append(b.spans, [2]int{start, start + len(lits[i])})
+		shift += len(lits[i]) - 1
+	}
+	return b, nil
+}
+
+// originalName maps a column name taken from the bound text (an unaliased
+// expression containing literals) back to the prepared text. The name is
+// looked for from *at on, and *at moves past it, so equal names (two NULL
+// columns, one a parameter) are told apart by their order.
+func (b *bound) originalName(name string, at *int) (string, bool) {
+	if name == "" || *at >= len(b.text) {
+		return "", false
+	}
+	i := strings.Index(b.text[*at:], name)
+	if i < 0 {
+		return "", false
+	}
+	lo, hi := *at+i, *at+i+len(name)
+	*at = hi
+	covers := false
+	olo, ohi := lo, hi
+	for _, sp := range b.spans {
+		switch {
+		case sp[1] <= lo: // before: shift both ends
+			olo -= sp[1] - sp[0] - 1
+			ohi -= sp[1] - sp[0] - 1
+		case sp[0] >= hi: // after
+		case sp[0] >= lo && sp[1] <= hi: // inside
+			covers = true
+			ohi -= sp[1] - sp[0] - 1
+		default: // cut: not a whole expression
+			return "", false
+		}
+	}
+	if !covers {
+		return "", false
+	}
+	return b.orig[olo:ohi], true
+}
+
+// literal renders a bound value as the SQL literal of the same type.
+func literal(bv *querypb.BindVariable) (string, error) {
+	v, err := sqltypes.BindVariableToValue(bv)
+	if err != nil {
+		return "", sqlerr.New(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute: %v", err)
+	}
+	raw := v.Raw()
+	switch t := v.Type(); {
+	case v.IsNull():
+		return "NULL", nil
+	case sqltypes.IsSigned(t):
+		if _, err := strconv.ParseInt(string(raw), 10, 64); err != nil {
+			return "", badParam(v)
+		}
+		return string(raw), nil
+	case sqltypes.IsUnsigned(t):
+		if _, err := strconv.ParseUint(string(raw), 10, 64); err != nil {
+			return "", badParam(v)
+		}
+		return string(raw), nil
+	case sqltypes.IsFloat(t):
+		f, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return "", badParam(v)
+		}
+		// An exponent makes it a DOUBLE literal, as the parameter was.
+		return strconv.FormatFloat(f, 'e', -1, 64), nil
+	case t == sqltypes.Decimal && isDecimal(raw):
+		return string(raw), nil
+	case t == sqltypes.Bit, t == sqltypes.Binary, !utf8.Valid(raw):
+		if len(raw) == 0 {
+			return "''", nil
+		}
+		return "X'" + hex.EncodeToString(raw) + "'", nil
+	}
+	return sqlparse.QuoteString(raw), nil
+}
+
+func badParam(v sqltypes.Value) error {
+	return sqlerr.New(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute: bad %s value", v.Type())
+}
+
+// isDecimal reports whether b is a plain decimal number: digits with an
+// optional sign and fraction, no exponent.
+func isDecimal(b []byte) bool {
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		b = b[1:]
+	}
+	digits, dot := 0, false
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return false
+		}
+	}
+	return digits > 0
+}

@@ -1,0 +1,119 @@
+package router
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// query classifies and runs one statement.
+func (s *Router) query(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
+	if ok, err := s.pinStatement(ctx, ss, query, callback); ok {
+		ss.Kind = observe.KindLocal
+		return err
+	}
+	if ss.SetsChanged("group_concat_max_len") && mentionsConcat(query) && readsOnly(query) {
+		// The merge cuts GROUP_CONCAT at the default group_concat_max_len
+		// and the result metadata (VARCHAR or TEXT, its length) is the
+		// default's too: the session's own value is on its replica.
+		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+	}
+	// A statement seen before skips parsing and planning.
+	if ok, err := s.eng.RunCached(ctx, &ss.Session, query, callback); ok {
+		return err
+	}
+	var (
+		stmts []ast.StmtNode
+		perr  error
+	)
+	if sqlparse.LexDepth(query) > sqlparse.MaxDepth { // depth.go: not worth parsing here
+		perr = sqlparse.ErrTooDeep
+	} else {
+		stmts, perr = sqlparse.Parse(query)
+	}
+	if perr != nil || len(stmts) != 1 {
+		if len(stmts) > 1 {
+			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
+		}
+		kind, why := planner.ClassifyUnparsed(query)
+		switch kind {
+		case planner.Refuse:
+			return sqlerr.ReadOnly(why)
+		case planner.Unparsable:
+			return sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(query, 80)))
+		}
+		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+	}
+	stmt := stmts[0]
+	kind, why := planner.Classify(stmt)
+	switch kind {
+	case planner.Refuse:
+		return sqlerr.ReadOnly(why)
+	case planner.Use:
+		return s.use(ctx, ss, stmt.(*ast.UseStmt).DBName, callback)
+	case planner.Set:
+		if err := s.eng.Passthrough(ctx, &ss.Session, query, callback); err != nil {
+			return err
+		}
+		ss.RememberSet(query)
+		return nil
+	case planner.Select:
+		sel := stmt.(*ast.SelectStmt)
+		// information_schema.PROCESSLIST is the coordinator's sessions.
+		if handled, err := s.eng.SelectProcesslist(ctx, &ss.Session, ss.id, sel, s.processList(ss.user, nil, ""), callback); handled {
+			return err
+		}
+		return s.eng.RunSelect(ctx, &ss.Session, query, sel, callback)
+	case planner.Explain:
+		return s.eng.Explain(ctx, &ss.Session, query, stmt.(*ast.ExplainStmt), callback)
+	}
+	if u, ok := stmt.(*ast.SetOprStmt); ok {
+		if handled, err := s.eng.RunUnion(ctx, &ss.Session, u, callback); handled {
+			return err
+		}
+	}
+	return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+}
+
+// mentionsConcat reports whether a statement may use an aggregate that
+// group_concat_max_len limits.
+func mentionsConcat(query string) bool {
+	return sqlparse.ContainsFold(query, "group_concat") || sqlparse.ContainsFold(query, "json_arrayagg") || sqlparse.ContainsFold(query, "json_objectagg")
+}
+
+// readsOnly reports whether a statement is one the coordinator would
+// answer or pass through anyway (a SELECT, EXPLAIN, UNION, SHOW, ...), so
+// sending it to the replica changes nothing but who merges.
+func readsOnly(query string) bool {
+	stmts, err := sqlparse.Parse(query)
+	if err != nil || len(stmts) != 1 {
+		return false
+	}
+	switch k, _ := planner.Classify(stmts[0]); k {
+	case planner.Select, planner.Explain, planner.Passthrough:
+		return true
+	}
+	return false
+}
+
+func (s *Router) use(ctx context.Context, ss *Session, db string, callback func(*sqltypes.Result) error) error {
+	if !s.eng.HasSchema(db) {
+		// The catalog may be older than the database: let the session's
+		// replica decide with one statement (and answer 1049 itself)
+		// rather than re-reading the whole catalog for every unknown name.
+		if err := s.eng.Passthrough(ctx, &ss.Session, "USE "+sqlparse.QuoteID(db), callback); err != nil {
+			return err
+		}
+		ss.DB = db
+		return nil
+	}
+	ss.DB = db
+	return callback(&sqltypes.Result{})
+}

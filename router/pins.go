@@ -1,0 +1,71 @@
+package router
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/sqlerr"
+	"vitess.io/vitess/go/sqltypes"
+)
+
+// Pinned-table statements are recognised here, before the TiDB parser
+// sees the statement (it does not know them), and run by the engine.
+//
+//	CACHE TABLE [db.]name AS SELECT …   pin a query's result under a name
+//	CACHE TABLE [db.]t                  pin a whole replica table
+//	UNCACHE TABLE [IF EXISTS] [db.]name
+//	REFRESH TABLE [db.]name             reload and swap atomically
+//	REFRESH TABLE [db.]t INCREMENTAL    append the rows past the split key's
+//	                                    high-water mark (append-only tables)
+//	SHOW CACHED TABLES
+
+const ident = engine.IdentPattern
+
+var (
+	cacheRe      = regexp.MustCompile(`(?is)^\s*CACHE\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(?:\s+AS\s+(.+?))?\s*;?\s*$`)
+	uncacheRe    = regexp.MustCompile(`(?is)^\s*UNCACHE\s+TABLE\s+(IF\s+EXISTS\s+)?(` + ident + `(?:\s*\.\s*` + ident + `)?)\s*;?\s*$`)
+	refreshRe    = regexp.MustCompile(`(?is)^\s*REFRESH\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(\s+INCREMENTAL)?\s*;?\s*$`)
+	showCachedRe = regexp.MustCompile(`(?is)^\s*SHOW\s+CACHED\s+TABLES\s*;?\s*$`)
+)
+
+// firstWord is the statement's first word, upper-cased.
+func firstWord(q string) string {
+	q = strings.TrimLeft(q, " \t\r\n(")
+	i := strings.IndexAny(q, " \t\r\n")
+	if i < 0 {
+		i = len(q)
+	}
+	return strings.ToUpper(q[:i])
+}
+
+// pinStatement handles the pinned-table statements; ok is false for any
+// other statement.
+func (s *Router) pinStatement(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (ok bool, err error) {
+	switch firstWord(query) {
+	case "CACHE":
+		m := cacheRe.FindStringSubmatch(query)
+		if m == nil {
+			return true, sqlerr.Parse("CACHE TABLE syntax: CACHE TABLE [db.]name [AS SELECT ...]")
+		}
+		return true, s.eng.CacheTable(ctx, &ss.Session, m[1], m[2], callback)
+	case "UNCACHE":
+		m := uncacheRe.FindStringSubmatch(query)
+		if m == nil {
+			return true, sqlerr.Parse("UNCACHE TABLE syntax: UNCACHE TABLE [IF EXISTS] [db.]name")
+		}
+		return true, s.eng.Uncache(&ss.Session, m[2], m[1] != "", callback)
+	case "REFRESH":
+		m := refreshRe.FindStringSubmatch(query)
+		if m == nil {
+			return false, nil // let a replica answer (or refuse) it
+		}
+		return true, s.eng.RefreshTable(ctx, &ss.Session, m[1], m[2] != "", callback)
+	case "SHOW":
+		if showCachedRe.MatchString(query) {
+			return true, s.eng.ShowCached(callback)
+		}
+	}
+	return false, nil
+}

@@ -1,0 +1,104 @@
+// Package router is where every client statement goes, from whichever
+// front end (MySQL protocol, Flight SQL) it came: it classifies the
+// statement once and dispatches it by kind — a query (to the engine), EXPLAIN,
+// the pinned-table statements, SHOW SHOAL REPLICAS, SHOW PROCESSLIST,
+// SET/USE, KILL, passthrough, or a refusal (writes get 1290).
+//
+// It also owns the client sessions: the registry KILL and SHOW PROCESSLIST
+// read, each session's published state (procInfo), and the per-statement
+// envelope both front ends share — the timeout, the cancel function KILL
+// calls, the statement's Activity (observe), the metrics and the slow log.
+//
+// It imports the engine (which runs statements) and observe (which it
+// feeds); the front ends import it, nothing below imports it.
+package router
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/sqlerr"
+)
+
+// Router dispatches the statements of every session of one coordinator.
+type Router struct {
+	cfg     config.Coordinator
+	log     *slog.Logger
+	eng     *engine.Engine
+	metrics *observe.Metrics
+	slow    *observe.Log
+	ids     *observe.QueryIDs
+	// ctx ends when the coordinator shuts down: running statements are
+	// cancelled.
+	ctx context.Context
+
+	// sessions maps connection id → *Session for KILL and the process
+	// list; conns counts open client connections for max_connections.
+	sessions sync.Map
+	conns    atomic.Int64
+}
+
+// New returns the router over eng; statements are numbered from ids
+// (shared with the engine). ctx ends at shutdown.
+func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, eng *engine.Engine, m *observe.Metrics, slow *observe.Log, ids *observe.QueryIDs) *Router {
+	return &Router{ctx: ctx, cfg: cfg, log: log, eng: eng, metrics: m, slow: slow, ids: ids}
+}
+
+// Engine is the engine the router dispatches to.
+func (s *Router) Engine() *engine.Engine { return s.eng }
+
+// Metrics are the coordinator's metrics.
+func (s *Router) Metrics() *observe.Metrics { return s.metrics }
+
+// Run runs one statement of session ss from any front end: the statements
+// answered before parsing (SHOW SHOAL REPLICAS, KILL, CONNECTION_ID(),
+// SHOW PROCESSLIST), then, under query_timeout and KILL's cancel, the
+// statement itself, recorded in the process list, the metrics and the slow
+// log. watch, when not nil, is started with the statement's cancel and
+// stopped when it ends (the MySQL front end watches for a client that
+// disconnects). The error is a MySQL error (sqlerr.ToMySQL).
+func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch func(cancel context.CancelFunc) (stop func())) error {
+	if isShowReplicas(query) {
+		return s.eng.ShowReplicas(callback)
+	}
+	if id, queryOnly, ok := parseKill(query); ok {
+		return sqlerr.ToMySQL(s.kill(ss, id, queryOnly, callback))
+	}
+	if ok, err := connectionID(query, ss, callback); ok {
+		return err
+	}
+	if ok, err := s.showProcesslist(ss, query, callback); ok {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueryTimeout.D())
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)() // shutdown
+	ss.setCancel(cancel)
+	defer ss.setCancel(nil)
+	if watch != nil {
+		defer watch(cancel)()
+	}
+	start := time.Now()
+	ss.Kind = ""
+	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
+	err := s.query(ctx, ss, query, callback)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = sqlerr.Timeout(s.cfg.QueryTimeout.D())
+	}
+	err = sqlerr.ToMySQL(err)
+	s.metrics.Observe(ss.Kind, err, time.Since(start))
+	finish(err)
+	return err
+}
+
+// Context ends when the coordinator shuts down.
+func (s *Router) Context() context.Context { return s.ctx }

@@ -1,0 +1,87 @@
+package router
+
+import (
+	"context"
+	"sync"
+
+	"github.com/shoaldb/shoal/engine"
+)
+
+// Session is the state of one client connection. vitess serializes a
+// connection's handler calls, so only cancel (read by KILL and shutdown)
+// needs the mutex.
+type Session struct {
+	// Session is what the engine needs of the session: its database, its
+	// replica connection and SETs for passthrough, and the path the
+	// running statement took.
+	engine.Session
+	id   uint32
+	user string
+
+	// conn is the client connection, for KILL (nil for Flight SQL).
+	conn Closer
+	// proc is what SHOW PROCESSLIST shows of the session (processlist.go).
+	proc procInfo
+
+	mu     sync.Mutex
+	cancel context.CancelFunc
+}
+
+func (ss *Session) setCancel(c context.CancelFunc) {
+	ss.mu.Lock()
+	ss.cancel = c
+	ss.mu.Unlock()
+}
+
+func (ss *Session) kill() {
+	ss.mu.Lock()
+	if ss.cancel != nil {
+		ss.cancel()
+	}
+	ss.mu.Unlock()
+}
+
+// Open registers a new session for connection id (the MySQL front end's
+// NewConnection); conn, when not nil, is closed by KILL CONNECTION.
+func (s *Router) Open(id uint32, conn Closer) *Session {
+	ss := &Session{id: id, conn: conn}
+	s.sessions.Store(id, ss)
+	return ss
+}
+
+// Closer is a client connection KILL can end: MarkForClose ends it after
+// the running statement, Close at once.
+type Closer interface {
+	MarkForClose()
+	Close()
+}
+
+// Authenticated records the account and client address of ss once its
+// handshake has completed.
+func (s *Router) Authenticated(ss *Session, user, host string) {
+	ss.user = user
+	ss.proc.connected(user, host)
+}
+
+// Close unregisters ss, cancels its statement and closes its replica
+// connection (the connection closed).
+func (s *Router) Close(ss *Session) {
+	s.sessions.Delete(ss.id)
+	ss.kill()
+	ss.CloseBackend()
+}
+
+// Ephemeral returns a session of one request (Flight SQL): user in db,
+// not registered; the caller closes its backend when done.
+func Ephemeral(user, db string) *Session {
+	ss := &Session{user: user}
+	ss.DB = db
+	ss.proc.user.Store(&user)
+	return ss
+}
+
+// ID is the session's connection id.
+func (ss *Session) ID() uint32 { return ss.id }
+
+// User is the session's account.
+func (ss *Session) User() string { return ss.user }

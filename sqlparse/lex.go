@@ -1,0 +1,69 @@
+package sqlparse
+
+import "strings"
+
+// Lexical helpers for scanning statement text before (or instead of)
+// parsing it: the UTF-8 gate and the depth estimate skip comments and
+// quoted text alike.
+
+// IsCommentStart reports whether a comment (#, "-- ", /* */) starts at
+// s[i]. The statement scanners (checkUTF8, lexDepth) skip comments alike.
+func IsCommentStart(s string, i int) bool {
+	return s[i] == '#' || strings.HasPrefix(s[i:], "-- ") || strings.HasPrefix(s[i:], "/*")
+}
+
+// CommentEnd returns the index just past the comment starting at s[i]
+// (len(s) when it is not closed).
+func CommentEnd(s string, i int) int {
+	if strings.HasPrefix(s[i:], "/*") {
+		if j := strings.Index(s[i+2:], "*/"); j >= 0 {
+			return i + j + 4
+		}
+		return len(s)
+	}
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(s)
+}
+
+// SkipQuoted returns the index just past the quoted text starting at i.
+// A doubled quote stands for itself; in strings a backslash escapes the
+// next byte.
+func SkipQuoted(s string, i int, q byte, backslash bool) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			if backslash {
+				j++
+			}
+		case q:
+			if j+1 < len(s) && s[j+1] == q {
+				j++
+				continue
+			}
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// ContainsFold is an ASCII case-insensitive strings.Contains that does not
+// allocate.
+func ContainsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// Truncate cuts s to at most n bytes (error messages quote the start of a
+// statement).
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
