@@ -213,7 +213,7 @@ func TestCompressedFragment(t *testing.T) {
 }
 
 func TestIPCCompressionConfig(t *testing.T) {
-	w := config.Worker{MySQL: "127.0.0.1:3306", IPCCompression: "snappy"}
+	w := config.Worker{MySQL: testAddr, IPCCompression: "snappy"}
 	if err := w.Validate(); err == nil {
 		t.Fatal("ipc_compression: snappy accepted")
 	}

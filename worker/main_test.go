@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,24 +16,20 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/deploy/localcluster"
 )
 
-// Tests run against the MariaDB on 127.0.0.1:3306 (override with
-// SHOAL_TEST_MYSQL), in a scratch database that is dropped at the end.
+// Tests run against a MariaDB that TestMain starts on a free loopback port
+// in a temporary directory and stops at the end (SHOAL_TEST_MYSQL=host:port
+// uses that server instead), in a scratch database that is dropped at the
+// end.
 
 const testDB = "shoal_worker_test"
 
 var (
-	testAddr = envOr("SHOAL_TEST_MYSQL", "127.0.0.1:3306")
+	testAddr string  // the MariaDB's host:port, set by TestMain
 	admin    *sql.DB // direct connection for setup and checks
 )
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
-}
 
 func TestMain(m *testing.M) {
 	if os.Getenv("SHOAL_TEST_LOG") == "" {
@@ -53,14 +50,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func runTests(m *testing.M) (int, error) {
+func runTests(m *testing.M) (code int, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if testAddr = os.Getenv("SHOAL_TEST_MYSQL"); testAddr == "" {
+		var stop func() error
+		if testAddr, stop, err = localcluster.StartMySQL(ctx); err != nil {
+			return 0, fmt.Errorf("starting MariaDB: %w", err)
+		}
+		defer func() {
+			if serr := stop(); serr != nil {
+				err = errors.Join(err, fmt.Errorf("stopping MariaDB: %w", serr))
+			}
+		}()
+	}
 	mc := dsnConfig(config.Worker{MySQL: testAddr, User: "root"})
 	db, err := sql.Open("mysql", mc.FormatDSN())
 	if err != nil {
 		return 0, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	if err := setupDB(ctx, db); err != nil {
 		db.Close()
 		return 0, fmt.Errorf("setting up %s on %s: %w", testDB, testAddr, err)
@@ -70,7 +78,7 @@ func runTests(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	code := m.Run()
+	code = m.Run()
 	admin.Close()
 	_, err = db.ExecContext(context.Background(), "DROP DATABASE IF EXISTS "+testDB)
 	db.Close()

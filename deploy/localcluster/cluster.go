@@ -36,8 +36,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/shoaldb/shoal/gen"
 )
 
@@ -131,6 +129,8 @@ const (
 	pidsFile    = "pids"
 	clusterFile = "cluster.json"
 	database    = "ontime"
+
+	defaultBufferPool = "256M"
 )
 
 // Load reads Dir/cluster.json of a cluster started by Up.
@@ -209,7 +209,7 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 		o.Replicas = 2
 	}
 	if o.BufferPool == "" {
-		o.BufferPool = "256M"
+		o.BufferPool = defaultBufferPool
 	}
 	if err := checkShape(o); err != nil {
 		return nil, err
@@ -274,28 +274,7 @@ func Up(ctx context.Context, o Options) (c *Cluster, err error) {
 	primary, replicas := servers[0], servers[1:]
 
 	logf("initializing %d data directories in %s with %s", nMySQL, dir, fl.server)
-	var g errgroup.Group
-	for _, s := range servers {
-		g.Go(func() error {
-			if err := fl.initDatadir(s); err != nil {
-				return err
-			}
-			return fl.writeCnf(s, o.BufferPool)
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	for _, s := range servers {
-		if err := fl.start(reg, s, pin); err != nil {
-			return nil, err
-		}
-	}
-	g = errgroup.Group{}
-	for _, s := range servers {
-		g.Go(func() error { return fl.waitReady(ctx, s, 60*time.Second) })
-	}
-	if err := g.Wait(); err != nil {
+	if err := fl.startServers(ctx, reg, servers, o.BufferPool, pin); err != nil {
 		return nil, err
 	}
 	logf("servers up: primary %s, replicas %s", primary.addr(), addrs(replicas))

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"golang.org/x/sync/errgroup"
 )
 
 // server is one mysqld/mariadbd instance of the cluster.
@@ -157,6 +158,34 @@ func (f *flavor) start(r *registry, s *server, pin *pinner) error {
 		pin.wrap(s.cpu, []string{f.server, "--defaults-file=" + s.cnf(), "--user=root"})...)
 	s.proc = p
 	return err
+}
+
+// startServers initializes the servers' data directories and option
+// files, starts them (recorded in reg) and waits until each lets root in
+// over TCP.
+func (f *flavor) startServers(ctx context.Context, reg *registry, servers []*server, bufferPool string, pin *pinner) error {
+	var g errgroup.Group
+	for _, s := range servers {
+		g.Go(func() error {
+			if err := f.initDatadir(s); err != nil {
+				return err
+			}
+			return f.writeCnf(s, bufferPool)
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for _, s := range servers {
+		if err := f.start(reg, s, pin); err != nil {
+			return err
+		}
+	}
+	g = errgroup.Group{}
+	for _, s := range servers {
+		g.Go(func() error { return f.waitReady(ctx, s, 60*time.Second) })
+	}
+	return g.Wait()
 }
 
 // waitReady polls the server's socket until it accepts root, the process
