@@ -13,6 +13,7 @@ import (
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/coordinator"
 	"github.com/shoaldb/shoal/frontend/flightwire"
+	"github.com/shoaldb/shoal/internal/cli"
 )
 
 func runCoordinator(args []string) error {
@@ -26,7 +27,7 @@ func runCoordinator(args []string) error {
 	httpListen := fs.String("http", "", `HTTP address for /metrics, /healthz and the status page (default 127.0.0.1:4080; "off" disables)`)
 	replicas := fs.String("replicas", "", "comma-separated mysql=worker address pairs, e.g. 127.0.0.1:3307=127.0.0.1:4100")
 	flightSQL := fs.String("flight-sql", "", `Arrow Flight SQL address, e.g. 127.0.0.1:4001 (default off; "off" disables one set in the config)`)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	var cfg config.Coordinator

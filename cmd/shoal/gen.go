@@ -12,6 +12,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/shoaldb/shoal/gen"
+	"github.com/shoaldb/shoal/internal/cli"
 )
 
 // runGen implements `shoal gen`: create the ontime sample database on a
@@ -42,7 +43,7 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *tsv {

@@ -11,10 +11,9 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/internal/cli"
 	"github.com/shoaldb/shoal/netshape"
 )
-
-const defaultLocalDir = ".local/cluster"
 
 // runLocal implements `shoal local up|down`.
 func runLocal(args []string) error {
@@ -47,7 +46,7 @@ run 'shoal local up --help' or 'shoal local down --help' for flags
 
 func runLocalUp(args []string) error {
 	fs := flag.NewFlagSet("local up", flag.ContinueOnError)
-	dir := fs.String("dir", defaultLocalDir, "directory for data, logs and configuration")
+	dir := fs.String("dir", localcluster.DefaultDir, "directory for data, logs and configuration")
 	replicas := fs.Int("replicas", 2, "number of replicas, each with a worker")
 	rows := fs.Int64("rows", 10_000_000, "number of ontime rows to load")
 	seed := fs.Uint64("seed", 1, "random seed of the generated data")
@@ -70,7 +69,7 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *shape != "" {
@@ -130,12 +129,12 @@ flags:
 
 func runLocalDown(args []string) error {
 	fs := flag.NewFlagSet("local down", flag.ContinueOnError)
-	dir := fs.String("dir", defaultLocalDir, "directory of the cluster to stop")
+	dir := fs.String("dir", localcluster.DefaultDir, "directory of the cluster to stop")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: shoal local down [--dir D]\n\nStop every process 'shoal local up' started in D; data and logs stay.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if err := localcluster.Down(*dir); err != nil {

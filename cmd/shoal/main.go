@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/internal/cli"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -24,7 +27,7 @@ func commands() map[string]command {
 		"worker":      {"run a worker next to one replica (Arrow Flight)", runWorker},
 		"local":       {"start or stop a local cluster: shoal local up|down", runLocal},
 		"gen":         {"generate and load the ontime sample data", runGen},
-		"bench":       {"measure queries directly vs through Shoal on a local cluster", runBench},
+		"bench":       {"measure queries directly vs through Shoal on a local cluster", bench.Command},
 		"netshape":    {"relay TCP over a shaped link (rate, delay) for benchmarks", runNetshape},
 		"version":     {"print the version", runVersion},
 	}
@@ -36,7 +39,7 @@ func runVersion(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: shoal version\n\nPrints the version the binary was built as (-ldflags \"-X main.version=...\"; dev otherwise).\n")
 	}
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	fmt.Println("shoal", version)
@@ -75,16 +78,4 @@ func main() {
 		fmt.Fprintln(os.Stderr, "shoal:", err)
 		os.Exit(1)
 	}
-}
-
-// parseFlags parses a subcommand's flags; it refuses positional arguments,
-// which no subcommand takes after its verb.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%s: unexpected arguments %q", fs.Name(), fs.Args())
-	}
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/shoaldb/shoal/internal/cli"
 	"github.com/shoaldb/shoal/netshape"
 )
 
@@ -33,7 +34,7 @@ flags:
 	listen := fs.String("listen", "", "address to accept connections on, e.g. 127.0.0.1:4111")
 	to := fs.String("to", "", "address to relay each connection to, e.g. 127.0.0.1:4101")
 	linkSpec := fs.String("link", "", "the link: delay=DURATION,rate=N{bit,kbit,mbit,gbit} (either part may be left out)")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *listen == "" {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/internal/cli"
 	"github.com/shoaldb/shoal/worker"
 )
 
@@ -30,7 +31,7 @@ func runWorker(args []string) error {
 	user := fs.String("user", "", "replica account (default root)")
 	password := fs.String("password", "", "replica password (prefer SHOAL_WORKER_PASSWORD: flags show in ps)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 

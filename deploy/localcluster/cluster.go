@@ -133,6 +133,9 @@ const (
 	defaultBufferPool = "256M"
 )
 
+// DefaultDir is where `shoal local up` keeps a cluster unless told otherwise.
+const DefaultDir = ".local/cluster"
+
 // Load reads Dir/cluster.json of a cluster started by Up.
 func Load(dir string) (*Cluster, error) {
 	b, err := os.ReadFile(filepath.Join(dir, clusterFile))

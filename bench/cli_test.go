@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"slices"
@@ -29,7 +29,7 @@ func TestSplitWorkload(t *testing.T) {
 	if _, _, err := splitWorkload([]string{"--workload"}); err == nil {
 		t.Errorf("--workload without a value: no error")
 	}
-	if err := runBench([]string{"nosuch"}); err == nil {
+	if err := Command([]string{"nosuch"}); err == nil {
 		t.Errorf("unknown workload: no error")
 	}
 }
@@ -84,7 +84,7 @@ func TestViaCoordinator(t *testing.T) {
 			t.Errorf("via %q = %q, %q, %v; want %q", c.via, addr, desc, err, c.addr)
 		}
 	}
-	if err := runBench([]string{"--via", "nosuch", "--dir", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "use shaped or shaped-lz4") {
+	if err := Command([]string{"--via", "nosuch", "--dir", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "use shaped or shaped-lz4") {
 		t.Errorf("bench --via nosuch: %v", err)
 	}
 }

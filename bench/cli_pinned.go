@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"bufio"
@@ -19,8 +19,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/shoaldb/shoal/bench"
 	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/internal/cli"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -34,7 +34,7 @@ import (
 //	shoal bench pinned --duckdb DIR/duckdb.json
 //
 // The manifest carries the column types (from the primary's
-// information_schema, mapped to DuckDB's), the queries (bench.Core) and a
+// information_schema, mapped to DuckDB's), the queries (Core) and a
 // check query; the third step measures Shoal and reads DuckDB's times and
 // answers from the JSON.
 
@@ -116,13 +116,13 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
+	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
 	export := fs.String("export", "", "write the primary's rows and a manifest for bench/duckdb/compare.mjs to this directory, then stop")
 	duckPath := fs.String("duckdb", "", "DuckDB results written by compare.mjs --out")
 	runs := fs.Int("runs", 5, "timed runs per query on each Shoal path, after a warm-up (best is reported)")
 	directRuns := fs.Int("direct-runs", 1, "timed runs per query directly on the replica (its answer is the reference)")
 	verbose := fs.Bool("v", false, "print every side's answers")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	if *runs < 1 || *directRuns < 1 {
@@ -165,7 +165,7 @@ flags:
 	if duck != nil {
 		fmt.Printf("duckdb = %s in memory, threads = %d (from %s)\n", duck.Version, duck.Threads, *duckPath)
 	}
-	rep, err := measurePinned(ctx, shoal, direct, bench.Core(rows), *runs, *directRuns, duck != nil)
+	rep, err := measurePinned(ctx, shoal, direct, Core(rows), *runs, *directRuns, duck != nil)
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ flags:
 
 // pinnedQuery is one query's measurement on every Shoal path and directly.
 type pinnedQuery struct {
-	q                                           bench.Query
+	q                                           Query
 	engine, client, cached, distributed, direct time.Duration
 	pinnedRows, distRows, directRows            [][]string
 }
@@ -195,7 +195,7 @@ type pinnedReport struct {
 // measurePinned pins the table if it is not, times each query pinned,
 // unpins it and times them distributed, then directly; a table that was
 // pinned before is pinned again on the way out.
-func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query, runs, directRuns int, check bool) (rep *pinnedReport, err error) {
+func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []Query, runs, directRuns int, check bool) (rep *pinnedReport, err error) {
 	rep = &pinnedReport{}
 	const cacheStmt = "CACHE TABLE ontime." + pinnedTable
 	before, err := showCachedTable(ctx, shoal, "ontime", pinnedTable)
@@ -222,7 +222,7 @@ func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query,
 		return nil, fmt.Errorf("%s: not in SHOW CACHED TABLES after %s", pinnedTable, cacheStmt)
 	}
 	if check {
-		_, rs, err := bench.Timed(ctx, shoal, pinnedCheckSQL)
+		_, rs, err := Timed(ctx, shoal, pinnedCheckSQL)
 		if err != nil {
 			return nil, fmt.Errorf("check query: %w", err)
 		}
@@ -239,12 +239,12 @@ func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query,
 		// A text the coordinator has not seen: planned and run, not
 		// answered from the result cache (keyed by the exact text).
 		pq.client, pq.pinnedRows, err = bestOf(runs, func(i int) (time.Duration, [][]string, error) {
-			return bench.Timed(ctx, shoal, fmt.Sprintf("%s /* bench pinned %x run %d */", q.SQL, nonce, i))
+			return Timed(ctx, shoal, fmt.Sprintf("%s /* bench pinned %x run %d */", q.SQL, nonce, i))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s pinned: %w", q.Name, err)
 		}
-		if pq.cached, _, err = bestOf(runs+1, func(int) (time.Duration, [][]string, error) { return bench.Timed(ctx, shoal, q.SQL) }); err != nil {
+		if pq.cached, _, err = bestOf(runs+1, func(int) (time.Duration, [][]string, error) { return Timed(ctx, shoal, q.SQL) }); err != nil {
 			return nil, fmt.Errorf("%s pinned: %w", q.Name, err)
 		}
 		rep.queries = append(rep.queries, pq)
@@ -254,16 +254,16 @@ func measurePinned(ctx context.Context, shoal, direct *sql.DB, qs []bench.Query,
 	}
 	for i := range rep.queries {
 		pq := &rep.queries[i]
-		if _, _, err := bench.Timed(ctx, shoal, pq.q.SQL); err != nil { // warm-up
+		if _, _, err := Timed(ctx, shoal, pq.q.SQL); err != nil { // warm-up
 			return nil, fmt.Errorf("%s distributed: %w", pq.q.Name, err)
 		}
-		if pq.distributed, pq.distRows, err = bestOf(runs, func(int) (time.Duration, [][]string, error) { return bench.Timed(ctx, shoal, pq.q.SQL) }); err != nil {
+		if pq.distributed, pq.distRows, err = bestOf(runs, func(int) (time.Duration, [][]string, error) { return Timed(ctx, shoal, pq.q.SQL) }); err != nil {
 			return nil, fmt.Errorf("%s distributed: %w", pq.q.Name, err)
 		}
 	}
 	for i := range rep.queries {
 		pq := &rep.queries[i]
-		if pq.direct, pq.directRows, err = bestOf(directRuns, func(int) (time.Duration, [][]string, error) { return bench.Timed(ctx, direct, pq.q.SQL) }); err != nil {
+		if pq.direct, pq.directRows, err = bestOf(directRuns, func(int) (time.Duration, [][]string, error) { return Timed(ctx, direct, pq.q.SQL) }); err != nil {
 			return nil, fmt.Errorf("%s direct: %w", pq.q.Name, err)
 		}
 	}
@@ -322,7 +322,7 @@ var analyzeTimeRe = regexp.MustCompile(`^analyze: \d+ rows returned in ([^;]+);`
 func pinnedEngineTime(ctx context.Context, shoal *sql.DB, query string, runs int) (time.Duration, error) {
 	var best time.Duration
 	for i := 0; i <= runs; i++ {
-		a, err := bench.Explain(ctx, shoal, query)
+		a, err := Explain(ctx, shoal, query)
 		if err != nil {
 			return 0, err
 		}
@@ -553,7 +553,7 @@ func exportForDuckDB(ctx context.Context, c *localcluster.Cluster, dir string) e
 		return err
 	}
 	m := duckManifest{Table: pinnedTable, Rows: n, Data: dataFile, Columns: cols, Check: pinnedCheckSQL}
-	for _, q := range bench.Core(n) {
+	for _, q := range Core(n) {
 		m.Queries = append(m.Queries, duckQuery{Name: q.Name, SQL: q.SQL})
 	}
 	b, err := json.MarshalIndent(m, "", "  ")

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -15,16 +15,16 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
-	"github.com/shoaldb/shoal/bench"
 	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/internal/cli"
 )
 
 // querySetHelp describes --queries (querySet).
 const querySetHelp = "query set: core (Percona q1, q2), breadth (join, count distinct), rows (selective, export) or all"
 
-// runBench implements `shoal bench [scan|dashboard|pinned|fragments|affinity] [flags]`; scan is the
-// default, and --workload NAME selects a workload too.
-func runBench(args []string) error {
+// Command implements `shoal bench [scan|dashboard|pinned|fragments|affinity]
+// [flags]`; scan is the default, and --workload NAME selects a workload too.
+func Command(args []string) error {
 	workload, rest, err := splitWorkload(args)
 	if err != nil {
 		return err
@@ -160,12 +160,12 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
+	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
 	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
 	verbose := fs.Bool("v", false, "print both results")
 	set := fs.String("queries", "core", querySetHelp)
 	via := fs.String("via", "", viaHelp)
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	c, direct, shoal, shoalDesc, err := openClusterVia(*dir, 2, *via)
@@ -185,11 +185,11 @@ flags:
 	if err != nil {
 		return err
 	}
-	rs, err := bench.Run(ctx, direct, shoal, qs, *runs)
+	rs, err := Run(ctx, direct, shoal, qs, *runs)
 	if err != nil {
 		return err
 	}
-	bench.Print(os.Stdout, rs, *verbose)
+	Print(os.Stdout, rs, *verbose)
 	for _, r := range rs {
 		if !r.Equal {
 			return fmt.Errorf("%s: results differ between direct and shoal", r.Query.Name)
@@ -225,7 +225,7 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
+	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
 	stepsFlag := fs.String("steps", "10,25,50,75,100,150,300", "virtual users per step, comma separated")
 	stepTime := fs.Duration("step-time", 10*time.Second, "duration of each step on each side")
 	runDirect := fs.Bool("direct", true, "run each step directly on the first replica too")
@@ -237,7 +237,7 @@ flags:
 	teardown := fs.String("teardown", "", "statements run once through Shoal after the steps, separated by ';'")
 	csvPath := fs.String("csv", "", "write one CSV row per side and step to this file")
 	svgPath := fs.String("svg", "", "write an SVG chart of QPS and p99 against users to this file")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	steps, err := parseSteps(*stepsFlag)
@@ -265,13 +265,13 @@ flags:
 		if !last.Valid {
 			return fmt.Errorf("ontime is empty")
 		}
-		cond = bench.RecentSlice("ontime", int(last.Int64), *years).Where
+		cond = RecentSlice("ontime", int(last.Int64), *years).Where
 	}
 	var total, inSlice int64
 	if err := direct.QueryRowContext(ctx, "select count(*), coalesce(sum(("+cond+")), 0) from ontime").Scan(&total, &inSlice); err != nil {
 		return fmt.Errorf("counting the slice %q: %w", cond, err)
 	}
-	charts := bench.Dashboard()
+	charts := Dashboard()
 	fmt.Printf("dashboard: %d charts over %s WHERE %s (%d of %d ontime rows); shoal = coordinator %s over %d replicas",
 		len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas))
 	if *runDirect {
@@ -279,10 +279,10 @@ flags:
 	}
 	fmt.Printf("\nsteps %v users, %s each\n", steps, *stepTime)
 
-	rep, err := bench.RunDashboard(ctx, bench.DashboardOptions{
+	rep, err := RunDashboard(ctx, DashboardOptions{
 		Shoal: shoal, Direct: direct,
-		ShoalSlice:  bench.Slice{Table: *table, Where: cond},
-		DirectSlice: bench.Slice{Table: "ontime", Where: cond},
+		ShoalSlice:  Slice{Table: *table, Where: cond},
+		DirectSlice: Slice{Table: "ontime", Where: cond},
 		Charts:      charts, Steps: steps, StepTime: *stepTime,
 		RunDirect: *runDirect, Verify: *verify,
 		Setup: splitStatements(*setup), Teardown: splitStatements(*teardown),
@@ -290,16 +290,16 @@ flags:
 	})
 	if rep != nil && len(rep.Checks) > 0 {
 		fmt.Println()
-		bench.PrintChecks(os.Stdout, rep.Checks)
+		PrintChecks(os.Stdout, rep.Checks)
 	}
 	if rep != nil && len(rep.Steps) > 0 {
 		fmt.Println()
-		bench.PrintSteps(os.Stdout, rep.Steps)
+		PrintSteps(os.Stdout, rep.Steps)
 		title := fmt.Sprintf("shoal bench dashboard: %d charts, %s WHERE %s (%d rows), %s per step", len(charts), *table, cond, inSlice, *stepTime)
-		if werr := writeFile(*csvPath, func(f *os.File) error { return bench.WriteCSV(f, rep.Steps) }); werr != nil && err == nil {
+		if werr := writeFile(*csvPath, func(f *os.File) error { return WriteCSV(f, rep.Steps) }); werr != nil && err == nil {
 			err = werr
 		}
-		if werr := writeFile(*svgPath, func(f *os.File) error { return bench.WriteSVG(f, title, rep.Steps) }); werr != nil && err == nil {
+		if werr := writeFile(*svgPath, func(f *os.File) error { return WriteSVG(f, title, rep.Steps) }); werr != nil && err == nil {
 			err = werr
 		}
 	}

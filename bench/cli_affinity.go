@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -15,10 +15,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/shoaldb/shoal/bench"
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/coordinator"
 	"github.com/shoaldb/shoal/deploy/localcluster"
+	"github.com/shoaldb/shoal/internal/cli"
 )
 
 // Two workloads about how fragments are cut and placed:
@@ -26,7 +26,7 @@ import (
 //	shoal bench fragments   fragment-time balance of a query over many runs
 //	shoal bench affinity    repeated Percona q1 with range affinity on and off
 //
-// Both read EXPLAIN ANALYZE's fragment lines (bench.Profile).
+// Both read EXPLAIN ANALYZE's fragment lines (Profile).
 
 // runBenchFragments runs each query several times with EXPLAIN ANALYZE
 // through the cluster's coordinator and reports how evenly the fragments
@@ -47,11 +47,11 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
+	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
 	runs := fs.Int("runs", 10, "EXPLAIN ANALYZE runs per query")
 	set := fs.String("queries", "core", querySetHelp)
 	countRows := fs.Bool("count-rows", false, "count each range's rows on the first replica")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	c, direct, shoal, err := openCluster(*dir, 2)
@@ -73,7 +73,7 @@ flags:
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "query\tfragments\twall p50\tfrag p50\tfrag p95\tp95/p50\trange p50\trange p95\tp95/p50\trows max/median\t")
 	for _, q := range qs {
-		p, err := bench.ProfileQuery(ctx, shoal, q.SQL, *runs)
+		p, err := ProfileQuery(ctx, shoal, q.SQL, *runs)
 		if err != nil {
 			return fmt.Errorf("%s: %w", q.Name, err)
 		}
@@ -86,25 +86,25 @@ flags:
 			}
 			balance = maxOverMedian(counts)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", q.Name, per.N, bench.FmtDur(p.Wall().P50),
-			bench.FmtDur(pooled.P50), bench.FmtDur(pooled.P95), bench.Skew(pooled),
-			bench.FmtDur(per.P50), bench.FmtDur(per.P95), bench.Skew(per), balance)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", q.Name, per.N, FmtDur(p.Wall().P50),
+			FmtDur(pooled.P50), FmtDur(pooled.P95), Skew(pooled),
+			FmtDur(per.P50), FmtDur(per.P95), Skew(per), balance)
 	}
 	return tw.Flush()
 }
 
 // querySet is the --queries set of `shoal bench` and `shoal bench
 // fragments`/`affinity`: rows sizes query 1's HAVING threshold.
-func querySet(set string, rows int64) ([]bench.Query, error) {
+func querySet(set string, rows int64) ([]Query, error) {
 	switch set {
 	case "core":
-		return bench.Core(rows), nil
+		return Core(rows), nil
 	case "breadth":
-		return bench.Breadth(), nil
+		return Breadth(), nil
 	case "rows":
-		return bench.Rows(), nil
+		return Rows(), nil
 	case "all":
-		return slices.Concat(bench.Core(rows), bench.Breadth(), bench.Rows()), nil
+		return slices.Concat(Core(rows), Breadth(), Rows()), nil
 	}
 	return nil, fmt.Errorf("--queries: unknown set %q (core, breadth, rows or all)", set)
 }
@@ -170,7 +170,7 @@ func maxOverMedian(counts []int64) string {
 	for i, c := range counts {
 		ds[i] = time.Duration(c)
 	}
-	l := bench.Summarize(ds)
+	l := Summarize(ds)
 	if l.P50 <= 0 {
 		return "-"
 	}
@@ -203,11 +203,11 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	dir := fs.String("dir", defaultLocalDir, "local cluster directory")
+	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
 	runs := fs.Int("runs", 6, "timed runs per block")
 	warmup := fs.Int("warmup", 2, "untimed runs at the start of each block")
 	rounds := fs.Int("rounds", 2, "blocks per mode, alternating")
-	if err := parseFlags(fs, args); err != nil {
+	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
 	c, err := localcluster.Load(*dir)
@@ -240,7 +240,7 @@ flags:
 	if err := reps[0].QueryRowContext(ctx, "select @@innodb_buffer_pool_size").Scan(&pool); err != nil {
 		return err
 	}
-	q := bench.Core(rows)[0]
+	q := Core(rows)[0]
 	share := tableBytes / int64(len(c.Replicas))
 	fmt.Printf("ontime: %d rows, %d MiB (data + indexes); %d replicas, buffer pool %d MiB each; share per replica %d MiB\n",
 		rows, tableBytes>>20, len(c.Replicas), pool>>20, share>>20)
@@ -281,18 +281,18 @@ flags:
 		dbs[i] = db
 	}
 
-	profiles := make([]bench.Profile, len(modes))
+	profiles := make([]Profile, len(modes))
 	reads := make([]int64, len(modes))
 	for round := range *rounds {
 		for i, m := range modes {
-			if _, err := bench.ProfileQuery(ctx, dbs[i], q.SQL, *warmup); err != nil {
+			if _, err := ProfileQuery(ctx, dbs[i], q.SQL, *warmup); err != nil {
 				return fmt.Errorf("%s warm-up: %w", m.name, err)
 			}
 			before, err := poolReads(ctx, reps)
 			if err != nil {
 				return err
 			}
-			p, err := bench.ProfileQuery(ctx, dbs[i], q.SQL, *runs)
+			p, err := ProfileQuery(ctx, dbs[i], q.SQL, *runs)
 			if err != nil {
 				return fmt.Errorf("%s: %w", m.name, err)
 			}
@@ -303,7 +303,7 @@ flags:
 			reads[i] += after - before
 			profiles[i].Merge(p)
 			fmt.Fprintf(os.Stderr, "round %d %-8s q1 p50 %s, %d buffer pool reads per query\n", round+1, m.name,
-				bench.FmtDur(p.Wall().P50), (after-before)/int64(max(*runs, 1)))
+				FmtDur(p.Wall().P50), (after-before)/int64(max(*runs, 1)))
 		}
 	}
 
@@ -312,8 +312,8 @@ flags:
 	fmt.Fprintln(tw, "placement\tq1 p50\tq1 mean\tfrag p50\tfrag p95\tpool reads/query\tsame replica as last run\t")
 	for i, m := range modes {
 		w, f := profiles[i].Wall(), profiles[i].Pooled()
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%.0f%%\t\n", m.name, bench.FmtDur(w.P50), bench.FmtDur(w.Mean),
-			bench.FmtDur(f.P50), bench.FmtDur(f.P95), reads[i]/int64(max(len(profiles[i].Times), 1)), 100*profiles[i].Stability())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%.0f%%\t\n", m.name, FmtDur(w.P50), FmtDur(w.Mean),
+			FmtDur(f.P50), FmtDur(f.P95), reads[i]/int64(max(len(profiles[i].Times), 1)), 100*profiles[i].Stability())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
