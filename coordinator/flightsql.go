@@ -477,6 +477,29 @@ func (f *flightSQLServer) DoGetStatement(ctx context.Context, tkt flightsql.Stat
 	return f.stream(ctx, t.User, t.DB, t.Query)
 }
 
+// DoGetSqlInfo is BaseServer's answer (the values registerSQLInfo set)
+// with its batches held in the DoGet call's ledger.
+func (f *flightSQLServer) DoGetSqlInfo(ctx context.Context, cmd flightsql.GetSqlInfo) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	schema, in, err := f.BaseServer.DoGetSqlInfo(ctx, cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	// One small batch, from a goroutine that ends once in is drained.
+	var chunks []flight.StreamChunk
+	for c := range in {
+		if c.Data != nil {
+			c.Data = doGetLedger(ctx).hold(c.Data)
+		}
+		chunks = append(chunks, c)
+	}
+	ch := make(chan flight.StreamChunk, len(chunks))
+	for _, c := range chunks {
+		ch <- c
+	}
+	close(ch)
+	return schema, ch, nil
+}
+
 // streamStart is the producer's first word: the schema, or the error that
 // ended the statement before it had columns.
 type streamStart struct {

@@ -254,6 +254,7 @@ func TestFlightDoGetFailedWrite(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	srv := &flightSQLServer{s: &Server{log: slog.New(slog.DiscardHandler)}, mem: mem}
+	srv.Alloc = mem
 	svc := newFlightService(srv, mem)
 	handle, err := statementTicket{User: "alice", Query: "select connection_id()"}.encode()
 	if err != nil {
@@ -263,13 +264,18 @@ func TestFlightDoGetFailedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A protobuf Any of an empty CommandGetTableTypes: field 1, its type URL.
-	const url = "type.googleapis.com/arrow.flight.protocol.sql.CommandGetTableTypes"
-	tableTypes := append([]byte{0x0a, byte(len(url))}, url...)
+	if err := srv.registerSQLInfo(); err != nil {
+		t.Fatal(err)
+	}
+	// A protobuf Any of an empty command: field 1, its type URL.
+	command := func(name string) []byte {
+		url := "type.googleapis.com/arrow.flight.protocol.sql." + name
+		return append([]byte{0x0a, byte(len(url))}, url...)
+	}
 	for _, c := range []struct {
 		name   string
 		ticket []byte
-	}{{"statement", stmt}, {"table types", tableTypes}} {
+	}{{"statement", stmt}, {"table types", command("CommandGetTableTypes")}, {"sql info", command("CommandGetSqlInfo")}} {
 		// 0: the schema's Send fails; 1: the batch's; 3: none (the schema,
 		// the batch, end of stream).
 		for _, ok := range []int{0, 1, 3} {
