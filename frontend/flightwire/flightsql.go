@@ -11,6 +11,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -46,10 +47,14 @@ import (
 //	         callback: rows ─ resultBatches ─▶ chan StreamChunk (cap 1) ─▶ flightsql writes, Releases
 //
 // Ownership: a batch belongs to the channel once sent; the producer
-// Releases a batch it could not send. flightsql's DoGet drains the channel
-// (Releasing) on every exit, and the producer closes it when the statement
-// ends, so a producer never outlives its RPC by more than the statement's
-// reaction to cancellation; Close waits for all of them.
+// Releases a batch it could not send. flightsql's DoGet Releases a batch
+// once written and drains the channel (Releasing) on every exit, and the
+// producer closes it when the statement ends, so a producer never outlives
+// its RPC by more than the statement's reaction to cancellation; Close
+// waits for all of them. flightsql's DoGet does not Release the batch
+// whose write fails (the client went away mid-stream): every batch handed
+// to it is held in the call's ledger (batchLedger), which Releases what
+// DoGet left when it returns.
 //
 // The database is the "database" request header (gRPC metadata), as
 // InfluxDB's Flight SQL does: ADBC sets it with
@@ -120,7 +125,7 @@ func Start(cfg config.Coordinator, log *slog.Logger, r *router.Router, addr stri
 		return nil, err
 	}
 	f := &FlightSQL{srv: srv, grpc: grpc.NewServer(opts...), lis: lis, done: make(chan struct{})}
-	flight.RegisterFlightServiceServer(f.grpc, flightsql.NewFlightServerWithAllocator(srv, mem))
+	flight.RegisterFlightServiceServer(f.grpc, newFlightService(srv, mem))
 	go func() {
 		defer close(f.done)
 		if err := f.grpc.Serve(lis); err != nil && !errors.Is(err, grpc.ErrServerStopped) {
@@ -128,6 +133,104 @@ func Start(cfg config.Coordinator, log *slog.Logger, r *router.Router, addr stri
 		}
 	}()
 	return f, nil
+}
+
+// flightService is flightsql's Flight service whose DoGet Releases the
+// batches flightsql's DoGet leaves: it Releases a chunk's batch after
+// writing it, not when the write fails (arrow-go v18.8.0
+// flightsql/server.go: it returns the error with the batch held), which is
+// what happens when the client cancels mid-stream.
+type flightService struct {
+	flight.FlightServer
+}
+
+func newFlightService(srv *flightSQLServer, mem memory.Allocator) flightService {
+	return flightService{flightsql.NewFlightServerWithAllocator(srv, mem)}
+}
+
+// DoGet serves the call with a ledger in its context, in which the DoGet*
+// methods hold the batches they hand flightsql's DoGet (batchLedger.hold),
+// and Releases what is still held when flightsql's DoGet returns: it then
+// has drained the channel, or never received it (the statement failed or
+// was cancelled before its columns, and its channel is drained by the
+// producer's side, whose Releases of a batch released here do nothing).
+func (s flightService) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+	l := &batchLedger{}
+	defer l.releaseAll()
+	return s.FlightServer.DoGet(t, ledgerStream{stream, context.WithValue(stream.Context(), batchLedgerKey{}, l)})
+}
+
+// ledgerStream is a DoGet stream whose context carries the call's ledger.
+type ledgerStream struct {
+	flight.FlightService_DoGetServer
+	ctx context.Context
+}
+
+func (s ledgerStream) Context() context.Context { return s.ctx }
+
+type batchLedgerKey struct{}
+
+// batchLedger holds the batches handed to one DoGet call until they are
+// released, by their consumer or by releaseAll.
+type batchLedger struct {
+	mu   sync.Mutex
+	held []*heldBatch
+}
+
+// doGetLedger is the ledger of the DoGet call ctx belongs to (nil outside
+// one: hold then returns the batch itself).
+func doGetLedger(ctx context.Context) *batchLedger {
+	l, _ := ctx.Value(batchLedgerKey{}).(*batchLedger)
+	return l
+}
+
+// hold returns b, with the reference the caller owned, as a batch the
+// ledger can Release if its consumer does not.
+func (l *batchLedger) hold(b arrow.RecordBatch) arrow.RecordBatch {
+	if l == nil {
+		return b
+	}
+	h := &heldBatch{RecordBatch: b}
+	h.refs.Store(1)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	// Batches are released in order as they are written: forget those.
+	for len(l.held) > 0 && l.held[0].refs.Load() <= 0 {
+		l.held[0] = nil
+		l.held = l.held[1:]
+	}
+	l.held = append(l.held, h)
+	return h
+}
+
+// releaseAll Releases the batches still held, once each whatever their
+// count of references: their consumer is gone.
+func (l *batchLedger) releaseAll() {
+	l.mu.Lock()
+	held := l.held
+	l.held = nil
+	l.mu.Unlock()
+	for _, h := range held {
+		if h.refs.Swap(0) > 0 {
+			h.RecordBatch.Release()
+		}
+	}
+}
+
+// heldBatch is a batch in a ledger: its own count of references, and the
+// underlying batch released once, when the count reaches zero or by
+// releaseAll (after which Release does nothing).
+type heldBatch struct {
+	arrow.RecordBatch
+	refs atomic.Int64
+}
+
+func (h *heldBatch) Retain() { h.refs.Add(1) }
+
+func (h *heldBatch) Release() {
+	if h.refs.Add(-1) == 0 {
+		h.RecordBatch.Release()
+	}
 }
 
 // Addr is the Flight SQL listener's address.
@@ -343,6 +446,29 @@ func (f *flightSQLServer) DoGetStatement(ctx context.Context, tkt flightsql.Stat
 	return f.stream(ctx, t.User, t.DB, t.Query)
 }
 
+// DoGetSqlInfo is BaseServer's answer (the values registerSQLInfo set)
+// with its batches held in the DoGet call's ledger.
+func (f *flightSQLServer) DoGetSqlInfo(ctx context.Context, cmd flightsql.GetSqlInfo) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	schema, in, err := f.BaseServer.DoGetSqlInfo(ctx, cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	// One small batch, from a goroutine that ends once in is drained.
+	var chunks []flight.StreamChunk
+	for c := range in {
+		if c.Data != nil {
+			c.Data = doGetLedger(ctx).hold(c.Data)
+		}
+		chunks = append(chunks, c)
+	}
+	ch := make(chan flight.StreamChunk, len(chunks))
+	for _, c := range chunks {
+		ch <- c
+	}
+	close(ch)
+	return schema, ch, nil
+}
+
 // streamStart is the producer's first word: the schema, or the error that
 // ended the statement before it had columns.
 type streamStart struct {
@@ -356,7 +482,9 @@ type streamStart struct {
 func (f *flightSQLServer) stream(ctx context.Context, user, db, query string) (*arrow.Schema, <-chan flight.StreamChunk, error) {
 	ch := make(chan flight.StreamChunk, 1)
 	start := make(chan streamStart, 1)
+	ledger := doGetLedger(ctx)
 	send := func(b arrow.RecordBatch) error {
+		b = ledger.hold(b)
 		select {
 		case ch <- flight.StreamChunk{Data: b}:
 			return nil

@@ -59,20 +59,20 @@ func (f *flightSQLServer) GetFlightInfoCatalogs(_ context.Context, desc *flight.
 	return f.commandInfo(desc, schema_ref.Catalogs), nil
 }
 
-func (f *flightSQLServer) DoGetCatalogs(context.Context) (*arrow.Schema, <-chan flight.StreamChunk, error) {
-	return f.oneBatch(schema_ref.Catalogs, nil)
+func (f *flightSQLServer) DoGetCatalogs(ctx context.Context) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+	return f.oneBatch(ctx, schema_ref.Catalogs, nil)
 }
 
 func (f *flightSQLServer) GetFlightInfoTableTypes(_ context.Context, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	return f.commandInfo(desc, schema_ref.TableTypes), nil
 }
 
-func (f *flightSQLServer) DoGetTableTypes(context.Context) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+func (f *flightSQLServer) DoGetTableTypes(ctx context.Context) (*arrow.Schema, <-chan flight.StreamChunk, error) {
 	rows := make([][]any, len(flightTableTypes))
 	for i, t := range flightTableTypes {
 		rows[i] = []any{t}
 	}
-	return f.oneBatch(schema_ref.TableTypes, rows)
+	return f.oneBatch(ctx, schema_ref.TableTypes, rows)
 }
 
 func (f *flightSQLServer) GetFlightInfoSchemas(_ context.Context, _ flightsql.GetDBSchemas, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
@@ -81,7 +81,7 @@ func (f *flightSQLServer) GetFlightInfoSchemas(_ context.Context, _ flightsql.Ge
 
 func (f *flightSQLServer) DoGetDBSchemas(ctx context.Context, cmd flightsql.GetDBSchemas) (*arrow.Schema, <-chan flight.StreamChunk, error) {
 	if c := cmd.GetCatalog(); c != nil && *c != "" {
-		return f.oneBatch(schema_ref.DBSchemas, nil)
+		return f.oneBatch(ctx, schema_ref.DBSchemas, nil)
 	}
 	q := "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA"
 	if p := cmd.GetDBSchemaFilterPattern(); p != nil {
@@ -102,7 +102,7 @@ func (f *flightSQLServer) DoGetDBSchemas(ctx context.Context, cmd flightsql.GetD
 	if err != nil {
 		return nil, nil, flightError(err)
 	}
-	return f.oneBatch(schema_ref.DBSchemas, rows)
+	return f.oneBatch(ctx, schema_ref.DBSchemas, rows)
 }
 
 func (f *flightSQLServer) GetFlightInfoTables(_ context.Context, cmd flightsql.GetTables, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
@@ -120,7 +120,7 @@ func (f *flightSQLServer) DoGetTables(ctx context.Context, cmd flightsql.GetTabl
 		schema = schema_ref.TablesWithIncludedSchema
 	}
 	if c := cmd.GetCatalog(); c != nil && *c != "" {
-		return f.oneBatch(schema, nil)
+		return f.oneBatch(ctx, schema, nil)
 	}
 	q := "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE FROM information_schema.TABLES WHERE 1 = 1"
 	if p := cmd.GetDBSchemaFilterPattern(); p != nil {
@@ -170,7 +170,7 @@ func (f *flightSQLServer) DoGetTables(ctx context.Context, cmd flightsql.GetTabl
 	if err != nil {
 		return nil, nil, flightError(err)
 	}
-	return f.oneBatch(schema, rows)
+	return f.oneBatch(ctx, schema, rows)
 }
 
 // onReplica runs fn on a read-only replica connection of a session of
@@ -182,8 +182,8 @@ func (f *flightSQLServer) onReplica(ctx context.Context, fn func(*replica.Conn) 
 }
 
 // oneBatch answers with rows (nil values are NULL; string and []byte
-// otherwise) as one batch of schema.
-func (f *flightSQLServer) oneBatch(schema *arrow.Schema, rows [][]any) (*arrow.Schema, <-chan flight.StreamChunk, error) {
+// otherwise) as one batch of schema, held in the DoGet call's ledger.
+func (f *flightSQLServer) oneBatch(ctx context.Context, schema *arrow.Schema, rows [][]any) (*arrow.Schema, <-chan flight.StreamChunk, error) {
 	ch := make(chan flight.StreamChunk, 1)
 	defer close(ch)
 	if len(rows) == 0 {
@@ -211,6 +211,6 @@ func (f *flightSQLServer) oneBatch(schema *arrow.Schema, rows [][]any) (*arrow.S
 			}
 		}
 	}
-	ch <- flight.StreamChunk{Data: rb.NewRecordBatch()}
+	ch <- flight.StreamChunk{Data: doGetLedger(ctx).hold(rb.NewRecordBatch())}
 	return schema, ch, nil
 }

@@ -1,14 +1,18 @@
 package flightwire
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"vitess.io/vitess/go/sqltypes"
@@ -221,6 +225,76 @@ func TestFlightError(t *testing.T) {
 		}
 		if se, ok := sqlerr.As(err); !ok || int(se.Num) != c.num {
 			t.Errorf("%v: errno lost: %v", c.err, err)
+		}
+	}
+}
+
+// failingDoGetStream is a DoGet stream whose Sends fail after ok of them
+// succeeded, as gRPC's do once the client has gone away.
+type failingDoGetStream struct {
+	grpc.ServerStream // nil: flightsql's DoGet uses Context and Send only
+	ctx               context.Context
+	ok, sent          int
+}
+
+func (s *failingDoGetStream) Context() context.Context { return s.ctx }
+
+func (s *failingDoGetStream) Send(*flight.FlightData) error {
+	if s.sent >= s.ok {
+		return status.Error(codes.Canceled, "context canceled")
+	}
+	s.sent++
+	return nil
+}
+
+// flightsql's DoGet does not Release a batch it fails to write: the
+// Flight service must, so that a client going away mid-stream (a
+// cancelled context, a LIMIT reached client-side) leaks nothing.
+func TestFlightDoGetFailedWrite(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	srv := &flightSQLServer{s: &Server{log: slog.New(slog.DiscardHandler)}, mem: mem}
+	srv.Alloc = mem
+	svc := newFlightService(srv, mem)
+	handle, err := statementTicket{User: "alice", Query: "select connection_id()"}.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stmt, err := flightsql.CreateStatementQueryTicket(handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.registerSQLInfo(); err != nil {
+		t.Fatal(err)
+	}
+	// A protobuf Any of an empty command: field 1, its type URL.
+	command := func(name string) []byte {
+		url := "type.googleapis.com/arrow.flight.protocol.sql." + name
+		return append([]byte{0x0a, byte(len(url))}, url...)
+	}
+	for _, c := range []struct {
+		name   string
+		ticket []byte
+	}{{"statement", stmt}, {"table types", command("CommandGetTableTypes")}, {"sql info", command("CommandGetSqlInfo")}} {
+		// 0: the schema's Send fails; 1: the batch's; 3: none (the schema,
+		// the batch, end of stream).
+		for _, ok := range []int{0, 1, 3} {
+			for _, cancelled := range []bool{false, true} {
+				ctx, cancel := context.WithCancel(context.WithValue(context.Background(), flightUserKey{}, "alice"))
+				if cancelled {
+					cancel() // flightsql's DoGet then picks the chunk or ctx.Done at random
+				}
+				st := &failingDoGetStream{ctx: ctx, ok: ok}
+				err := svc.DoGet(&flight.Ticket{Ticket: c.ticket}, st)
+				cancel()
+				srv.wg.Wait()
+				if !cancelled && (err == nil) != (ok == 3) {
+					t.Errorf("%s, %d Sends succeed: %v", c.name, ok, err)
+				}
+				if n := mem.CurrentAlloc(); n != 0 {
+					t.Fatalf("%s, %d Sends succeed, cancelled %v: %d bytes not released", c.name, ok, cancelled, n)
+				}
+			}
 		}
 	}
 }
