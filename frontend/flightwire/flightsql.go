@@ -120,7 +120,7 @@ func Start(cfg config.Coordinator, log *slog.Logger, r *router.Router, addr stri
 	}
 	srv := &flightSQLServer{r: r, log: log, mem: mem}
 	srv.Alloc = mem
-	if err := srv.registerSQLInfo(); err != nil {
+	if err := srv.registerSQLInfo(r.Engine().Snapshot().Version); err != nil {
 		lis.Close()
 		return nil, err
 	}
@@ -243,11 +243,7 @@ func (f *FlightSQL) Close() {
 	f.srv.wg.Wait()
 }
 
-func (f *flightSQLServer) registerSQLInfo() error {
-	version := ""
-	if snap := f.r.Engine().Snapshot(); snap != nil {
-		version = snap.Version
-	}
+func (f *flightSQLServer) registerSQLInfo(version string) error {
 	for id, v := range map[flightsql.SqlInfo]any{
 		flightsql.SqlInfoFlightSqlServerName:        "Shoal",
 		flightsql.SqlInfoFlightSqlServerVersion:     mysqlwire.AdvertisedVersion(version),

@@ -19,6 +19,8 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/router"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
@@ -253,7 +255,9 @@ func (s *failingDoGetStream) Send(*flight.FlightData) error {
 func TestFlightDoGetFailedWrite(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	srv := &flightSQLServer{s: &Server{log: slog.New(slog.DiscardHandler)}, mem: mem}
+	log := slog.New(slog.DiscardHandler)
+	r := router.New(t.Context(), config.Coordinator{QueryTimeout: config.Duration(time.Minute)}, log, nil, observe.NewMetrics(nil), nil, &observe.QueryIDs{})
+	srv := &flightSQLServer{r: r, log: log, mem: mem}
 	srv.Alloc = mem
 	svc := newFlightService(srv, mem)
 	handle, err := statementTicket{User: "alice", Query: "select connection_id()"}.encode()
@@ -264,7 +268,7 @@ func TestFlightDoGetFailedWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.registerSQLInfo(); err != nil {
+	if err := srv.registerSQLInfo(""); err != nil {
 		t.Fatal(err)
 	}
 	// A protobuf Any of an empty command: field 1, its type URL.
