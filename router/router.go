@@ -102,3 +102,12 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 
 // Context ends when the coordinator shuts down.
 func (s *Router) Context() context.Context { return s.ctx }
+
+// AdvertisedVersion keeps MariaDB's "5.5.5-" prefix convention out of
+// vitess' version parsing while still telling clients what runs behind.
+func AdvertisedVersion(v string) string {
+	if v == "" {
+		return "8.0.40-shoal"
+	}
+	return v + "-shoal"
+}

@@ -28,7 +28,6 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine"
-	"github.com/shoaldb/shoal/frontend/mysqlwire"
 	"github.com/shoaldb/shoal/router"
 	"github.com/shoaldb/shoal/sqlerr"
 )
@@ -246,7 +245,7 @@ func (f *FlightSQL) Close() {
 func (f *flightSQLServer) registerSQLInfo(version string) error {
 	for id, v := range map[flightsql.SqlInfo]any{
 		flightsql.SqlInfoFlightSqlServerName:        "Shoal",
-		flightsql.SqlInfoFlightSqlServerVersion:     mysqlwire.AdvertisedVersion(version),
+		flightsql.SqlInfoFlightSqlServerVersion:     router.AdvertisedVersion(version),
 		flightsql.SqlInfoFlightSqlServerReadOnly:    true,
 		flightsql.SqlInfoFlightSqlServerSql:         true,
 		flightsql.SqlInfoFlightSqlServerSubstrait:   false,

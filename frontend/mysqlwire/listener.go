@@ -20,7 +20,7 @@ import (
 // statements; the handshake advertises version (the replicas' own, so
 // clients see what runs behind). Accept serves it; Close stops it.
 func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Listener, error) {
-	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: AdvertisedVersion(version)})
+	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: router.AdvertisedVersion(version)})
 	if err != nil {
 		return nil, err
 	}
@@ -45,13 +45,4 @@ func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Li
 		l.TLSConfig.Store(tlsCfg)
 	}
 	return l, nil
-}
-
-// AdvertisedVersion keeps MariaDB's "5.5.5-" prefix convention out of
-// vitess' version parsing while still telling clients what runs behind.
-func AdvertisedVersion(v string) string {
-	if v == "" {
-		return "8.0.40-shoal"
-	}
-	return v + "-shoal"
 }

@@ -1,0 +1,108 @@
+// Package archtest checks the shape of the code base: which of Shoal's
+// packages may import which. It has no code of its own.
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/shoaldb/shoal/"
+
+// layer ranks the packages a statement passes through, top down: a
+// package may import project packages of a lower rank only (and leaves).
+// observe sits below the engine and the router, which feed it; it reads
+// them only through its Source interface.
+var layer = map[string]int{
+	"coordinator":         60,
+	"frontend/mysqlwire":  50,
+	"frontend/flightwire": 50,
+	"router":              40,
+	"engine":              30,
+	"engine/catalog":      20,
+	"replica":             18,
+	"observe":             15,
+}
+
+// tools may import anything; no layered or leaf package may import them.
+var tools = map[string]bool{
+	"cmd/shoal": true, "bench": true, "e2e": true, "deploy/localcluster": true, "internal/cli": true,
+	"internal/archtest": true, "gen": true, "netshape": true, "deploy/schema": true,
+}
+
+// TestImportDirection lists every package's imports (go list, tests
+// excluded) and fails on one against the direction: up a layer, across
+// the two front ends, from a leaf (planner, pinned, worker, ...) into a
+// layer, or from anything but a tool into a tool.
+func TestImportDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		seen[pkg] = true
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module)
+			if why := forbidden(pkg, dep); why != "" {
+				t.Errorf("%s imports %s: %s", pkg, dep, why)
+			}
+		}
+	}
+	for pkg := range layer {
+		if !seen[pkg] {
+			t.Errorf("layered package %s not found: update the layer table", pkg)
+		}
+	}
+}
+
+// forbidden says why pkg may not import dep, or "" when it may.
+func forbidden(pkg, dep string) string {
+	if tools[pkg] {
+		return ""
+	}
+	if tools[dep] {
+		return "a tool package; only tools import tools"
+	}
+	lp, pkgLayered := layer[pkg]
+	ld, depLayered := layer[dep]
+	switch {
+	case !depLayered:
+		return "" // a leaf: anyone may import it
+	case !pkgLayered:
+		return "leaf packages import no layered package"
+	case ld >= lp:
+		return "imports go one way: coordinator → front ends → router → engine → catalog → replica → observe → leaves"
+	}
+	return ""
+}
+
+// TestForbidden pins the rule itself, so the test above cannot pass by
+// allowing everything.
+func TestForbidden(t *testing.T) {
+	for _, c := range []struct {
+		pkg, dep string
+		ok       bool
+	}{
+		{"router", "engine", true},
+		{"engine", "router", false},
+		{"observe", "engine", false},
+		{"engine", "observe", true},
+		{"frontend/mysqlwire", "frontend/flightwire", false},
+		{"engine/catalog", "engine", false},
+		{"planner", "engine", false},
+		{"pinned", "planner", true},
+		{"engine", "bench", false},
+		{"bench", "coordinator", true},
+	} {
+		if got := forbidden(c.pkg, c.dep) == ""; got != c.ok {
+			t.Errorf("%s → %s allowed %v, want %v", c.pkg, c.dep, got, c.ok)
+		}
+	}
+}
