@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/pushdown"
 )
 
@@ -115,7 +116,7 @@ func mix(x uint64) uint64 {
 // from the workers' atomics at each take, so a worker marked down during
 // the query loses its ranges to their next choices at once.
 type placer struct {
-	workers []*workerRef
+	workers []*cluster.Worker
 	// prefs[f.id] is fragment f's worker order (affinity only).
 	prefs [][]int
 
@@ -127,7 +128,7 @@ type placer struct {
 
 // newPlacer queues frags for workers (all configured workers, healthy or
 // not, so a worker that is down keeps its ranges' place in the hash).
-func newPlacer(workers []*workerRef, frags []*fragment, affinity bool) *placer {
+func newPlacer(workers []*cluster.Worker, frags []*fragment, affinity bool) *placer {
 	p := &placer{workers: workers, wake: make(chan struct{})}
 	if !affinity || len(workers) == 0 {
 		p.shared = slices.Clone(frags)
@@ -135,7 +136,7 @@ func newPlacer(workers []*workerRef, frags []*fragment, affinity bool) *placer {
 	}
 	names := make([]uint64, len(workers))
 	for i, w := range workers {
-		names[i] = stringHash(w.name())
+		names[i] = stringHash(w.Name())
 	}
 	p.queues = make([][]*fragment, len(workers))
 	p.prefs = make([][]int, len(frags))
@@ -168,7 +169,7 @@ func (p *placer) take(wi int) (*fragment, <-chan struct{}) {
 	}
 	// Ranges of a worker that is down, where this one is the next choice.
 	for u, q := range p.queues {
-		if u == wi || len(q) == 0 || p.workers[u].healthy() {
+		if u == wi || len(q) == 0 || p.workers[u].Healthy() {
 			continue
 		}
 		for k, f := range q {
@@ -197,7 +198,7 @@ func (p *placer) take(wi int) (*fragment, <-chan struct{}) {
 // nextChoice is the first healthy worker in f's order (-1: none).
 func (p *placer) nextChoice(f *fragment) int {
 	for _, u := range p.prefs[f.id] {
-		if p.workers[u].healthy() {
+		if p.workers[u].Healthy() {
 			return u
 		}
 	}
@@ -223,5 +224,5 @@ func (p *placer) preferred(f *fragment) string {
 	if p.prefs == nil {
 		return ""
 	}
-	return p.workers[p.prefs[f.id][0]].name()
+	return p.workers[p.prefs[f.id][0]].Name()
 }

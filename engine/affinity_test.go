@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/pushdown"
 )
 
-func testWorkers(names ...string) []*workerRef {
-	var ws []*workerRef
+func testWorkers(names ...string) []*cluster.Worker {
+	var ws []*cluster.Worker
 	for _, n := range names {
-		w := newWorkerRef(config.Replica{Name: n, Worker: n + ":1"}, "")
-		w.up.Store(true)
+		w := cluster.NewWorker(config.Replica{Name: n, Worker: n + ":1"}, "")
+		w.SetHealth(true, "")
 		ws = append(ws, w)
 	}
 	return ws
@@ -118,7 +119,7 @@ func TestPlacerOwnFirstThenSteal(t *testing.T) {
 	p := newPlacer(ws, fs, true)
 	own := [2][]int{}
 	for _, f := range fs {
-		w := slices.IndexFunc(ws, func(w *workerRef) bool { return w.name() == p.preferred(f) })
+		w := slices.IndexFunc(ws, func(w *cluster.Worker) bool { return w.Name() == p.preferred(f) })
 		own[w] = append(own[w], f.id)
 	}
 	if len(own[0]) == 0 || len(own[1]) == 0 {
@@ -146,7 +147,7 @@ func TestPlacerDownWorker(t *testing.T) {
 	ws := testWorkers("replica1", "replica2", "replica3")
 	fs := fragmentsFor(60)
 	p := newPlacer(ws, fs, true)
-	ws[1].markDown("test")
+	ws[1].MarkDown("test")
 	// Drain worker 0's own ranges; after them it must get only ranges of
 	// replica2 whose second choice it is, then steal.
 	for len(p.queues[0]) > 0 {
@@ -219,10 +220,10 @@ func TestPlacerEveryFragmentOnce(t *testing.T) {
 					for {
 						mu.Lock()
 						if wi == 1 && len(done) > 50 {
-							ws[1].markDown("test")
+							ws[1].MarkDown("test")
 						}
 						mu.Unlock()
-						if !ws[wi].healthy() {
+						if !ws[wi].Healthy() {
 							return
 						}
 						f, wake := p.take(wi)

@@ -40,12 +40,12 @@ func (s *Engine) refreshCatalog(ctx context.Context) error {
 func (s *Engine) orderedMetas() []*replica.Pool {
 	out := make([]*replica.Pool, 0, len(s.metas))
 	for i, w := range s.workers {
-		if w.healthy() {
+		if w.Healthy() {
 			out = append(out, s.metas[i])
 		}
 	}
 	for i, w := range s.workers {
-		if !w.healthy() {
+		if !w.Healthy() {
 			out = append(out, s.metas[i])
 		}
 	}
@@ -59,7 +59,7 @@ func (s *Engine) metaPool() *replica.Pool { return s.orderedMetas()[0] }
 func (s *Engine) catalogOptions() catalog.Options {
 	slots := 0
 	for _, w := range s.workers {
-		slots += w.slots()
+		slots += w.Slots()
 	}
 	return catalog.Options{SplitColumns: s.cfg.SplitColumns, MinRowsPerFragment: s.cfg.MinRowsPerFragment,
 		Fragments: slots * s.cfg.FragmentsPerSlot}

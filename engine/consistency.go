@@ -108,8 +108,8 @@ func (s *Engine) replicaMinPosition() string {
 	var positions []string
 	mariadb := true
 	for _, w := range s.workers {
-		st := w.status.Load()
-		if !w.healthy() || st == nil || !st.IsReplica {
+		st := w.Status()
+		if !w.Healthy() || st == nil || !st.IsReplica {
 			continue
 		}
 		positions = append(positions, st.GTIDExecuted)
@@ -158,8 +158,8 @@ func (s *Engine) waitFloorOn(ctx context.Context, b *replica.Conn, fl floor) err
 // replicaName is the configured name of the replica at MySQL address addr.
 func (s *Engine) replicaName(addr string) string {
 	for _, w := range s.workers {
-		if w.cfg.MySQL == addr {
-			return w.name()
+		if w.Config().MySQL == addr {
+			return w.Name()
 		}
 	}
 	return addr
@@ -169,8 +169,8 @@ func (s *Engine) replicaName(addr string) string {
 // poll: it did not reach a statement's floor in time.
 func (s *Engine) markBehind(addr string, err error) {
 	for _, w := range s.workers {
-		if w.cfg.MySQL == addr && w.markDown(err.Error()) {
-			s.log.Warn("replica behind the consistency floor; not used until its next status poll", "replica", w.name(), "err", err)
+		if w.Config().MySQL == addr && w.MarkDown(err.Error()) {
+			s.log.Warn("replica behind the consistency floor; not used until its next status poll", "replica", w.Name(), "err", err)
 		}
 	}
 }

@@ -29,6 +29,8 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/cluster"
+	"github.com/shoaldb/shoal/engine/querymem"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
@@ -46,8 +48,8 @@ type Engine struct {
 	snap    atomic.Pointer[catalog.Snapshot]
 	plans   planCache
 	pins    *pinned.Registry
-	qmem    *memBudget // query_memory_limit (membudget.go)
-	workers []*workerRef
+	qmem    *querymem.Budget // query_memory_limit
+	workers []*cluster.Worker
 	metas   []*replica.Pool // one per replica, for metadata reads
 	primary *replica.Pool   // the primary, for consistency: primary (nil without primary:)
 	queryID *observe.QueryIDs
@@ -65,11 +67,11 @@ type Engine struct {
 // Close releases it.
 func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *observe.Metrics, ids *observe.QueryIDs) (*Engine, error) {
 	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
-		qmem: newMemBudget(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
+		qmem: querymem.New(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for _, r := range cfg.Replicas {
 		s.metas = append(s.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
-		s.workers = append(s.workers, newWorkerRef(r, cfg.ClusterSecret))
+		s.workers = append(s.workers, cluster.NewWorker(r, cfg.ClusterSecret))
 	}
 	if cfg.Primary != "" {
 		s.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
@@ -83,7 +85,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.Close()
 		return nil, err
 	}
-	s.pollWorkers(ctx)
+	cluster.Poll(ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 	if m != nil {
 		s.registerMetrics(m.Reg)
 	}
@@ -104,7 +106,7 @@ func (s *Engine) Close() {
 	s.cancel()
 	s.wg.Wait()
 	for _, w := range s.workers {
-		w.close()
+		w.Close()
 	}
 	for _, p := range s.metas {
 		p.CloseAll()
@@ -126,7 +128,7 @@ func (s *Engine) background() {
 		case <-s.ctx.Done():
 			return
 		case <-poll.C:
-			s.pollWorkers(s.ctx)
+			cluster.Poll(s.ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 		case <-cat.C:
 			if err := s.refreshCatalog(s.ctx); err != nil {
 				s.log.Warn("catalog refresh failed; keeping the previous one", "err", err)
@@ -166,5 +168,5 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 			Name: "shoal_plan_cache_entries", Help: "Statements in the plan cache.",
 		}, func() float64 { return float64(s.plans.size.Load()) }),
 	)
-	registerMemoryMetrics(reg, s.qmem)
+	s.qmem.Register(reg)
 }

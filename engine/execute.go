@@ -16,6 +16,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/cluster"
+	"github.com/shoaldb/shoal/engine/querymem"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
@@ -163,12 +165,12 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	if pr.prog != nil {
 		return s.runPinned(ctx, pr, sink)
 	}
-	var live []*workerRef
+	var live []*cluster.Worker
 	slots := 0
 	for _, w := range s.workers {
-		if w.healthy() {
+		if w.Healthy() {
 			live = append(live, w)
-			slots += w.slots()
+			slots += w.Slots()
 		}
 	}
 	if len(live) == 0 {
@@ -190,9 +192,9 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	}
 	// The query's account in query_memory_limit (membudget.go): every
 	// attempt has released its batches once g.Wait returns.
-	qm := s.qmem.open()
+	qm := s.qmem.Open()
 	defer func() {
-		if n := qm.close(); n != 0 {
+		if n := qm.Close(); n != 0 {
 			s.log.Error("query memory not released by its fragments", "query", qid, "bytes", n)
 		}
 	}()
@@ -206,13 +208,13 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 		if !slices.Contains(live, w) {
 			continue
 		}
-		for slot := 0; slot < w.slots(); slot++ {
+		for slot := 0; slot < w.Slots(); slot++ {
 			g.Go(func() error {
 				for {
 					// A worker found failing mid-query (here or by the
 					// poller) takes no more fragments; the others drain
 					// the queue.
-					if !w.healthy() {
+					if !w.Healthy() {
 						return nil
 					}
 					f, wake := queue.take(wi)
@@ -228,7 +230,7 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 							continue
 						}
 					}
-					ended := traceAttempt(gctx, qid, w.name(), f) // the status page's timeline (observe)
+					ended := traceAttempt(gctx, qid, w.Name(), f) // the status page's timeline (observe)
 					err := s.runFragment(gctx, w, f, qid, qm, sink)
 					ended(err)
 					if err == nil {
@@ -245,16 +247,16 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 					}
 					if !retryable(err) || f.attempts >= maxAttempts {
 						if retryable(err) {
-							return sqlerr.Unavailable("fragment %s failed %d times, last on %s: %v", f.rng, f.attempts, w.name(), err)
+							return sqlerr.Unavailable("fragment %s failed %d times, last on %s: %v", f.rng, f.attempts, w.Name(), err)
 						}
 						return err
 					}
-					s.log.Warn("fragment failed; retrying elsewhere", "query", qid, "fragment", f.id, "worker", w.name(), "err", err)
+					s.log.Warn("fragment failed; retrying elsewhere", "query", qid, "fragment", f.id, "worker", w.Name(), "err", err)
 					lastFail.Store(&err)
 					// The worker (or its replica) failed: stop using it until
 					// its status says it is healthy again, and put the
 					// fragment back for the other workers' slots.
-					w.markDown("fragment failed: " + err.Error())
+					w.MarkDown("fragment failed: " + err.Error())
 					backoff := time.Duration(f.attempts*f.attempts)*50*time.Millisecond + time.Duration(rand.IntN(50))*time.Millisecond
 					time.AfterFunc(backoff, func() { queue.put(f) })
 					return nil
@@ -307,31 +309,31 @@ var errStalled = errors.New("fragment attempt exceeded fragment_timeout")
 // runFragment runs one attempt of f on w and hands its output to sink. An
 // attempt that yielded its memory to an older query (membudget.go) runs
 // again, uncounted, once there is room.
-func (s *Engine) runFragment(ctx context.Context, w *workerRef, f *fragment, qid string, qm *queryMem, sink batchSink) error {
+func (s *Engine) runFragment(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink batchSink) error {
 	parent := ctx
 	err := s.runAttempt(ctx, w, f, qid, qm, sink)
-	for y := (*memYield)(nil); errors.As(err, &y); {
+	for y := (*querymem.Yield)(nil); errors.As(err, &y); {
 		f.attempts--
-		if err = qm.awaitRoom(ctx, y.need); err != nil {
+		if err = qm.AwaitRoom(ctx, y.Need); err != nil {
 			return err
 		}
 		err = s.runAttempt(ctx, w, f, qid, qm, sink)
 	}
 	if err != nil && parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || isDeadlineStatus(err)) {
-		return fmt.Errorf("%w (%s on %s): %v", errStalled, s.cfg.FragmentTimeout.D(), w.name(), err)
+		return fmt.Errorf("%w (%s on %s): %v", errStalled, s.cfg.FragmentTimeout.D(), w.Name(), err)
 	}
 	return err
 }
 
 // runAttempt is one attempt of runFragment.
-func (s *Engine) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid string, qm *queryMem, sink batchSink) error {
+func (s *Engine) runAttempt(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink batchSink) error {
 	f.attempts++
 	f.stat.Tries = f.attempts
-	f.stat.Worker = w.name()
+	f.stat.Worker = w.Name()
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.FragmentTimeout.D())
 	defer cancel()
-	c, err := w.conn(ctx)
+	c, err := w.Conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -347,14 +349,14 @@ func (s *Engine) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid 
 		for _, b := range batches {
 			b.Release()
 		}
-		qm.release(bytes)
+		qm.Release(bytes)
 	}()
 	for rd.Next() {
 		rec := rd.RecordBatch()
 		// Until the reservation is granted the stream is not read: the
 		// worker stalls on flow control (back-pressure).
 		n := recordBytes(rec)
-		if err := qm.reserve(ctx, n, bytes); err != nil {
+		if err := qm.Reserve(ctx, n, bytes); err != nil {
 			return err
 		}
 		rec.Retain()
@@ -376,9 +378,9 @@ func (s *Engine) runAttempt(ctx context.Context, w *workerRef, f *fragment, qid 
 // SQL and freshness floor, and the IPC codec configured for w's replica
 // (replicas[].ipc_compression; "" leaves it to the worker), since the link
 // to each worker decides whether compression pays.
-func fragmentTicket(w *workerRef, f *fragment, qid string, dl time.Time) ticket.Ticket {
+func fragmentTicket(w *cluster.Worker, f *fragment, qid string, dl time.Time) ticket.Ticket {
 	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
-		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds(), Compression: w.cfg.IPCCompression}
+		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds(), Compression: w.Config().IPCCompression}
 }
 
 // recordBytes is the size of a batch's Arrow buffers: what crossed the wire

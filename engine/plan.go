@@ -168,9 +168,9 @@ func (s *Engine) Explain(ctx context.Context, ss *Session, query string, ex *ast
 		var live []string
 		slots := 0
 		for _, w := range s.workers {
-			if w.healthy() {
-				live = append(live, fmt.Sprintf("%s (%d slots)", w.name(), w.slots()))
-				slots += w.slots()
+			if w.Healthy() {
+				live = append(live, fmt.Sprintf("%s (%d slots)", w.Name(), w.Slots()))
+				slots += w.Slots()
 			}
 		}
 		if pr.prog != nil {

@@ -1,11 +1,10 @@
 package engine
 
 import (
-	"time"
-
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
 )
@@ -52,7 +51,7 @@ func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
 	for _, w := range s.workers {
 		null := sqltypes.NULL
 		lag, io, sqlRun, gtid, slots, running := null, null, null, null, null, null
-		if st := w.status.Load(); st != nil {
+		if st := w.Status(); st != nil {
 			if st.ReplicaLagSeconds != nil {
 				lag = sqltypes.NewFloat64(*st.ReplicaLagSeconds)
 			}
@@ -61,16 +60,16 @@ func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
 			slots, running = sqltypes.NewInt64(int64(st.Slots)), sqltypes.NewInt64(int64(st.Running))
 		}
 		checked := null
-		if ns := w.checked.Load(); ns != 0 {
-			checked = sqltypes.MakeTrusted(sqltypes.Datetime, []byte(time.Unix(0, ns).Format("2006-01-02 15:04:05.000000")))
+		if at := w.Checked(); !at.IsZero() {
+			checked = sqltypes.MakeTrusted(sqltypes.Datetime, []byte(at.Format("2006-01-02 15:04:05.000000")))
 		}
 		lastErr := null
-		if e := w.lastError(); e != "" {
+		if e := w.LastError(); e != "" {
 			lastErr = sqltypes.NewVarChar(e)
 		}
 		res.Rows = append(res.Rows, []sqltypes.Value{
-			sqltypes.NewVarChar(w.name()), sqltypes.NewVarChar(w.cfg.MySQL), sqltypes.NewVarChar(w.cfg.Worker),
-			boolValue(w.healthy()), lag, io, sqlRun, gtid, slots, running, lastErr, checked,
+			sqltypes.NewVarChar(w.Name()), sqltypes.NewVarChar(w.Config().MySQL), sqltypes.NewVarChar(w.Config().Worker),
+			boolValue(w.Healthy()), lag, io, sqlRun, gtid, slots, running, lastErr, checked,
 		})
 	}
 	return callback(res)
@@ -82,7 +81,7 @@ func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
 func (s *Engine) healthyMetas() []*replica.Pool {
 	var out []*replica.Pool
 	for i, w := range s.workers {
-		if w.healthy() {
+		if w.Healthy() {
 			out = append(out, s.metas[i])
 		}
 	}
@@ -92,8 +91,8 @@ func (s *Engine) healthyMetas() []*replica.Pool {
 // servesReads reports whether the replica at MySQL address addr is healthy.
 func (s *Engine) servesReads(addr string) bool {
 	for _, w := range s.workers {
-		if w.cfg.MySQL == addr {
-			return w.healthy()
+		if w.Config().MySQL == addr {
+			return w.Healthy()
 		}
 	}
 	return false
@@ -102,4 +101,15 @@ func (s *Engine) servesReads(addr string) bool {
 // errNoReplica is the error of a statement no replica can serve now.
 func errNoReplica() error {
 	return sqlerr.Unavailable("no healthy replica can serve the statement (down, replication stopped or lagging past max_replica_lag); see SHOW SHOAL REPLICAS")
+}
+
+// Workers describes the replicas and their workers for observe.
+func (s *Engine) Workers() []observe.Worker {
+	out := make([]observe.Worker, 0, len(s.workers))
+	for _, w := range s.workers {
+		cfg := w.Config()
+		out = append(out, observe.Worker{Name: w.Name(), MySQL: cfg.MySQL, Addr: cfg.Worker, Healthy: w.Healthy(),
+			LastError: w.LastError(), Status: w.Status(), Checked: w.Checked()})
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/ticket"
 )
 
@@ -26,7 +27,7 @@ func TestFragmentTicketCompression(t *testing.T) {
 		{"unset: the worker's own", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorkerRef(config.Replica{Name: "r", MySQL: "10.0.0.2:3306", Worker: "10.0.0.2:4100", IPCCompression: tc.codec}, "")
+			w := cluster.NewWorker(config.Replica{Name: "r", MySQL: "10.0.0.2:3306", Worker: "10.0.0.2:4100", IPCCompression: tc.codec}, "")
 			tk := fragmentTicket(w, f, "q7", dl)
 			want := ticket.Ticket{QueryID: "q7", FragmentID: 3, SQL: f.sql, Deadline: dl.UnixMilli(),
 				MinGTID: "0-1-42", GTIDWait: 1500, Compression: tc.codec}

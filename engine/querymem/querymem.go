@@ -1,4 +1,9 @@
-package engine
+// Package querymem is the coordinator's global query memory budget
+// (query_memory_limit): distributed queries reserve the Arrow bytes their
+// fragment streams hold, wait (back-pressure) or yield when it is full, and
+// fail with 1041 when they cannot fit. The engine's scheduler uses it; it
+// imports only sqlerr and Prometheus.
+package querymem
 
 import (
 	"context"
@@ -7,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
@@ -39,7 +45,7 @@ import (
 // for as much room as it had, and runs the fragment again (fragments are
 // reads). The oldest query thus always progresses, and a query that would
 // not fit even alone fails at once instead of waiting.
-type memBudget struct {
+type Budget struct {
 	limit int64 // bytes; <= 0: unlimited (still counted)
 	wait  time.Duration
 
@@ -53,28 +59,28 @@ type memBudget struct {
 	yields  atomic.Int64 // attempts that dropped their batches to make room
 	refused atomic.Int64 // reservations failed with 1041
 
-	queries sync.Map // seq → *queryMem: running distributed queries
+	queries sync.Map // seq → *Query: running distributed queries
 
 	mu    sync.Mutex
 	freed chan struct{} // closed (and replaced) by a release while someone waits
 }
 
-func newMemBudget(limit int64, wait time.Duration) *memBudget {
-	return &memBudget{limit: limit, wait: wait, freed: make(chan struct{})}
+func New(limit int64, wait time.Duration) *Budget {
+	return &Budget{limit: limit, wait: wait, freed: make(chan struct{})}
 }
 
-// queryMem is one distributed query's account in the budget. Its methods
+// Query is one distributed query's account in the budget. Its methods
 // are safe for concurrent use by the query's fragment goroutines.
-type queryMem struct {
-	b    *memBudget
+type Query struct {
+	b    *Budget
 	seq  uint64 // lower is older
 	used atomic.Int64
 }
 
 // open starts a query's account; close must be called when the query's
 // fragments have all ended.
-func (b *memBudget) open() *queryMem {
-	q := &queryMem{b: b, seq: b.seq.Add(1)}
+func (b *Budget) Open() *Query {
+	q := &Query{b: b, seq: b.seq.Add(1)}
 	b.queries.Store(q.seq, q)
 	return q
 }
@@ -82,27 +88,27 @@ func (b *memBudget) open() *queryMem {
 // close ends the account. Every attempt releases what it reserved, so
 // nothing should be left; anything that is goes back to the budget rather
 // than shrinking it forever.
-func (q *queryMem) close() (leaked int64) {
+func (q *Query) Close() (leaked int64) {
 	q.b.queries.Delete(q.seq)
 	if n := q.used.Load(); n != 0 {
-		q.release(n)
+		q.Release(n)
 		return n
 	}
 	return 0
 }
 
-// memYield asks a fragment attempt to drop its batches, wait until need
+// Yield asks a fragment attempt to drop its batches, wait until need
 // bytes are free (awaitRoom) and run again.
-type memYield struct{ need int64 }
+type Yield struct{ Need int64 }
 
-func (y *memYield) Error() string {
-	return fmt.Sprintf("query memory: yielding %d bytes to an older query", y.need)
+func (y *Yield) Error() string {
+	return fmt.Sprintf("query memory: yielding %d bytes to an older query", y.Need)
 }
 
 // reserve accounts n more bytes to the query, for a batch an attempt has
 // just decoded; held is what that attempt already holds. It returns nil
-// (reserved), a *memYield, a 1041 error, or the context's error.
-func (q *queryMem) reserve(ctx context.Context, n, held int64) error {
+// (reserved), a *Yield, a 1041 error, or the context's error.
+func (q *Query) Reserve(ctx context.Context, n, held int64) error {
 	b := q.b
 	if b.limit <= 0 {
 		q.take(n)
@@ -116,14 +122,14 @@ func (q *queryMem) reserve(ctx context.Context, n, held int64) error {
 	}
 	if held > 0 && !q.oldest() {
 		b.yields.Add(1)
-		return &memYield{need: held + n}
+		return &Yield{Need: held + n}
 	}
 	return q.waitFor(ctx, n, true)
 }
 
 // awaitRoom waits until need bytes of the budget are free, without
 // reserving them: a yielded attempt's signal to run again.
-func (q *queryMem) awaitRoom(ctx context.Context, need int64) error {
+func (q *Query) AwaitRoom(ctx context.Context, need int64) error {
 	if err := q.tooBig(need); err != nil {
 		return err
 	}
@@ -131,7 +137,7 @@ func (q *queryMem) awaitRoom(ctx context.Context, need int64) error {
 }
 
 // release gives back n bytes reserved by the query.
-func (q *queryMem) release(n int64) {
+func (q *Query) Release(n int64) {
 	if n == 0 {
 		return
 	}
@@ -146,13 +152,13 @@ func (q *queryMem) release(n int64) {
 }
 
 // take reserves n bytes unconditionally.
-func (q *queryMem) take(n int64) {
+func (q *Query) take(n int64) {
 	q.used.Add(n)
 	q.b.notePeak(q.b.used.Add(n))
 }
 
 // tryTake reserves n bytes if they fit under the limit.
-func (b *memBudget) tryTake(q *queryMem, n int64) bool {
+func (b *Budget) tryTake(q *Query, n int64) bool {
 	for {
 		u := b.used.Load()
 		if u+n > b.limit {
@@ -166,7 +172,7 @@ func (b *memBudget) tryTake(q *queryMem, n int64) bool {
 	}
 }
 
-func (b *memBudget) notePeak(u int64) {
+func (b *Budget) notePeak(u int64) {
 	for {
 		p := b.peak.Load()
 		if u <= p || b.peak.CompareAndSwap(p, u) {
@@ -176,7 +182,7 @@ func (b *memBudget) notePeak(u int64) {
 }
 
 // tooBig fails a query that would not fit even if it ran alone.
-func (q *queryMem) tooBig(n int64) error {
+func (q *Query) tooBig(n int64) error {
 	own := q.used.Load()
 	if own+n <= q.b.limit {
 		return nil
@@ -188,7 +194,7 @@ func (q *queryMem) tooBig(n int64) error {
 }
 
 // oldest reports whether no running query started before q.
-func (q *queryMem) oldest() bool {
+func (q *Query) oldest() bool {
 	old := true
 	q.b.queries.Range(func(k, _ any) bool {
 		if k.(uint64) < q.seq {
@@ -201,7 +207,7 @@ func (q *queryMem) oldest() bool {
 
 // waitFor waits, up to the budget's wait, until n bytes fit; with take it
 // also reserves them.
-func (q *queryMem) waitFor(ctx context.Context, n int64, take bool) error {
+func (q *Query) waitFor(ctx context.Context, n int64, take bool) error {
 	b := q.b
 	b.waits.Add(1)
 	b.waiters.Add(1)
@@ -234,4 +240,23 @@ func (q *queryMem) waitFor(ctx context.Context, n int64, take bool) error {
 				b.wait, n, b.limit, b.used.Load()-q.used.Load())
 		}
 	}
+}
+
+// Register adds the budget's gauges and counters to reg.
+func (b *Budget) Register(reg prometheus.Registerer) {
+	gauge := func(name, help string, f func() int64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(f()) })
+	}
+	counter := func(name, help string, f func() int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(f()) })
+	}
+	reg.MustRegister(
+		gauge("shoal_query_memory_bytes", "Fragment results (Arrow batches) held by running queries now, counted against query_memory_limit.", b.used.Load),
+		gauge("shoal_query_memory_peak_bytes", "Highest shoal_query_memory_bytes since the coordinator started.", b.peak.Load),
+		gauge("shoal_query_memory_limit_bytes", "query_memory_limit (0 or less: unlimited).", func() int64 { return b.limit }),
+		gauge("shoal_query_memory_waiting", "Fragment streams paused now, waiting for query memory.", b.waiters.Load),
+		counter("shoal_query_memory_waits_total", "Fragment streams that paused for query memory (back-pressure).", b.waits.Load),
+		counter("shoal_query_memory_yields_total", "Fragment attempts that dropped their batches for an older query and ran again.", b.yields.Load),
+		counter("shoal_query_memory_refused_total", "Queries failed with 1041 by query_memory_limit (too big alone, or waited query_memory_wait).", b.refused.Load),
+	)
 }

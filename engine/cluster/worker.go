@@ -1,18 +1,23 @@
-package engine
+// Package cluster is the coordinator's view of its workers: one Worker per
+// replica with its Flight client, its last status answer and whether it
+// may get fragments (Poll asks them all; Assess is the health rule:
+// replication running, lag within max_replica_lag). The engine's
+// scheduler places fragments over these; observe shows them.
+package cluster
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/shoaldb/shoal/config"
-	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/worker"
 )
 
-// workerRef is the coordinator's view of one worker and its replica.
+// Worker is the coordinator's view of one worker and its replica.
 //
 // Health is a set of atomics written by the status poller (and by the
 // scheduler when a fragment attempt fails on the worker) and read lock-free
@@ -21,7 +26,7 @@ import (
 // and the lag is known and at most max_replica_lag. An unhealthy replica
 // gets no fragments and is not chosen for passthrough or metadata reads; the
 // next poll that finds it healthy takes it back.
-type workerRef struct {
+type Worker struct {
 	cfg    config.Replica
 	secret string
 	mu     sync.Mutex // guards client creation only
@@ -34,28 +39,28 @@ type workerRef struct {
 	checked atomic.Int64
 }
 
-func newWorkerRef(r config.Replica, secret string) *workerRef {
-	return &workerRef{cfg: r, secret: secret}
+func NewWorker(r config.Replica, secret string) *Worker {
+	return &Worker{cfg: r, secret: secret}
 }
 
-func (w *workerRef) name() string {
+func (w *Worker) Name() string {
 	if w.cfg.Name != "" {
 		return w.cfg.Name
 	}
 	return w.cfg.Worker
 }
 
-func (w *workerRef) healthy() bool { return w.up.Load() }
+func (w *Worker) Healthy() bool { return w.up.Load() }
 
 // slots is how many fragments the worker runs at once.
-func (w *workerRef) slots() int {
+func (w *Worker) Slots() int {
 	if st := w.status.Load(); st != nil && st.Slots > 0 {
 		return st.Slots
 	}
 	return 1
 }
 
-func (w *workerRef) conn(ctx context.Context) (*worker.Client, error) {
+func (w *Worker) Conn(ctx context.Context) (*worker.Client, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.client != nil {
@@ -69,7 +74,7 @@ func (w *workerRef) conn(ctx context.Context) (*worker.Client, error) {
 	return c, nil
 }
 
-func (w *workerRef) close() {
+func (w *Worker) Close() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.client != nil {
@@ -80,12 +85,12 @@ func (w *workerRef) close() {
 
 // markDown takes the replica out of service until a poll finds it healthy
 // again. It reports whether it was up.
-func (w *workerRef) markDown(reason string) bool {
+func (w *Worker) MarkDown(reason string) bool {
 	w.lastErr.Store(&reason)
 	return w.up.Swap(false)
 }
 
-func (w *workerRef) lastError() string {
+func (w *Worker) LastError() string {
 	if p := w.lastErr.Load(); p != nil {
 		return *p
 	}
@@ -95,7 +100,7 @@ func (w *workerRef) lastError() string {
 // assess decides whether a replica whose worker reported st may serve
 // reads: it must answer, replicate (when it is a replica) and be at most
 // maxLag behind. The reason is empty when it may.
-func assess(st worker.Status, maxLag time.Duration) (bool, string) {
+func Assess(st worker.Status, maxLag time.Duration) (bool, string) {
 	if !st.Healthy {
 		if st.Error == "" {
 			return false, "worker reports the replica unhealthy"
@@ -117,53 +122,62 @@ func assess(st worker.Status, maxLag time.Duration) (bool, string) {
 	return true, ""
 }
 
-// pollWorkers asks every worker for its status concurrently and updates
-// the health view.
-func (s *Engine) pollWorkers(ctx context.Context) {
+// Poll asks every worker for its status concurrently and updates their
+// health: a replica more than maxLag behind, or with replication stopped,
+// is unhealthy until a later poll finds it well.
+func Poll(ctx context.Context, workers []*Worker, maxLag time.Duration, log *slog.Logger) {
 	var wg sync.WaitGroup
-	for _, w := range s.workers {
+	for _, w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { w.checked.Store(time.Now().UnixNano()) }()
 			cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			defer cancel()
-			c, err := w.conn(cctx)
+			c, err := w.Conn(cctx)
 			if err != nil {
-				if w.markDown("worker unreachable: " + err.Error()) {
-					s.log.Warn("worker down", "worker", w.name(), "err", err)
+				if w.MarkDown("worker unreachable: " + err.Error()) {
+					log.Warn("worker down", "worker", w.Name(), "err", err)
 				}
 				return
 			}
 			st, err := c.Status(cctx)
 			if err != nil {
 				w.status.Store(nil)
-				if w.markDown("worker unreachable: " + err.Error()) {
-					s.log.Warn("worker down", "worker", w.name(), "err", err)
+				if w.MarkDown("worker unreachable: " + err.Error()) {
+					log.Warn("worker down", "worker", w.Name(), "err", err)
 				}
 				return
 			}
 			w.status.Store(&st)
-			ok, why := assess(st, s.cfg.MaxReplicaLag.D())
-			w.lastErr.Store(&why)
-			if was := w.up.Swap(ok); was != ok {
-				s.log.Info("replica health changed", "replica", w.name(), "healthy", ok, "reason", why)
+			ok, why := Assess(st, maxLag)
+			if w.SetHealth(ok, why) {
+				log.Info("replica health changed", "replica", w.Name(), "healthy", ok, "reason", why)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
-// Workers describes the replicas and their workers for observe.
-func (s *Engine) Workers() []observe.Worker {
-	out := make([]observe.Worker, 0, len(s.workers))
-	for _, w := range s.workers {
-		ow := observe.Worker{Name: w.name(), MySQL: w.cfg.MySQL, Addr: w.cfg.Worker, Healthy: w.healthy(),
-			LastError: w.lastError(), Status: w.status.Load()}
-		if ns := w.checked.Load(); ns != 0 {
-			ow.Checked = time.Unix(0, ns)
-		}
-		out = append(out, ow)
+// Config is the replica's configuration (name, MySQL and worker
+// addresses, IPC compression).
+func (w *Worker) Config() config.Replica { return w.cfg }
+
+// Status is the worker's answer to the last poll, nil when it did not
+// answer.
+func (w *Worker) Status() *worker.Status { return w.status.Load() }
+
+// Checked is when the worker was last polled (zero: never).
+func (w *Worker) Checked() time.Time {
+	if ns := w.checked.Load(); ns != 0 {
+		return time.Unix(0, ns)
 	}
-	return out
+	return time.Time{}
+}
+
+// SetHealth records whether the worker may get fragments and why not;
+// changed reports a change (Poll sets it from each status answer).
+func (w *Worker) SetHealth(up bool, why string) (changed bool) {
+	w.lastErr.Store(&why)
+	return w.up.Swap(up) != up
 }

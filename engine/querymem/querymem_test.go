@@ -1,4 +1,4 @@
-package engine
+package querymem
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func isOutOfResources(err error) bool {
 }
 
 // waitWaiters waits until n reservations are waiting on b.
-func waitWaiters(t *testing.T, b *memBudget, n int64) {
+func waitWaiters(t *testing.T, b *Budget, n int64) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for b.waiters.Load() != n {
@@ -34,17 +34,17 @@ func waitWaiters(t *testing.T, b *memBudget, n int64) {
 func TestMemBudgetConcurrent(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	const limit = 1000
-	b := newMemBudget(limit, 10*time.Second)
+	b := New(limit, 10*time.Second)
 	var wg sync.WaitGroup
 	for g := range 16 {
 		wg.Go(func() {
-			q := b.open()
-			defer q.close()
+			q := b.Open()
+			defer q.Close()
 			r := rand.New(rand.NewPCG(uint64(g), 1))
 			for range 300 {
 				n := int64(1 + r.IntN(120)) // 16 × 120 > limit: some wait
 				// held 0: never yields; n ≤ limit: never too big alone.
-				if err := q.reserve(context.Background(), n, 0); err != nil {
+				if err := q.Reserve(context.Background(), n, 0); err != nil {
 					t.Error(err)
 					return
 				}
@@ -52,7 +52,7 @@ func TestMemBudgetConcurrent(t *testing.T) {
 					t.Errorf("used %d over limit %d", u, limit)
 				}
 				time.Sleep(50 * time.Microsecond) // hold it a while
-				q.release(n)
+				q.Release(n)
 			}
 		})
 	}
@@ -69,67 +69,67 @@ func TestMemBudgetConcurrent(t *testing.T) {
 }
 
 func TestMemBudgetCases(t *testing.T) {
-	type step func(t *testing.T, b *memBudget)
+	type step func(t *testing.T, b *Budget)
 	cases := []struct {
 		name  string
 		wait  time.Duration
 		run   step
 		waits int64
 	}{
-		{"fits", time.Second, func(t *testing.T, b *memBudget) {
-			q := b.open()
-			defer q.close()
-			if err := q.reserve(context.Background(), 100, 0); err != nil {
+		{"fits", time.Second, func(t *testing.T, b *Budget) {
+			q := b.Open()
+			defer q.Close()
+			if err := q.Reserve(context.Background(), 100, 0); err != nil {
 				t.Fatal(err)
 			}
-			q.release(100)
+			q.Release(100)
 		}, 0},
-		{"too big alone fails at once", time.Hour, func(t *testing.T, b *memBudget) {
-			q := b.open()
-			defer q.close()
-			if err := q.reserve(context.Background(), 60, 0); err != nil {
+		{"too big alone fails at once", time.Hour, func(t *testing.T, b *Budget) {
+			q := b.Open()
+			defer q.Close()
+			if err := q.Reserve(context.Background(), 60, 0); err != nil {
 				t.Fatal(err)
 			}
-			defer q.release(60)
-			err := q.reserve(context.Background(), 41, 60)
+			defer q.Release(60)
+			err := q.Reserve(context.Background(), 41, 60)
 			if !isOutOfResources(err) {
 				t.Fatalf("got %v, want 1041", err)
 			}
 		}, 0},
-		{"waits until another query releases", time.Minute, func(t *testing.T, b *memBudget) {
-			q1, q2 := b.open(), b.open()
-			defer q1.close()
-			defer q2.close()
-			if err := q1.reserve(context.Background(), 80, 0); err != nil {
+		{"waits until another query releases", time.Minute, func(t *testing.T, b *Budget) {
+			q1, q2 := b.Open(), b.Open()
+			defer q1.Close()
+			defer q2.Close()
+			if err := q1.Reserve(context.Background(), 80, 0); err != nil {
 				t.Fatal(err)
 			}
 			done := make(chan error, 1)
-			go func() { done <- q2.reserve(context.Background(), 50, 0) }()
+			go func() { done <- q2.Reserve(context.Background(), 50, 0) }()
 			waitWaiters(t, b, 1)
 			select {
 			case err := <-done:
 				t.Fatalf("reserved over the limit: %v", err)
 			default:
 			}
-			q1.release(80)
+			q1.Release(80)
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
 			if q2.used.Load() != 50 || b.used.Load() != 50 {
 				t.Fatalf("q2 %d, budget %d; want 50, 50", q2.used.Load(), b.used.Load())
 			}
-			q2.release(50)
+			q2.Release(50)
 		}, 1},
-		{"wait times out with 1041", 50 * time.Millisecond, func(t *testing.T, b *memBudget) {
-			q1, q2 := b.open(), b.open()
-			defer q1.close()
-			defer q2.close()
-			if err := q1.reserve(context.Background(), 80, 0); err != nil {
+		{"wait times out with 1041", 50 * time.Millisecond, func(t *testing.T, b *Budget) {
+			q1, q2 := b.Open(), b.Open()
+			defer q1.Close()
+			defer q2.Close()
+			if err := q1.Reserve(context.Background(), 80, 0); err != nil {
 				t.Fatal(err)
 			}
-			defer q1.release(80)
+			defer q1.Release(80)
 			start := time.Now()
-			err := q2.reserve(context.Background(), 50, 0)
+			err := q2.Reserve(context.Background(), 50, 0)
 			if !isOutOfResources(err) {
 				t.Fatalf("got %v, want 1041", err)
 			}
@@ -140,60 +140,60 @@ func TestMemBudgetCases(t *testing.T) {
 				t.Fatalf("q2 %d, budget %d after a refusal", q2.used.Load(), b.used.Load())
 			}
 		}, 1},
-		{"cancel ends the wait", time.Hour, func(t *testing.T, b *memBudget) {
-			q1, q2 := b.open(), b.open()
-			defer q1.close()
-			defer q2.close()
-			if err := q1.reserve(context.Background(), 80, 0); err != nil {
+		{"cancel ends the wait", time.Hour, func(t *testing.T, b *Budget) {
+			q1, q2 := b.Open(), b.Open()
+			defer q1.Close()
+			defer q2.Close()
+			if err := q1.Reserve(context.Background(), 80, 0); err != nil {
 				t.Fatal(err)
 			}
-			defer q1.release(80)
+			defer q1.Release(80)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan error, 1)
-			go func() { done <- q2.reserve(ctx, 50, 0) }()
+			go func() { done <- q2.Reserve(ctx, 50, 0) }()
 			waitWaiters(t, b, 1)
 			cancel()
 			if err := <-done; !errors.Is(err, context.Canceled) {
 				t.Fatalf("got %v, want context.Canceled", err)
 			}
 		}, 1},
-		{"younger query holding batches yields; oldest waits", time.Minute, func(t *testing.T, b *memBudget) {
-			old, young := b.open(), b.open()
-			defer old.close()
-			defer young.close()
-			if err := old.reserve(context.Background(), 60, 0); err != nil {
+		{"younger query holding batches yields; oldest waits", time.Minute, func(t *testing.T, b *Budget) {
+			old, young := b.Open(), b.Open()
+			defer old.Close()
+			defer young.Close()
+			if err := old.Reserve(context.Background(), 60, 0); err != nil {
 				t.Fatal(err)
 			}
-			if err := young.reserve(context.Background(), 30, 0); err != nil {
+			if err := young.Reserve(context.Background(), 30, 0); err != nil {
 				t.Fatal(err)
 			}
-			var y *memYield
-			if err := young.reserve(context.Background(), 20, 30); !errors.As(err, &y) || y.need != 50 {
+			var y *Yield
+			if err := young.Reserve(context.Background(), 20, 30); !errors.As(err, &y) || y.Need != 50 {
 				t.Fatalf("young: got %v, want a yield of 50", err)
 			}
 			// The oldest waits (holding its 60) instead of yielding.
 			done := make(chan error, 1)
-			go func() { done <- old.reserve(context.Background(), 30, 60) }()
+			go func() { done <- old.Reserve(context.Background(), 30, 60) }()
 			waitWaiters(t, b, 1)
-			young.release(30) // the yielded attempt drops its batches
+			young.Release(30) // the yielded attempt drops its batches
 			if err := <-done; err != nil {
 				t.Fatal(err)
 			}
 			// The young attempt runs again once 50 bytes are free.
 			again := make(chan error, 1)
-			go func() { again <- young.awaitRoom(context.Background(), y.need) }()
+			go func() { again <- young.AwaitRoom(context.Background(), y.Need) }()
 			waitWaiters(t, b, 1)
-			old.release(90)
+			old.Release(90)
 			if err := <-again; err != nil {
 				t.Fatal(err)
 			}
 		}, 2},
-		{"close returns what was not released", time.Second, func(t *testing.T, b *memBudget) {
-			q := b.open()
-			if err := q.reserve(context.Background(), 70, 0); err != nil {
+		{"close returns what was not released", time.Second, func(t *testing.T, b *Budget) {
+			q := b.Open()
+			if err := q.Reserve(context.Background(), 70, 0); err != nil {
 				t.Fatal(err)
 			}
-			if n := q.close(); n != 70 {
+			if n := q.Close(); n != 70 {
 				t.Fatalf("close reported %d leaked, want 70", n)
 			}
 		}, 0},
@@ -201,7 +201,7 @@ func TestMemBudgetCases(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-			b := newMemBudget(100, c.wait)
+			b := New(100, c.wait)
 			c.run(t, b)
 			if u := b.used.Load(); u != 0 {
 				t.Errorf("budget holds %d bytes at the end", u)
@@ -222,16 +222,16 @@ func TestMemBudgetCases(t *testing.T) {
 }
 
 func TestMemBudgetUnlimitedCounts(t *testing.T) {
-	b := newMemBudget(-1, time.Second)
-	q := b.open()
-	if err := q.reserve(context.Background(), 1<<40, 0); err != nil {
+	b := New(-1, time.Second)
+	q := b.Open()
+	if err := q.Reserve(context.Background(), 1<<40, 0); err != nil {
 		t.Fatal(err)
 	}
 	if b.used.Load() != 1<<40 || b.peak.Load() != 1<<40 {
 		t.Fatalf("used %d peak %d", b.used.Load(), b.peak.Load())
 	}
-	q.release(1 << 40)
-	q.close()
+	q.Release(1 << 40)
+	q.Close()
 	if b.used.Load() != 0 {
 		t.Fatal("not released")
 	}

@@ -1,4 +1,4 @@
-package engine
+package cluster
 
 import (
 	"strings"
@@ -32,7 +32,7 @@ func TestAssess(t *testing.T) {
 		{"unreachable", mod(func(s *worker.Status) { s.Healthy = false; s.Error = "replica unreachable: x" }), false, "unreachable"},
 		{"standalone", worker.Status{Healthy: true}, true, ""},
 	} {
-		got, why := assess(c.st, 30*time.Second)
+		got, why := Assess(c.st, 30*time.Second)
 		if got != c.ok || !strings.Contains(why, c.why) {
 			t.Errorf("%s: %v %q", c.name, got, why)
 		}
