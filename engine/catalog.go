@@ -9,7 +9,7 @@ import (
 
 func (s *Engine) refreshCatalog(ctx context.Context) error {
 	var last error
-	for _, p := range s.orderedMetas() {
+	for _, p := range s.rep.orderedMetas() {
 		b, err := p.Get(ctx)
 		if err != nil {
 			last = err
@@ -37,7 +37,7 @@ func (s *Engine) refreshCatalog(ctx context.Context) error {
 }
 
 // orderedMetas lists the replicas' metadata pools, healthy ones first.
-func (s *Engine) orderedMetas() []*replica.Pool {
+func (s *replicas) orderedMetas() []*replica.Pool {
 	out := make([]*replica.Pool, 0, len(s.metas))
 	for i, w := range s.workers {
 		if w.Healthy() {
@@ -53,7 +53,7 @@ func (s *Engine) orderedMetas() []*replica.Pool {
 }
 
 // metaPool picks a replica for a metadata read.
-func (s *Engine) metaPool() *replica.Pool { return s.orderedMetas()[0] }
+func (s *replicas) metaPool() *replica.Pool { return s.orderedMetas()[0] }
 
 // catalogOptions sizes the split-key samples for today's workers.
 func (s *Engine) catalogOptions() catalog.Options {

@@ -56,7 +56,7 @@ type floor struct {
 }
 
 // queryFloor returns the floor of a statement starting now.
-func (s *Engine) queryFloor(ctx context.Context) (floor, error) {
+func (s *replicas) queryFloor(ctx context.Context) (floor, error) {
 	var pos string
 	switch s.cfg.Consistency {
 	case config.ConsistencyPrimary:
@@ -74,7 +74,7 @@ func (s *Engine) queryFloor(ctx context.Context) (floor, error) {
 }
 
 // primaryPosition reads the primary's GTID position.
-func (s *Engine) primaryPosition(ctx context.Context) (string, error) {
+func (s *replicas) primaryPosition(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ConsistencyWait.D())
 	defer cancel()
 	fail := func(err error) error {
@@ -104,7 +104,7 @@ func (s *Engine) primaryPosition(ctx context.Context) (string, error) {
 
 // replicaMinPosition is the lowest GTID position the healthy replicas
 // reported at their last poll ("" when there is none).
-func (s *Engine) replicaMinPosition() string {
+func (s *replicas) replicaMinPosition() string {
 	var positions []string
 	mariadb := true
 	for _, w := range s.workers {
@@ -126,7 +126,7 @@ func (s *Engine) replicaMinPosition() string {
 // waitFloorOn waits on the passthrough connection b until its replica has
 // applied fl, at most fl.wait and never past ctx's deadline. The caller's
 // killOnCancel watcher interrupts it when ctx ends.
-func (s *Engine) waitFloorOn(ctx context.Context, b *replica.Conn, fl floor) error {
+func (s *replicas) waitFloorOn(ctx context.Context, b *replica.Conn, fl floor) error {
 	if fl.gtid == "" {
 		return nil
 	}
@@ -156,7 +156,7 @@ func (s *Engine) waitFloorOn(ctx context.Context, b *replica.Conn, fl floor) err
 }
 
 // replicaName is the configured name of the replica at MySQL address addr.
-func (s *Engine) replicaName(addr string) string {
+func (s *replicas) replicaName(addr string) string {
 	for _, w := range s.workers {
 		if w.Config().MySQL == addr {
 			return w.Name()
@@ -167,7 +167,7 @@ func (s *Engine) replicaName(addr string) string {
 
 // markBehind takes the replica at addr out of service until its next
 // poll: it did not reach a statement's floor in time.
-func (s *Engine) markBehind(addr string, err error) {
+func (s *replicas) markBehind(addr string, err error) {
 	for _, w := range s.workers {
 		if w.Config().MySQL == addr && w.MarkDown(err.Error()) {
 			s.log.Warn("replica behind the consistency floor; not used until its next status poll", "replica", w.Name(), "err", err)

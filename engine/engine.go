@@ -50,8 +50,7 @@ type Engine struct {
 	pins    *pinned.Registry
 	qmem    *querymem.Budget // query_memory_limit
 	workers []*cluster.Worker
-	metas   []*replica.Pool // one per replica, for metadata reads
-	primary *replica.Pool   // the primary, for consistency: primary (nil without primary:)
+	rep     *replicas // replica pools, passthrough, freshness floors
 	queryID *observe.QueryIDs
 	// plColumns caches information_schema.PROCESSLIST's columns as the
 	// replicas describe them (processlist_schema.go).
@@ -69,12 +68,14 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
 		qmem: querymem.New(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.rep = &replicas{cfg: cfg, log: log}
 	for _, r := range cfg.Replicas {
-		s.metas = append(s.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
+		s.rep.metas = append(s.rep.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
 		s.workers = append(s.workers, cluster.NewWorker(r, cfg.ClusterSecret))
 	}
+	s.rep.workers = s.workers
 	if cfg.Primary != "" {
-		s.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
+		s.rep.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
 	}
 	if err := s.refreshCatalog(ctx); err != nil {
 		s.Close()
@@ -108,12 +109,7 @@ func (s *Engine) Close() {
 	for _, w := range s.workers {
 		w.Close()
 	}
-	for _, p := range s.metas {
-		p.CloseAll()
-	}
-	if s.primary != nil {
-		s.primary.CloseAll()
-	}
+	s.rep.close()
 }
 
 // background refreshes the catalog and worker health until Close.

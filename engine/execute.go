@@ -176,7 +176,7 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	if len(live) == 0 {
 		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
 	}
-	fl, ferr := s.queryFloor(ctx)
+	fl, ferr := s.rep.queryFloor(ctx)
 	if ferr != nil {
 		return nil, ferr
 	}

@@ -17,7 +17,7 @@ import (
 // its own code — to the client.
 func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
 	ss.Kind = observe.KindPassthrough
-	b, stop, err := s.startPassthrough(ctx, ss, query)
+	b, stop, err := s.rep.startPassthrough(ctx, ss, query)
 	if err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 
 // sessionBackend returns the session's replica connection, opening it on a
 // healthy replica (and replaying the session's SETs) if needed.
-func (s *Engine) sessionBackend(ctx context.Context, ss *Session) (*replica.Conn, error) {
+func (s *replicas) sessionBackend(ctx context.Context, ss *Session) (*replica.Conn, error) {
 	if ss.backend != nil {
 		if s.servesReads(ss.backend.Addr) {
 			return ss.backend, nil
@@ -107,7 +107,7 @@ func (s *Engine) sessionBackend(ctx context.Context, ss *Session) (*replica.Conn
 // side connection, if ctx ends before stop is called: a passthrough
 // statement blocked on its replica stops there too. stop waits for a KILL
 // in flight and reports whether one was sent (b must then be discarded).
-func (s *Engine) killOnCancel(ctx context.Context, b *replica.Conn) (stop func() bool) {
+func (s *replicas) killOnCancel(ctx context.Context, b *replica.Conn) (stop func() bool) {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	fired := false
@@ -145,7 +145,7 @@ func (s *Engine) killOnCancel(ctx context.Context, b *replica.Conn) (stop func()
 // so that is safe. Under a consistency mode the statement first waits for
 // the replica to reach its floor (consistency.go); a replica that does not
 // is taken out of service and the session moves to another healthy one.
-func (s *Engine) startPassthrough(ctx context.Context, ss *Session, query string) (*replica.Conn, func() bool, error) {
+func (s *replicas) startPassthrough(ctx context.Context, ss *Session, query string) (*replica.Conn, func() bool, error) {
 	fl, err := s.queryFloor(ctx)
 	if err != nil {
 		return nil, nil, err

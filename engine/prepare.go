@@ -90,12 +90,12 @@ func (s *Engine) prepare(ctx context.Context, db string, p *planner.Plan) (*prep
 // as hundreds of fragments, each an index dive costing more than the
 // whole query does on one connection.
 func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
-	b, err := s.metaPool().Get(ctx)
+	b, err := s.rep.metaPool().Get(ctx)
 	if err != nil {
 		return -1
 	}
 	var ferr error
-	defer func() { s.metaPool().Put(b, ferr) }()
+	defer func() { s.rep.metaPool().Put(b, ferr) }()
 	if ferr = b.Use(db); ferr != nil {
 		return -1
 	}
@@ -118,12 +118,12 @@ func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
 // statement names it; the first statement's is the replica's own, which
 // the client sees.
 func (s *Engine) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
-	b, err := s.metaPool().Get(ctx)
+	b, err := s.rep.metaPool().Get(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var ferr error
-	defer func() { s.metaPool().Put(b, ferr) }()
+	defer func() { s.rep.metaPool().Put(b, ferr) }()
 	if ferr = b.Use(db); ferr != nil {
 		return nil, ferr
 	}

@@ -80,7 +80,7 @@ func MetadataQuery(text string) (string, error) {
 func (s *Engine) Describe(ctx context.Context, ss *Session, meta string) []*querypb.Field {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	b, err := s.sessionBackend(ctx, ss)
+	b, err := s.rep.sessionBackend(ctx, ss)
 	if err != nil {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (s *Engine) Describe(ctx context.Context, ss *Session, meta string) []*quer
 func (s *Engine) OnReplica(ctx context.Context, fn func(*replica.Conn) error) error {
 	ss := &Session{}
 	defer ss.CloseBackend()
-	b, err := s.sessionBackend(ctx, ss)
+	b, err := s.rep.sessionBackend(ctx, ss)
 	if err != nil {
 		return err
 	}

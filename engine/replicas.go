@@ -1,13 +1,40 @@
 package engine
 
 import (
+	"log/slog"
+
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
 )
+
+// replicas is how the engine reaches the replicas' MySQL servers itself,
+// not through workers: the pools of metadata connections (catalog reads,
+// result metadata), each session's passthrough connection and its KILL,
+// and the freshness floors (consistency.go) those statements wait for. It
+// reads the workers' health to choose a replica; it owns the pools.
+type replicas struct {
+	cfg     config.Coordinator
+	log     *slog.Logger
+	metas   []*replica.Pool // one per replica, for metadata reads
+	primary *replica.Pool   // the primary, for consistency: primary (nil without primary:)
+	workers []*cluster.Worker
+}
+
+// close closes the pooled connections.
+func (s *replicas) close() {
+	for _, p := range s.metas {
+		p.CloseAll()
+	}
+	if s.primary != nil {
+		s.primary.CloseAll()
+	}
+}
 
 // replicaColumns are the columns of SHOW SHOAL REPLICAS.
 var replicaColumns = []*querypb.Field{
@@ -78,7 +105,7 @@ func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
 // healthyMetas lists the metadata pools of the replicas that may serve
 // reads now. Passthrough uses only these: a lagging or broken replica would
 // answer with stale data.
-func (s *Engine) healthyMetas() []*replica.Pool {
+func (s *replicas) healthyMetas() []*replica.Pool {
 	var out []*replica.Pool
 	for i, w := range s.workers {
 		if w.Healthy() {
@@ -89,7 +116,7 @@ func (s *Engine) healthyMetas() []*replica.Pool {
 }
 
 // servesReads reports whether the replica at MySQL address addr is healthy.
-func (s *Engine) servesReads(addr string) bool {
+func (s *replicas) servesReads(addr string) bool {
 	for _, w := range s.workers {
 		if w.Config().MySQL == addr {
 			return w.Healthy()
