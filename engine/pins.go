@@ -89,7 +89,7 @@ func (s *Engine) CacheTable(ctx context.Context, ss *Session, qualified, source 
 		source = "SELECT * FROM " + sqlparse.QuoteID(db) + "." + sqlparse.QuoteID(name)
 	} else {
 		if _, ok := s.snap.Load().Tables.Table(db, name); ok {
-			return sqlerr.New(1050, "42S01", "Table '%s.%s' exists on the replicas; pin it whole with CACHE TABLE %s.%s, or pick another name for the query result", db, name, db, name)
+			return sqlerr.New(sqlerr.ErrTableExists, "42S01", "Table '%s.%s' exists on the replicas; pin it whole with CACHE TABLE %s.%s, or pick another name for the query result", db, name, db, name)
 		}
 		stmt, err := sqlparse.ParseOne(source)
 		if err != nil {

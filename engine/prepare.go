@@ -193,7 +193,11 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 			continue
 		}
 		partialField[i] = pr.fragFields[j]
-		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(pr.fragFields[j]),
+		kind, err := aggKind(pa.Kind)
+		if err != nil {
+			return err
+		}
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: kind, Collation: collationOf(pr.fragFields[j]),
 			Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 		j++
 	}
@@ -213,7 +217,11 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: collationOf(f),
 					Sep: pa.Sep, Desc: pa.Desc, MaxLen: groupConcatMaxLen})
 			default:
-				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: aggKind(pa.Kind), Collation: collationOf(partialField[i]),
+				kind, err := aggKind(pa.Kind)
+				if err != nil {
+					return err
+				}
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: kind, Collation: collationOf(partialField[i]),
 					Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 			}
 		}
@@ -296,28 +304,29 @@ func (pr *prepared) compileRows() error {
 	return nil
 }
 
-func aggKind(k planner.AggKind) arrowexec.AggKind {
-	switch k {
-	case planner.MergeSum:
-		return arrowexec.AggSum
-	case planner.MergeCount:
-		return arrowexec.AggCount
-	case planner.MergeMin:
-		return arrowexec.AggMin
-	case planner.MergeBitAnd:
-		return arrowexec.AggBitAnd
-	case planner.MergeBitOr:
-		return arrowexec.AggBitOr
-	case planner.MergeBitXor:
-		return arrowexec.AggBitXor
-	case planner.MergeConcat:
-		return arrowexec.AggConcatPartial
-	case planner.MergeJSONArray:
-		return arrowexec.AggJSONArray
-	case planner.MergeJSONObject:
-		return arrowexec.AggJSONObject
+// mergeKinds is the merge operator of each planner merge function that
+// merges a fragment column (the distinct kinds are built by prepare).
+var mergeKinds = map[planner.AggKind]arrowexec.AggKind{
+	planner.MergeSum:        arrowexec.AggSum,
+	planner.MergeCount:      arrowexec.AggCount,
+	planner.MergeMin:        arrowexec.AggMin,
+	planner.MergeMax:        arrowexec.AggMax,
+	planner.MergeBitAnd:     arrowexec.AggBitAnd,
+	planner.MergeBitOr:      arrowexec.AggBitOr,
+	planner.MergeBitXor:     arrowexec.AggBitXor,
+	planner.MergeConcat:     arrowexec.AggConcatPartial,
+	planner.MergeJSONArray:  arrowexec.AggJSONArray,
+	planner.MergeJSONObject: arrowexec.AggJSONObject,
+}
+
+// aggKind is the merge operator of planner merge function k. A function
+// the merge does not know is an error (the statement passes through), not
+// a guess: an unknown kind once merged as MAX.
+func aggKind(k planner.AggKind) (arrowexec.AggKind, error) {
+	if a, ok := mergeKinds[k]; ok {
+		return a, nil
 	}
-	return arrowexec.AggMax
+	return 0, fmt.Errorf("no merge operator for aggregate %s", k)
 }
 
 // Lines renders the plan as EXPLAIN does (observe.Plan: the status page

@@ -43,7 +43,7 @@ func DateKey(kind planner.SplitKind, text string) (key int64, ok bool) {
 	if !ok1 || !ok2 || !ok3 || y < 1 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) {
 		return 0, false
 	}
-	days := daysFromCivil(y, mo, d)
+	days := DaysFromCivil(y, mo, d)
 	if kind == planner.SplitDate {
 		return days, true
 	}
@@ -102,9 +102,10 @@ func daysIn(y, m int) int {
 	return 31
 }
 
-// daysFromCivil returns days since 1970-01-01 of the proleptic Gregorian
-// date y-m-d (Howard Hinnant's algorithm).
-func daysFromCivil(y, m, d int) int64 {
+// DaysFromCivil returns days since 1970-01-01 of the proleptic Gregorian
+// date y-m-d (Howard Hinnant's algorithm). The worker encodes DATE split keys
+// with it, so fragments and their ranges agree on the encoding.
+func DaysFromCivil(y, m, d int) int64 {
 	if m <= 2 {
 		y--
 	}

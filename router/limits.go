@@ -26,12 +26,6 @@ import (
 // its statement runs is noticed within clientCheckInterval and cancels it
 // the same way.
 
-// Errors of KILL.
-const (
-	errNoSuchThread = 1094 // ER_NO_SUCH_THREAD
-	errNotOwner     = 1095 // ER_KILL_DENIED_ERROR
-)
-
 // CloseSessions closes every client connection (Close): a client of a
 // coordinator that stops sees its connection break, as it would if the
 // process died, and reconnects (to another coordinator behind the load
@@ -80,7 +74,7 @@ func parseKill(query string) (id uint32, queryOnly, ok bool) {
 func (s *Router) kill(ss *Session, id uint32, queryOnly bool, callback func(*sqltypes.Result) error) error {
 	v, ok := s.sessions.Load(id)
 	if !ok {
-		return sqlerr.New(errNoSuchThread, "HY000", "Unknown thread id: %d", id)
+		return sqlerr.New(sqlerr.ErrNoSuchThread, "HY000", "Unknown thread id: %d", id)
 	}
 	target := v.(*Session)
 	// target.user belongs to the target's goroutine; its published copy
@@ -90,7 +84,7 @@ func (s *Router) kill(ss *Session, id uint32, queryOnly bool, callback func(*sql
 		owner = *u
 	}
 	if owner != ss.user && ss.user != "root" {
-		return sqlerr.New(errNotOwner, "HY000", "You are not owner of thread %d", id)
+		return sqlerr.New(sqlerr.ErrKillDenied, "HY000", "You are not owner of thread %d", id)
 	}
 	target.kill()
 	if !queryOnly && target.conn != nil {

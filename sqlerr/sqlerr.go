@@ -51,6 +51,15 @@ const (
 	// ErrStatementTimeout is MariaDB's max_statement_time error; MySQL's
 	// MAX_EXECUTION_TIME answers ErrQueryTimeout.
 	ErrStatementTimeout = 1969 // ER_STATEMENT_TIMEOUT
+	// Session and statement errors MySQL gives the same way.
+	ErrTableExists         = 1050 // ER_TABLE_EXISTS_ERROR
+	ErrNoSuchThread        = 1094 // ER_NO_SUCH_THREAD (KILL)
+	ErrKillDenied          = 1095 // ER_KILL_DENIED_ERROR
+	ErrNetPacketTooLarge   = 1153 // ER_NET_PACKET_TOO_LARGE (max_allowed_packet)
+	ErrWrongArguments      = 1210 // ER_WRONG_ARGUMENTS (COM_STMT_EXECUTE parameters)
+	ErrUnknownStmtHandler  = 1243 // ER_UNKNOWN_STMT_HANDLER
+	ErrInvalidCharString   = 1300 // ER_INVALID_CHARACTER_STRING
+	ErrTooManyPlaceholders = 1390 // ER_PS_MANY_PARAM
 )
 
 // IsClientError reports whether num is a client-side error (CR_*, 2000 to

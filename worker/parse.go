@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
+	"github.com/shoaldb/shoal/pushdown"
 )
 
 // Parsers for the text MySQL sends, straight from the driver's buffer. None
@@ -196,24 +197,6 @@ func digitsN(b []byte) (int, bool) {
 	return n, true
 }
 
-// daysFromCivil returns days since 1970-01-01 of the proleptic Gregorian
-// date y-m-d (Howard Hinnant's algorithm).
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y
-	if era < 0 {
-		era -= 399
-	}
-	era /= 400
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
-}
-
 var daysIn = [13]int{0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
 
 // parseDate parses "YYYY-MM-DD" into days since the epoch. Dates with a zero
@@ -234,7 +217,7 @@ func parseDate(b []byte) (int32, error) {
 	if m > 12 || d > daysIn[m] {
 		return 0, errRange
 	}
-	return int32(daysFromCivil(y, m, d)), nil
+	return int32(pushdown.DaysFromCivil(y, m, d)), nil
 }
 
 // parseDatetime parses "YYYY-MM-DD HH:MM:SS[.ffffff]" into microseconds

@@ -30,9 +30,6 @@ import (
 //     max_long_data_size did). Under TLS the count is of ciphertext,
 //     a few per mille more than the statement.
 
-// errPacketTooLarge is ER_NET_PACKET_TOO_LARGE.
-const errPacketTooLarge = 1153
-
 // packetSlack is how far past max_allowed_packet a command may go before
 // the transport drops the connection instead of answering 1153.
 func packetSlack(maxPacket int) int64 { return int64(maxPacket)/8 + 64<<10 }
@@ -43,7 +40,7 @@ func packetSlack(maxPacket int) int64 { return int64(maxPacket)/8 + 64<<10 }
 // replica with the same max_allowed_packet on passthrough.
 func (h *handler) checkSize(query string) error {
 	if n := len(query) + 1; n > h.cfg.MaxAllowedPacket {
-		return sqlerr.New(errPacketTooLarge, "08S01",
+		return sqlerr.New(sqlerr.ErrNetPacketTooLarge, "08S01",
 			"Got a packet bigger than 'max_allowed_packet' bytes: the statement's packet is %d bytes, max_allowed_packet is %d; send a smaller statement (fewer IN values, batches of rows) or raise max_allowed_packet in the coordinator's config", n, h.cfg.MaxAllowedPacket)
 	}
 	return nil

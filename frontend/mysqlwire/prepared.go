@@ -104,7 +104,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		return nil, 0, err
 	}
 	if len(marks) > maxParams {
-		return nil, 0, sqlerr.New(1390, "HY000", "Prepared statement contains too many placeholders")
+		return nil, 0, sqlerr.New(sqlerr.ErrTooManyPlaceholders, "HY000", "Prepared statement contains too many placeholders")
 	}
 	nulls := make([]string, len(marks))
 	for i := range nulls {
@@ -151,7 +151,7 @@ func cloneFields(fields []*querypb.Field) []*querypb.Field {
 // with its `?` markers, as MySQL names them.
 func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	if prepare == nil {
-		return sqlerr.New(1243, "HY000", "Unknown prepared statement handler given to mysqld_stmt_execute")
+		return sqlerr.New(sqlerr.ErrUnknownStmtHandler, "HY000", "Unknown prepared statement handler given to mysqld_stmt_execute")
 	}
 	h.m.Executes.Inc()
 	b, err := h.bind(prepare)
@@ -204,7 +204,7 @@ func (h *handler) bind(prepare *mysql.PrepareData) (*bound, error) {
 	for i := range marks {
 		bv, ok := prepare.BindVars["v"+strconv.Itoa(i+1)]
 		if !ok || bv == nil {
-			return nil, sqlerr.New(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute: parameter %d has no value", i+1)
+			return nil, sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to mysqld_stmt_execute: parameter %d has no value", i+1)
 		}
 		if lits[i], err = literal(bv); err != nil {
 			return nil, err
@@ -259,7 +259,7 @@ func (b *bound) originalName(name string, at *int) (string, bool) {
 func literal(bv *querypb.BindVariable) (string, error) {
 	v, err := sqltypes.BindVariableToValue(bv)
 	if err != nil {
-		return "", sqlerr.New(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute: %v", err)
+		return "", sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to mysqld_stmt_execute: %v", err)
 	}
 	raw := v.Raw()
 	switch t := v.Type(); {
@@ -294,7 +294,7 @@ func literal(bv *querypb.BindVariable) (string, error) {
 }
 
 func badParam(v sqltypes.Value) error {
-	return sqlerr.New(1210, "HY000", "Incorrect arguments to mysqld_stmt_execute: bad %s value", v.Type())
+	return sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to mysqld_stmt_execute: bad %s value", v.Type())
 }
 
 // isDecimal reports whether b is a plain decimal number: digits with an

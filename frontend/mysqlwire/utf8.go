@@ -23,9 +23,6 @@ import (
 // come back as a column name. checkUTF8 gives MariaDB's answers before
 // anything else reads the statement.
 
-// errInvalidCharString is ER_INVALID_CHARACTER_STRING.
-const errInvalidCharString = 1300
-
 // utf8Conn says the client's character set, as negotiated at handshake and
 // not changed since by SET NAMES or SET CHARACTER SET, is utf8mb4 or
 // utf8mb3: only then are bytes outside literals checked.
@@ -60,7 +57,7 @@ func checkUTF8(query string) error {
 		case c == '`':
 			end := sqlparse.SkipQuoted(query, i, '`', false)
 			if id := query[i+1 : max(i+1, end-1)]; !validMB(id) {
-				return sqlerr.New(errInvalidCharString, "HY000", "Invalid utf8mb4 character string: '%s'; identifiers must be valid in the connection's character set", escapeInvalid(id))
+				return sqlerr.New(sqlerr.ErrInvalidCharString, "HY000", "Invalid utf8mb4 character string: '%s'; identifiers must be valid in the connection's character set", escapeInvalid(id))
 			}
 			i = end
 		case sqlparse.IsCommentStart(query, i):
