@@ -1,3 +1,8 @@
+// Package flightwire is Shoal's Arrow Flight SQL front end: the same
+// accounts, statement path (router.Router.Run) and answers as the MySQL
+// front end, results as Arrow record batches, plus the catalog commands BI
+// tools browse with. Named flightwire because arrow-go's own package is
+// flightsql. It plans and executes nothing itself.
 package flightwire
 
 import (
@@ -42,7 +47,7 @@ import (
 //	    LIMIT 0 on a replica when it can take one (as COM_STMT_PREPARE)
 //	    └▶ FlightInfo{schema or none, one endpoint: ticket{account, database, statement}}
 //	DoGet(ticket) ─ ticket's account must be the caller's
-//	    └─ producer goroutine: runStatement ─ s.query (ComQuery's path)
+//	    └─ producer goroutine: runStatement ─ router.Run (the MySQL front end's path)
 //	         callback: rows ─ resultBatches ─▶ chan StreamChunk (cap 1) ─▶ flightsql writes, Releases
 //
 // Ownership: a batch belongs to the channel once sent; the producer
