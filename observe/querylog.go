@@ -70,23 +70,26 @@ type slowEntry struct {
 	// retried fragment once per try; Untraced counts the attempts and
 	// executions beyond what one statement's trace keeps (maxSpans,
 	// maxPlans).
-	Attempts []slowAttempt `json:"attempts,omitempty"`
-	Untraced int           `json:"untraced,omitempty"`
+	Attempts []Span `json:"attempts,omitempty"`
+	Untraced int    `json:"untraced,omitempty"`
 }
 
-// slowAttempt is one fragment attempt of a logged statement; its times
-// are milliseconds, StartMS from the statement's start.
-type slowAttempt struct {
+// Span is one fragment attempt as the slow query log, the status page and
+// /status/queries.json show it: times are milliseconds from the
+// statement's start (EndMS is now while it runs). It is rendered from the
+// trace's own record (fragmentSpan, absolute times) by fragmentSpan.view.
+type Span struct {
 	QID       string  `json:"qid"`
 	Fragment  int     `json:"fragment"`
 	Range     string  `json:"range"`
 	Worker    string  `json:"worker"`
 	Try       int     `json:"try"`
 	StartMS   float64 `json:"start_ms"`
+	EndMS     float64 `json:"end_ms"`
 	ElapsedMS float64 `json:"elapsed_ms"`
 	Rows      int64   `json:"rows"`
 	Bytes     int64   `json:"bytes"`
-	Outcome   string  `json:"outcome"` // ok, retried, failed, cancelled
+	Outcome   string  `json:"outcome"` // running, ok, retried, failed, cancelled
 	Error     string  `json:"error,omitempty"`
 }
 
@@ -146,15 +149,8 @@ func (l *Log) observe(f *finished) {
 	for _, p := range f.plans {
 		e.Plans = append(e.Plans, planView{QID: p.qid, Lines: p.lines})
 	}
-	ms := func(t time.Duration) float64 { return float64(t) / float64(time.Millisecond) }
 	for _, sp := range f.spans {
-		end := sp.end
-		if end.IsZero() { // cannot happen: the fragments have ended
-			end = f.end
-		}
-		e.Attempts = append(e.Attempts, slowAttempt{QID: sp.qid, Fragment: sp.fragment, Range: sp.rng, Worker: sp.worker,
-			Try: sp.try, StartMS: ms(sp.start.Sub(f.start)), ElapsedMS: ms(end.Sub(sp.start)), Rows: sp.rows, Bytes: sp.bytes,
-			Outcome: sp.outcome, Error: sp.err})
+		e.Attempts = append(e.Attempts, sp.view(f.start, f.end))
 	}
 	if l.onSlow != nil {
 		l.onSlow()
@@ -252,7 +248,19 @@ type execPlan struct {
 	lines []string
 }
 
-// fragmentSpan is one attempt of one fragment.
+// view renders the attempt for a statement that started at start; end
+// stands for the attempt's end while it runs.
+func (sp fragmentSpan) view(start, end time.Time) Span {
+	if !sp.end.IsZero() {
+		end = sp.end
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	return Span{QID: sp.qid, Fragment: sp.fragment, Range: sp.rng, Worker: sp.worker, Try: sp.try,
+		StartMS: ms(sp.start.Sub(start)), EndMS: ms(end.Sub(start)), ElapsedMS: ms(end.Sub(sp.start)),
+		Rows: sp.rows, Bytes: sp.bytes, Outcome: sp.outcome, Error: sp.err}
+}
+
+// fragmentSpan is one attempt of one fragment, as the trace records it.
 type fragmentSpan struct {
 	qid      string
 	fragment int

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,7 +106,7 @@ func TestSlowLog(t *testing.T) {
 		e.Plans[0].Lines[0] != "split ontime.ontime on `id`" || !strings.HasPrefix(e.Plans[0].Lines[1], "fragment: SELECT `Carrier`, COUNT(*)") {
 		t.Errorf("distributed entry's plan: %+v", e.Plans)
 	}
-	want := []slowAttempt{
+	want := []Span{
 		{QID: "q9", Fragment: 0, Range: "[1, 50)", Worker: "replica1", Try: 1, Rows: 200, Bytes: 2000, Outcome: "ok"},
 		{QID: "q9", Fragment: 1, Range: "[50, 100)", Worker: "replica2", Try: 1, Outcome: "retried", Error: errStalled.Error()},
 		{QID: "q9", Fragment: 1, Range: "[50, 100)", Worker: "replica1", Try: 2, Rows: 120, Bytes: 1200, Outcome: "ok"},
@@ -116,11 +117,11 @@ func TestSlowLog(t *testing.T) {
 	prevStart := -1.0
 	for i, w := range want {
 		a := e.Attempts[i]
-		if a.ElapsedMS < 2 || a.StartMS <= prevStart || a.StartMS+a.ElapsedMS > e.Duration*1000 {
-			t.Errorf("attempt %d times: start %v ms, elapsed %v ms (statement %v s)", i, a.StartMS, a.ElapsedMS, e.Duration)
+		if a.ElapsedMS < 2 || a.StartMS <= prevStart || a.EndMS > e.Duration*1000 || math.Abs(a.EndMS-a.StartMS-a.ElapsedMS) > 1e-6 {
+			t.Errorf("attempt %d times: start %v ms, end %v ms, elapsed %v ms (statement %v s)", i, a.StartMS, a.EndMS, a.ElapsedMS, e.Duration)
 		}
 		prevStart = a.StartMS
-		a.StartMS, a.ElapsedMS = 0, 0
+		a.StartMS, a.EndMS, a.ElapsedMS = 0, 0, 0
 		if a != w {
 			t.Errorf("attempt %d: %+v, want %+v", i, a, w)
 		}

@@ -37,7 +37,7 @@ type queryView struct {
 	Error        string     `json:"error,omitempty"`
 	Errno        int        `json:"errno,omitempty"`
 	Plans        []planView `json:"plans"`
-	Attempts     []spanView `json:"attempts"`
+	Attempts     []Span     `json:"attempts"`
 	// Untraced counts attempts and executions beyond the trace's bounds.
 	Untraced int `json:"untraced,omitempty"`
 
@@ -48,22 +48,6 @@ type queryView struct {
 type planView struct {
 	QID   string   `json:"qid"`
 	Lines []string `json:"lines"`
-}
-
-// spanView is one fragment attempt; times are milliseconds from the
-// statement's start.
-type spanView struct {
-	QID      string  `json:"qid"`
-	Fragment int     `json:"fragment"`
-	Range    string  `json:"range"`
-	Worker   string  `json:"worker"`
-	Try      int     `json:"try"`
-	StartMS  float64 `json:"start_ms"`
-	EndMS    float64 `json:"end_ms"` // now, while it runs
-	Rows     int64   `json:"rows"`
-	Bytes    int64   `json:"bytes"`
-	Outcome  string  `json:"outcome"` // running, ok, retried, failed, cancelled
-	Error    string  `json:"error,omitempty"`
 }
 
 // traceView fills q's plans, attempts and timeline from a trace of a
@@ -78,17 +62,11 @@ func (q *queryView) traceView(plans []execPlan, spans []fragmentSpan, untraced i
 		}
 		q.Plans = append(q.Plans, planView{QID: p.qid, Lines: lines})
 	}
-	ms := func(t time.Time) float64 { return float64(t.Sub(start)) / float64(time.Millisecond) }
 	for _, sp := range spans {
-		e := sp.end
-		if e.IsZero() {
-			e = end
-		}
-		q.Attempts = append(q.Attempts, spanView{QID: sp.qid, Fragment: sp.fragment, Range: sp.rng, Worker: sp.worker,
-			Try: sp.try, StartMS: ms(sp.start), EndMS: ms(e), Rows: sp.rows, Bytes: sp.bytes, Outcome: sp.outcome, Error: sp.err})
+		q.Attempts = append(q.Attempts, sp.view(start, end))
 	}
 	if len(q.Attempts) > 0 {
-		q.Timeline = newTimeline(q.Attempts, ms(end))
+		q.Timeline = newTimeline(q.Attempts, float64(end.Sub(start))/float64(time.Millisecond))
 	}
 }
 
@@ -187,7 +165,7 @@ type tickView struct {
 }
 
 // newTimeline lays out spans over [0, totalMS].
-func newTimeline(spans []spanView, totalMS float64) *timelineView {
+func newTimeline(spans []Span, totalMS float64) *timelineView {
 	for _, sp := range spans {
 		totalMS = max(totalMS, sp.EndMS)
 	}

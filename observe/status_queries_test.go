@@ -87,7 +87,7 @@ func TestTraceOutcomes(t *testing.T) {
 // that overlap on a worker stacked in sub-rows, bars placed on the time
 // scale and never outside the plot.
 func TestTimelineLayout(t *testing.T) {
-	spans := []spanView{
+	spans := []Span{
 		{Worker: "a", StartMS: 0, EndMS: 50, Outcome: "ok"},
 		{Worker: "a", StartMS: 10, EndMS: 40, Outcome: "ok"}, // overlaps the first: second sub-row
 		{Worker: "b", StartMS: 0, EndMS: 100, Outcome: "failed"},
