@@ -83,6 +83,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.Close()
 		return nil, err
 	}
+	s.env.SetCaseMaps(s.caseMap)
 	s.pollWorkers(ctx)
 	if m != nil {
 		s.registerMetrics(m.Reg)
