@@ -231,11 +231,11 @@ func diffBags(t *testing.T, q string, ordered bool, bags map[int]string) *result
 	if len(bags) == 0 {
 		return diff(t, q, ordered)
 	}
-	got, err := query(env.shoal, q)
+	got, err := rawShoal.query(q)
 	if err != nil {
 		t.Fatalf("shoal: %s: %v", q, err)
 	}
-	want, err := query(env.direct, q)
+	want, err := rawDirect.query(q)
 	if err != nil {
 		t.Fatalf("direct: %s: %v", q, err)
 	}

@@ -107,6 +107,9 @@ func compare(t *testing.T, what string, got, want *result, ordered bool) {
 	if !slices.Equal(got.types, want.types) {
 		t.Errorf("%s: types\nshoal  %q\ndirect %q", what, got.types, want.types)
 	}
+	if compareDefs && got.defs != nil && want.defs != nil && !slices.Equal(got.defs, want.defs) {
+		t.Errorf("%s: column definitions\nshoal  %q\ndirect %q", what, got.defs, want.defs)
+	}
 	g, w := got.rows, want.rows
 	if !ordered {
 		g, w = sorted(g), sorted(w)

@@ -14,8 +14,11 @@ import (
 type result struct {
 	cols  []string
 	types []string
-	rows  [][]string
-	err   *mysql.MySQLError
+	// defs are the column definitions as sent (the raw client's answers
+	// only, rawclient_test.go).
+	defs []string
+	rows [][]string
+	err  *mysql.MySQLError
 }
 
 func query(db *sql.DB, q string) (*result, error) { return queryArgs(db, q) }
@@ -24,11 +27,11 @@ func query(db *sql.DB, q string) (*result, error) { return queryArgs(db, q) }
 // ordered says the query's ORDER BY is total, so row order must match too.
 func diff(t *testing.T, q string, ordered bool) *result {
 	t.Helper()
-	got, err := query(env.shoal, q)
+	got, err := rawShoal.query(q)
 	if err != nil {
 		t.Fatalf("shoal: %s: %v", q, err)
 	}
-	want, err := query(env.direct, q)
+	want, err := rawDirect.query(q)
 	if err != nil {
 		t.Fatalf("direct: %s: %v", q, err)
 	}

@@ -124,6 +124,9 @@ func leakOptions() []goleak.Option {
 }
 
 func startShoal(ctx context.Context) error {
+	if err := createMixedCharsets(ctx); err != nil {
+		return fmt.Errorf("creating %s: %w", mixedTable, err)
+	}
 	var reps []config.Replica
 	for i, r := range env.cluster.Replicas {
 		lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -151,11 +154,19 @@ func startShoal(ctx context.Context) error {
 	if env.shoal, err = sql.Open("mysql", "root@tcp("+co.Addr().String()+")/ontime"); err != nil {
 		return err
 	}
-	env.direct, err = sql.Open("mysql", env.cluster.DSN(env.cluster.Primary))
+	if env.direct, err = sql.Open("mysql", env.cluster.DSN(env.cluster.Primary)); err != nil {
+		return err
+	}
+	if rawShoal, err = newRawSide(co.Addr().String(), "root", "", "ontime"); err != nil {
+		return err
+	}
+	rawDirect, err = newRawSide(env.cluster.Primary, env.cluster.User, env.cluster.Password, env.cluster.Database)
 	return err
 }
 
 func stopShoal() {
+	rawShoal.close()
+	rawDirect.close()
 	if env.shoal != nil {
 		env.shoal.Close()
 	}
@@ -168,4 +179,59 @@ func stopShoal() {
 	for _, w := range env.workers {
 		w.Stop()
 	}
+}
+
+// mixedTable is a latin1 table with a latin1 and a utf8mb4 group column
+// holding non-ASCII values (accents, ß, Greek, a code point above the BMP),
+// for string functions over group keys in both charsets. It is created
+// before Shoal starts (its catalog is read then).
+const mixedTable = "mixed_cs"
+
+func createMixedCharsets(ctx context.Context) error {
+	db, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Primary))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, q := range []string{
+		"CREATE TABLE IF NOT EXISTS " + mixedTable + ` (
+		  id INT NOT NULL PRIMARY KEY,
+		  l1 VARCHAR(20) CHARACTER SET latin1 NOT NULL,
+		  u8 VARCHAR(20) CHARACTER SET utf8mb4 NULL,
+		  n  INT NULL,
+		  d  DOUBLE NOT NULL,
+		  amount DECIMAL(10,2) NOT NULL,
+		  day DATE NOT NULL
+		) ENGINE=InnoDB DEFAULT CHARSET=latin1`,
+		"INSERT IGNORE INTO " + mixedTable + ` SELECT id,
+		  ELT(id % 6 + 1, 'Zürich', 'ÅLAND', 'straße', 'Ærø', 'abc', 'ÉCOLE'),
+		  IF(id % 11 = 0, NULL, ELT(id % 7 + 1, 'Ωμέγα', 'ǅemal', 'ﬀ-liga', 'İstanbul', 'DŽ', '𐐀deseret', 'Résumé')),
+		  ArrDelayMinutes, Distance / 7, Distance / 3, FlightDate
+		FROM ontime`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	// The replicas must have it before the coordinator reads its catalog.
+	var pos string
+	if err := db.QueryRowContext(ctx, "SELECT @@gtid_binlog_pos").Scan(&pos); err != nil {
+		return err
+	}
+	for _, r := range env.cluster.Replicas {
+		rdb, err := sql.Open("mysql", env.cluster.DSN(r.MySQL))
+		if err != nil {
+			return err
+		}
+		var res sql.NullInt64
+		err = rdb.QueryRowContext(ctx, "SELECT MASTER_GTID_WAIT(?, 60)", pos).Scan(&res)
+		rdb.Close()
+		if err != nil {
+			return err
+		}
+		if !res.Valid || res.Int64 != 0 {
+			return fmt.Errorf("replica %s did not reach %s", r.MySQL, pos)
+		}
+	}
+	return nil
 }

@@ -200,6 +200,23 @@ func summarize(t *testing.T, outcomes []outcome) {
 			fmt.Fprintf(&b, "%6d  %s\n", r.n, r.reason)
 		}
 	}
+	dist, total := 0, 0
+	for _, o := range outcomes {
+		if o.q.SQL == "" || o.q.Category == CatBreadth {
+			continue
+		}
+		total++
+		if o.distributed {
+			dist++
+		}
+	}
+	if total > 0 {
+		share := float64(dist) / float64(total)
+		fmt.Fprintf(&b, "\ndistributed share of non-breadth queries: %d of %d (%.1f%%), floor %.0f%%\n", dist, total, 100*share, 100*minDistributedShare)
+		if total >= 200 && share < minDistributedShare {
+			t.Errorf("only %.1f%% of the non-breadth queries were distributed (floor %.0f%%): see the passthrough reasons", 100*share, 100*minDistributedShare)
+		}
+	}
 	t.Log(b.String())
 	if len(failed) > 0 {
 		var fb strings.Builder
@@ -214,6 +231,14 @@ func summarize(t *testing.T, outcomes []outcome) {
 		t.Error(fb.String())
 	}
 }
+
+// minDistributedShare is the floor of the share of generated non-breadth
+// queries (grouped, scalar, rows, mixed) Shoal distributes; a change that
+// makes more of them pass through fails the suite.
+// Measured at 80.9% (seed 1, 2,000 queries, the widened generator with
+// mixed_cs): below the 85% aimed at; the main cause is "aggregate over a
+// DECIMAL division" (243 of 291 passthroughs).
+const minDistributedShare = 0.78
 
 // normalizeReason shortens a passthrough reason to its first line with
 // Shoal's internal aggregate names (__a0, __a1, ...) made equal, so equal

@@ -2,9 +2,13 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/replica"
+	"vitess.io/vitess/go/mysql/collations"
 )
 
 func (s *Engine) refreshCatalog(ctx context.Context) error {
@@ -63,4 +67,38 @@ func (s *Engine) catalogOptions() catalog.Options {
 	}
 	return catalog.Options{SplitColumns: s.cfg.SplitColumns, MinRowsPerFragment: s.cfg.MinRowsPerFragment,
 		Fragments: slots * s.cfg.FragmentsPerSlot}
+}
+
+// caseMap reads a collation's case mapping from a replica (for LOWER and
+// UPPER in the final stage, evalexpr/casemap.go).
+func (s *Engine) caseMap(coll collations.ID) (*evalexpr.CaseMap, error) {
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	b, err := s.metaPool().Get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ferr error
+	defer func() { s.metaPool().Put(b, ferr) }()
+	r, err := b.Fetch(fmt.Sprintf("SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLLATIONS WHERE ID = %d", coll), 2)
+	if err != nil {
+		ferr = err
+		return nil, err
+	}
+	if len(r.Rows) != 1 {
+		return nil, fmt.Errorf("the replica has no collation %d", coll)
+	}
+	q, runes, err := evalexpr.CaseMapQuery(r.Rows[0][0].ToString(), r.Rows[0][1].ToString())
+	if err != nil {
+		return nil, err
+	}
+	r, err = b.Fetch(q, 1)
+	if err != nil {
+		ferr = err
+		return nil, err
+	}
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 2 {
+		return nil, fmt.Errorf("case mapping of collation %d: no answer", coll)
+	}
+	return evalexpr.ParseCaseMap(runes, r.Rows[0][0].Raw(), r.Rows[0][1].Raw())
 }

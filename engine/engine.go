@@ -86,6 +86,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.Close()
 		return nil, err
 	}
+	s.env.SetCaseMaps(s.caseMap)
 	cluster.Poll(ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 	if m != nil {
 		s.registerMetrics(m.Reg)

@@ -9,9 +9,14 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
+// notFixedDec is the decimals of a floating-point column whose values are
+// written in shortest form (MariaDB's NOT_FIXED_DEC, FLOATING_POINT_DECIMALS;
+// MySQL 8 uses 39, also ≥ 31).
+const notFixedDec = 31
+
 // conform formats a merged or evaluated value exactly as MySQL would send it
 // for the result column f: DECIMAL with the column's scale, DOUBLE with
-// MySQL's shortest representation, DATETIME/TIME with the column's
+// the column's decimals or MySQL's shortest representation, DATETIME/TIME with the column's
 // fractional digits, integers without a fraction.
 func conform(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 	if v.IsNull() {
@@ -29,6 +34,21 @@ func conform(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 		}
 		return sqltypes.MakeTrusted(t, d.FormatMySQL(int32(f.Decimals)))
 	case sqltypes.IsFloat(t):
+		if f.Decimals < notFixedDec {
+			// A DOUBLE/FLOAT result with fixed decimals (STDDEV, VARIANCE:
+			// the argument's decimals + 4; a DOUBLE(M,D) column): MariaDB
+			// writes it with exactly that many (String::set_real, my_fcvt:
+			// correctly rounded, like strconv's 'f').
+			bits := 64
+			if t == sqltypes.Float32 {
+				bits = 32
+			}
+			fv, err := strconv.ParseFloat(string(raw), bits)
+			if err != nil {
+				break
+			}
+			return sqltypes.MakeTrusted(t, strconv.AppendFloat(nil, fv, 'f', int(f.Decimals), bits))
+		}
 		if v.Type() == sqltypes.Float64 || v.Type() == sqltypes.Float32 {
 			return sqltypes.MakeTrusted(t, raw)
 		}

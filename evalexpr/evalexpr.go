@@ -14,19 +14,24 @@ package evalexpr
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
+	vtrpcpb "vitess.io/vitess/go/vt/proto/vtrpc"
 	"vitess.io/vitess/go/vt/sqlparser"
 	"vitess.io/vitess/go/vt/vtenv"
+	"vitess.io/vitess/go/vt/vterrors"
 	"vitess.io/vitess/go/vt/vtgate/evalengine"
 )
 
 // Env is the shared, read-only evaluation environment.
 type Env struct {
 	vt *vtenv.Environment
+	cm caseMaps
 }
 
 // NewEnv returns an environment for the given MySQL server version string
@@ -64,6 +69,10 @@ type Expr struct {
 	src  string
 	e    evalengine.Expr
 	cols []int // layout offsets the expression reads, ascending
+	// n is the layout's width; hosts are the LOWER/UPPER calls evaluated
+	// here (casemap.go), whose results are the synthetic columns n, n+1, ….
+	n     int
+	hosts []*hostCase
 }
 
 // String returns the source text.
@@ -86,11 +95,12 @@ func (x *Expr) Reads(cols ...int) bool {
 type Layout struct {
 	index  map[string]int
 	fields []*querypb.Field
+	n      int
 }
 
 // NewLayout builds a layout; fields may be shorter than names or nil.
 func NewLayout(names []string, fields []*querypb.Field) *Layout {
-	l := &Layout{index: make(map[string]int, len(names)), fields: fields}
+	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names)}
 	for i, n := range names {
 		l.index[strings.ToLower(n)] = i
 	}
@@ -98,6 +108,12 @@ func NewLayout(names []string, fields []*querypb.Field) *Layout {
 }
 
 // Compile parses src and binds column names to offsets in the row layout.
+// Each column is typed from its field (type, charset, collation), so the
+// expression is evaluated as MySQL would over the replica's column. The
+// expression is then evaluated once over typed sample values (probe):
+// what the evaluator cannot do for those types fails here, when the plan
+// is made, and the statement passes through, instead of failing when it
+// runs.
 func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	ast, err := e.vt.Parser().ParseExpr(src)
 	if err != nil {
@@ -105,6 +121,8 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	}
 	ast = rewriteNotLike(ast)
 	var read []int
+	x := &Expr{src: src, n: layout.n}
+	var hostTypes []evalengine.Type // types of the synthetic columns
 	cfg := &evalengine.Config{
 		Environment: e.vt,
 		Collation:   e.vt.CollationEnv().DefaultConnectionCharset(),
@@ -114,14 +132,21 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 				read = append(read, i)
 				return i, nil
 			}
+			if i, ok := hostColumn(name); ok && i < len(hostTypes) {
+				return layout.n + i, nil
+			}
 			return 0, fmt.Errorf("unknown column %s in final expression", col.Name.String())
 		},
-		ResolveType: func(x sqlparser.Expr) (evalengine.Type, bool) {
-			col, ok := x.(*sqlparser.ColName)
+		ResolveType: func(ex sqlparser.Expr) (evalengine.Type, bool) {
+			col, ok := ex.(*sqlparser.ColName)
 			if !ok {
 				return evalengine.Type{}, false
 			}
-			i, ok := layout.index[strings.ToLower(col.Name.String())]
+			name := strings.ToLower(col.Name.String())
+			if i, ok := hostColumn(name); ok && i < len(hostTypes) {
+				return hostTypes[i], true
+			}
+			i, ok := layout.index[name]
 			if !ok || i >= len(layout.fields) || layout.fields[i] == nil {
 				return evalengine.Type{}, false
 			}
@@ -129,18 +154,138 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 		},
 		NoCompilation: true,
 	}
-	x, err := evalengine.Translate(ast, cfg)
+	// LOWER/UPPER over a collation vitess cannot case-map become host
+	// calls, innermost first.
+	var hostErr error
+	ast = sqlparser.Rewrite(ast, nil, func(c *sqlparser.Cursor) bool {
+		arg, upper, ok := isCaseFunc(c.Node())
+		if !ok || hostErr != nil {
+			return true
+		}
+		ax, err := evalengine.Translate(arg, cfg)
+		if err != nil {
+			hostErr = err
+			return false
+		}
+		t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ax)
+		if err != nil || !sqltypes.IsText(t.Type()) {
+			return true // numbers, dates: vitess formats them
+		}
+		coll := t.Collation()
+		h := &hostCase{arg: ax, upper: upper, coll: coll}
+		if cs, ok := colldata.Lookup(coll).(colldata.CaseAwareCollation); ok && e.vt.CollationEnv().IsSupported(coll) &&
+			colldata.Lookup(coll).Charset().MaxWidth() == 1 {
+			h.csa = cs
+		} else if h.m, err = e.caseMap(coll); err != nil {
+			hostErr = fmt.Errorf("%s over collation %d: %w", strings.ToUpper(c.Node().(*sqlparser.FuncExpr).Name.String()), coll, err)
+			return false
+		}
+		i := len(x.hosts)
+		x.hosts = append(x.hosts, h)
+		hostTypes = append(hostTypes, evalengine.NewTypeEx(sqltypes.VarChar, coll, t.Nullable(), t.Size(), 0, nil))
+		c.Replace(sqlparser.NewColName(fmt.Sprintf("__host%d", i)))
+		return true
+	}).(sqlparser.Expr)
+	if hostErr != nil {
+		return nil, fmt.Errorf("final expression %q: %w", src, hostErr)
+	}
+	ev, err := evalengine.Translate(ast, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
+	x.e = ev
 	slices.Sort(read)
-	return &Expr{src: src, e: x, cols: slices.Compact(read)}, nil
+	x.cols = slices.Compact(read)
+	if err := e.probe(x, layout); err != nil {
+		return nil, fmt.Errorf("final expression %q cannot be evaluated exactly: %w", src, err)
+	}
+	return x, nil
+}
+
+// hostColumn parses the name of a synthetic column (__host3 → 3).
+func hostColumn(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, "__host")
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(rest)
+	return i, err == nil
+}
+
+// probe evaluates x over a row of typed sample values and over a row of
+// NULLs. An evaluator that does not implement a function for the
+// argument types (vitess answers UNIMPLEMENTED) fails here.
+func (e *Env) probe(x *Expr, layout *Layout) error {
+	sample := make([]sqltypes.Value, layout.n)
+	nulls := make([]sqltypes.Value, layout.n)
+	for i := range sample {
+		var f *querypb.Field
+		if i < len(layout.fields) {
+			f = layout.fields[i]
+		}
+		sample[i] = sampleValue(f)
+		nulls[i] = sqltypes.NULL
+	}
+	ev := e.NewEvaluator()
+	for _, row := range [][]sqltypes.Value{sample, nulls} {
+		if _, _, err := ev.Eval(x, row); err != nil && unimplemented(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// unimplemented reports whether err says the evaluator lacks a feature,
+// rather than a data error MySQL raises too.
+func unimplemented(err error) bool {
+	if vterrors.Code(err) == vtrpcpb.Code_UNIMPLEMENTED {
+		return true
+	}
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "not implemented") || strings.Contains(msg, "unsupported") || strings.Contains(msg, "unimplemented")
+}
+
+// sampleValue is an ordinary value of the field's type (a NULL-able
+// column's values are ordinary values too).
+func sampleValue(f *querypb.Field) sqltypes.Value {
+	if f == nil {
+		return sqltypes.NewInt64(7)
+	}
+	t := f.Type
+	switch {
+	case t == sqltypes.Null:
+		return sqltypes.NULL
+	case sqltypes.IsUnsigned(t):
+		return sqltypes.MakeTrusted(t, []byte("7"))
+	case sqltypes.IsIntegral(t):
+		return sqltypes.MakeTrusted(t, []byte("-7"))
+	case sqltypes.IsFloat(t):
+		return sqltypes.MakeTrusted(t, []byte("2.5"))
+	case t == sqltypes.Decimal:
+		return sqltypes.MakeTrusted(t, []byte("2.50"))
+	case t == sqltypes.Date:
+		return sqltypes.MakeTrusted(t, []byte("2020-02-29"))
+	case t == sqltypes.Datetime || t == sqltypes.Timestamp:
+		return sqltypes.MakeTrusted(t, []byte("2020-02-29 13:04:05"))
+	case t == sqltypes.Time:
+		return sqltypes.MakeTrusted(t, []byte("13:04:05"))
+	case t == sqltypes.Year:
+		return sqltypes.MakeTrusted(t, []byte("2020"))
+	case t == sqltypes.TypeJSON:
+		return sqltypes.MakeTrusted(t, []byte(`{"a": 1}`))
+	case t == sqltypes.Bit:
+		return sqltypes.MakeTrusted(t, []byte{1})
+	case sqltypes.IsText(t) || sqltypes.IsBinary(t):
+		return sqltypes.MakeTrusted(t, []byte("Ab 1"))
+	}
+	return sqltypes.MakeTrusted(t, []byte("7"))
 }
 
 // Evaluator evaluates compiled expressions; it is not safe for concurrent
 // use (one per query).
 type Evaluator struct {
 	env *evalengine.ExpressionEnv
+	buf []sqltypes.Value
 }
 
 // NewEvaluator returns an evaluator.
@@ -150,7 +295,9 @@ func (e *Env) NewEvaluator() *Evaluator {
 
 // Eval evaluates x over row, returning the value and its collation.
 func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collations.ID, error) {
-	v.env.Row = row
+	if err := v.bind(x, row); err != nil {
+		return sqltypes.NULL, 0, err
+	}
 	r, err := v.env.Evaluate(x.e)
 	if err != nil {
 		return sqltypes.NULL, 0, err
@@ -161,12 +308,46 @@ func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collati
 
 // True evaluates x as a condition: NULL and false are false.
 func (v *Evaluator) True(x *Expr, row []sqltypes.Value) (bool, error) {
-	v.env.Row = row
+	if err := v.bind(x, row); err != nil {
+		return false, err
+	}
 	r, err := v.env.Evaluate(x.e)
 	if err != nil {
 		return false, err
 	}
 	return r.ToBoolean(), nil
+}
+
+// bind sets the row an expression reads: the row itself, or, when the
+// expression has host calls, the row's layout columns followed by the
+// host calls' results.
+func (v *Evaluator) bind(x *Expr, row []sqltypes.Value) error {
+	if len(x.hosts) == 0 {
+		v.env.Row = row
+		return nil
+	}
+	v.buf = v.buf[:0]
+	for i := 0; i < x.n; i++ {
+		if i < len(row) {
+			v.buf = append(v.buf, row[i])
+		} else {
+			v.buf = append(v.buf, sqltypes.NULL)
+		}
+	}
+	for _, h := range x.hosts {
+		v.env.Row = v.buf
+		r, err := v.env.Evaluate(h.arg)
+		if err != nil {
+			return err
+		}
+		out, err := h.apply(r.Value(h.coll))
+		if err != nil {
+			return err
+		}
+		v.buf = append(v.buf, out)
+	}
+	v.env.Row = v.buf
+	return nil
 }
 
 // rewriteNotLike turns `a NOT LIKE b` into `NOT (a LIKE b)`. vitess'

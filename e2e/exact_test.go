@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStringFunctionsOverGroupKeys: LOWER/UPPER over a group key ran in
+// the final stage without a case mapping for utf8mb4_general_ci and
+// failed with 1105 (issue 13). They run distributed now, with each
+// collation's own mapping read from the replica, equal to MariaDB's for
+// accented, Greek, titlecase and non-BMP letters, in the select list,
+// HAVING and ORDER BY, over utf8mb4 and latin1 columns.
+func TestStringFunctionsOverGroupKeys(t *testing.T) {
+	for _, q := range []string{
+		"SELECT Carrier, LOWER(Carrier) AS lc, COUNT(*) FROM ontime GROUP BY Carrier ORDER BY 1",
+		"SELECT Carrier, UPPER(LOWER(Carrier)) AS uc, COUNT(*) FROM ontime GROUP BY Carrier ORDER BY 1",
+		"SELECT LCASE(Origin), COUNT(*) c FROM ontime GROUP BY Origin HAVING LOWER(Origin) LIKE 'a%' ORDER BY 1",
+		"SELECT u8, LOWER(u8), UPPER(u8), UCASE(u8) = u8, COUNT(*) FROM " + mixedTable + " GROUP BY u8 ORDER BY 1",
+		"SELECT u8, CONCAT(LOWER(u8), '/', UPPER(u8)) k, SUM(n) FROM " + mixedTable + " GROUP BY u8 ORDER BY 1",
+		"SELECT u8, COUNT(*) FROM " + mixedTable + " GROUP BY u8 ORDER BY UPPER(u8) DESC, 1",
+		"SELECT u8, MAX(n) FROM " + mixedTable + " GROUP BY u8 HAVING UPPER(u8) <> u8 ORDER BY 1",
+		"SELECT LOWER(MAX(u8)), UPPER(MIN(l1)), LENGTH(MAX(u8)), CHAR_LENGTH(LOWER(MAX(u8))) FROM " + mixedTable,
+	} {
+		plan := explain(t, q)
+		if !strings.HasPrefix(plan, "split ") {
+			t.Errorf("%s passes through:\n%s", q, plan)
+		}
+		diff(t, q, true)
+	}
+	// Over the latin1 column the values are equal, but Shoal orders the
+	// groups by the utf8mb4 collation the replica reports for the
+	// converted result column, not by latin1_swedish_ci (Å after Z):
+	// compared unordered until the final stage learns the column's own
+	// collation (see the report of issue 13).
+	for _, q := range []string{
+		"SELECT l1, LOWER(l1), UPPER(l1), COUNT(*) FROM " + mixedTable + " GROUP BY l1",
+		"SELECT CONCAT(LOWER(l1), '/', UPPER(u8)) k, SUM(n) FROM " + mixedTable + " GROUP BY l1, u8",
+	} {
+		plan := explain(t, q)
+		if !strings.HasPrefix(plan, "split ") {
+			t.Errorf("%s passes through:\n%s", q, plan)
+		}
+		diff(t, q, false)
+	}
+}
+
+// TestDoubleDecimals: a DOUBLE result whose column definition carries
+// fixed decimals (STDDEV/VARIANCE over INT and DECIMAL: 4 more than the
+// argument's) is written with exactly those decimals, as MariaDB writes
+// it; Shoal wrote the shortest form (827.6467305633213 for 827.6467).
+func TestDoubleDecimals(t *testing.T) {
+	for _, q := range []string{
+		"SELECT STDDEV_POP(Distance), VAR_SAMP(ArrDelayMinutes) FROM ontime WHERE YearD = 2005",
+		"SELECT Carrier, STDDEV_SAMP(Distance), VAR_POP(DepDelayMinutes), STD(ArrDelayMinutes), VARIANCE(Distance) FROM ontime GROUP BY Carrier ORDER BY 1",
+		"SELECT u8, STDDEV(amount), VAR_SAMP(amount), STDDEV_SAMP(n), MAX(d), MIN(d) * 2 FROM " + mixedTable + " GROUP BY u8 ORDER BY 1",
+		"SELECT Carrier, STDDEV_POP(Distance) * 2, ROUND(VAR_POP(Distance)), AVG(Distance) FROM ontime GROUP BY Carrier ORDER BY 1",
+	} {
+		plan := explain(t, q)
+		if !strings.HasPrefix(plan, "split ") {
+			t.Errorf("%s passes through:\n%s", q, plan)
+		}
+		diff(t, q, true)
+	}
+}

@@ -1,0 +1,107 @@
+package evalexpr
+
+import (
+	"strings"
+	"testing"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// TestCaseFunctions: LOWER/UPPER over a utf8mb4 column compile only with a
+// case mapping (vitess has none for utf8mb4_general_ci; it answered
+// UNIMPLEMENTED when the query ran) and then map with it, keeping the
+// column's collation; over latin1 vitess' own mapping is used.
+func TestCaseFunctions(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	utf8 := &querypb.Field{Name: "c", Type: sqltypes.VarChar, Charset: 45}
+	latin1 := &querypb.Field{Name: "l", Type: sqltypes.VarChar, Charset: 8}
+	layout := NewLayout([]string{"__g0", "__g1", "__a0"}, []*querypb.Field{utf8, latin1, nil})
+	if _, err := env.Compile("LOWER(`__g0`)", layout); err == nil {
+		t.Fatal("LOWER over utf8mb4_general_ci compiled without a case mapping")
+	}
+	asked := 0
+	env.SetCaseMaps(func(coll collations.ID) (*CaseMap, error) {
+		asked++
+		if coll != 45 {
+			t.Errorf("case mapping of collation %d asked", coll)
+		}
+		// As the replica answers CaseMapQuery, cut to a few code points.
+		runes := []rune("AbBÉé")
+		return ParseCaseMap(runes, []byte("abbéé"), []byte("ABBÉÉ"))
+	})
+	row := []sqltypes.Value{sqltypes.NewVarChar("AbÉ"), sqltypes.NewVarChar("Xy"), sqltypes.NewInt64(3)}
+	cases := []struct{ src, want string }{
+		{"LOWER(`__g0`)", "abé"},
+		{"UCASE(`__g0`)", "ABÉ"},
+		{"CONCAT(LOWER(`__g0`), UPPER(`__g1`), `__a0`)", "abéXY3"},
+		{"LOWER(UPPER(`__g0`))", "abé"},
+		{"LOWER(`__g0`) = 'ABÉ'", "1"}, // the column's collation: case-insensitive
+		{"LOWER(`__g1`)", "xy"},
+		{"LOWER(`__a0`)", "3"},
+		{"IF(`__a0` > 1, LOWER(`__g0`), NULL)", "abé"},
+	}
+	ev := env.NewEvaluator()
+	for _, c := range cases {
+		x, err := env.Compile(c.src, layout)
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		v, _, err := ev.Eval(x, row)
+		if err != nil {
+			t.Errorf("%s: %v", c.src, err)
+			continue
+		}
+		if got := v.ToString(); got != c.want {
+			t.Errorf("%s = %q, want %q", c.src, got, c.want)
+		}
+		if v, _, err := ev.Eval(x, []sqltypes.Value{sqltypes.NULL, sqltypes.NULL, sqltypes.NULL}); err != nil || (!v.IsNull() && !strings.Contains(c.src, "=")) {
+			t.Errorf("%s over NULLs = %v, %v", c.src, v, err)
+		}
+	}
+	if asked != 1 {
+		t.Errorf("case mapping read %d times, want once", asked)
+	}
+}
+
+func TestCaseMapQuery(t *testing.T) {
+	q, runes, err := CaseMapQuery("utf8mb4", "utf8mb4_general_ci")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(q, "SELECT LOWER(_utf8mb4 X'01") || !strings.Contains(q, "COLLATE utf8mb4_general_ci") || runes[len(runes)-1] != 0x1FFFF {
+		t.Errorf("query %.80s…, last code point %x", q, runes[len(runes)-1])
+	}
+	if _, _, err := CaseMapQuery("ucs2", "ucs2_general_ci"); err == nil {
+		t.Error("ucs2 accepted")
+	}
+	if _, err := ParseCaseMap([]rune("ab"), []byte("a"), []byte("AB")); err == nil {
+		t.Error("a mapping that is not one to one accepted")
+	}
+}
+
+// TestProbe: an expression the evaluator cannot evaluate for its argument
+// types fails when compiled, not when run.
+func TestProbe(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := []*querypb.Field{{Type: sqltypes.VarChar, Charset: 45}, {Type: sqltypes.Date}, {Type: sqltypes.Decimal, Decimals: 2}}
+	layout := NewLayout([]string{"__g0", "__g1", "__a0"}, fields)
+	for _, src := range []string{"UPPER(`__g0`)", "CONCAT(LCASE(`__g0`), 'x')"} {
+		if _, err := env.Compile(src, layout); err == nil {
+			t.Errorf("%s compiled", src)
+		}
+	}
+	for _, src := range []string{"CONCAT(`__g0`, 'x')", "LENGTH(`__g0`)", "YEAR(`__g1`)", "DATE_FORMAT(`__g1`, '%Y-%m')", "ROUND(`__a0`, 1)", "COALESCE(`__a0`, 0)", "TRIM(`__g0`)"} {
+		if _, err := env.Compile(src, layout); err != nil {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
