@@ -181,12 +181,6 @@ func stopShoal() {
 	}
 }
 
-// mixedTable is a latin1 table with a latin1 and a utf8mb4 group column
-// holding non-ASCII values (accents, ß, Greek, a code point above the BMP),
-// for string functions over group keys in both charsets. It is created
-// before Shoal starts (its catalog is read then).
-const mixedTable = "mixed_cs"
-
 func createMixedCharsets(ctx context.Context) error {
 	db, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Primary))
 	if err != nil {

@@ -1226,3 +1226,9 @@ func (g *qgen) breadth() Query {
 		return g.grouped(o, CatBreadth, f)
 	}
 }
+
+// mixedTable is a latin1 table with a latin1 and a utf8mb4 group column
+// holding non-ASCII values (accents, ß, Greek, a code point above the BMP),
+// for string functions over group keys in both charsets. It is created
+// before Shoal starts (its catalog is read then).
+const mixedTable = "mixed_cs"

@@ -74,12 +74,12 @@ func (s *Engine) catalogOptions() catalog.Options {
 func (s *Engine) caseMap(coll collations.ID) (*evalexpr.CaseMap, error) {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
-	b, err := s.metaPool().Get(ctx)
+	b, err := s.rep.metaPool().Get(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var ferr error
-	defer func() { s.metaPool().Put(b, ferr) }()
+	defer func() { s.rep.metaPool().Put(b, ferr) }()
 	r, err := b.Fetch(fmt.Sprintf("SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLLATIONS WHERE ID = %d", coll), 2)
 	if err != nil {
 		ferr = err
