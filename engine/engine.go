@@ -46,6 +46,7 @@ type Engine struct {
 	snap    atomic.Pointer[catalog.Snapshot]
 	plans   planCache
 	pins    *pinned.Registry
+	live    liveRegistry
 	qmem    *memBudget // query_memory_limit (membudget.go)
 	workers []*workerRef
 	metas   []*replica.Pool // one per replica, for metadata reads

@@ -102,6 +102,9 @@ type Pin struct {
 	pending time.Time // receive time of the oldest unpublished transaction
 	dirty   chan struct{}
 	err     error // why the pin stopped
+	// reloadedFor: see state.reloadedFor; only run's goroutine writes it,
+	// before the load that reads it.
+	reloadedFor map[string]bool
 }
 
 // ErrNotLive says why a table or query cannot be pinned live.
@@ -121,7 +124,7 @@ func Start(ctx context.Context, spec Spec, cfg Config) (*Pin, *pinned.Table, err
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pin{spec: spec, cfg: cfg, done: make(chan struct{}), dirty: make(chan struct{}, 1)}
+	p := &Pin{spec: spec, cfg: cfg, done: make(chan struct{}), dirty: make(chan struct{}, 1), reloadedFor: map[string]bool{}}
 	p.status.State = "loading"
 	st, t, err := p.load(ctx)
 	if err != nil {
@@ -138,6 +141,12 @@ func Start(ctx context.Context, spec Spec, cfg Config) (*Pin, *pinned.Table, err
 	go p.run(ctx, st)
 	return p, t, nil
 }
+
+// Done is closed when the pin has stopped.
+func (p *Pin) Done() <-chan struct{} { return p.done }
+
+// Spec is what the pin holds.
+func (p *Pin) Spec() Spec { return p.spec }
 
 // Stop ends the pin and waits for it.
 func (p *Pin) Stop() {
@@ -183,6 +192,10 @@ func (p *Pin) run(ctx context.Context, st *state) {
 			return
 		}
 		why := err.Error()
+		var re *ReloadError
+		if errors.As(err, &re) && re.DDL != "" {
+			p.reloadedFor[re.DDL] = true
+		}
 		p.cfg.Log.Warn("live pin reloads", "table", p.spec.DB+"."+p.spec.Name, "why", why)
 		for {
 			p.mu.Lock()
@@ -421,7 +434,7 @@ func (p *Pin) loadFrom(ctx context.Context, addr string) (*state, error) {
 	}
 	loc, locErr := location(v[5].ToString(), v[6].ToString())
 	src := sqlparse.QuoteID(p.spec.SrcDB) + "." + sqlparse.QuoteID(p.spec.SrcTable)
-	st := &state{addr: addr, index: map[string]int{}}
+	st := &state{addr: addr, index: map[string]int{}, reloadedFor: p.reloadedFor}
 	for _, q := range []string{"SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION WITH CONSISTENT SNAPSHOT"} {
 		if _, err := conn.ExecuteFetch(q, 0, false); err != nil {
 			return nil, fmt.Errorf("%s: %w", q, err)

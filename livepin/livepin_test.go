@@ -182,7 +182,15 @@ func TestLivePin(t *testing.T) {
 	}
 
 	// A DDL on the table reloads both pins; they follow the new shape.
-	exec(t, c, "ALTER TABLE lp.t ADD COLUMN extra INT DEFAULT 7", "UPDATE lp.t SET extra = id WHERE id < 100")
+	exec(t, c, "ALTER TABLE lp.t ADD COLUMN extra INT DEFAULT 7")
+	caughtUp(t, c, whole)
+	// With no transaction after the DDL the reload's snapshot position is
+	// before it: the pin must not reload again for it.
+	time.Sleep(1500 * time.Millisecond)
+	if st := whole.Status(); st.Loads != 2 {
+		t.Fatalf("the pin reloaded %d times for one DDL: %+v", st.Loads-1, st)
+	}
+	exec(t, c, "UPDATE lp.t SET extra = id WHERE id < 100")
 	caughtUp(t, c, whole)
 	caughtUp(t, c, filtered)
 	st := whole.Status()

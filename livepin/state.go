@@ -31,6 +31,13 @@ type state struct {
 	ev         *evalexpr.Evaluator
 	mentions   *regexp.Regexp // a statement naming the table
 
+	// reloadedFor holds the GTIDs of the DDLs the pin reloaded for. The
+	// load after one reads the table as the DDL left it, but MariaDB's
+	// snapshot position counts transactional commits only and may be
+	// before the DDL: the stream then brings the DDL again, which the
+	// loaded rows already reflect.
+	reloadedFor map[string]bool
+
 	rows    [][]sqltypes.Value // the pin's rows; nil: deleted
 	index   map[string]int     // key → rows index
 	dead    int
@@ -38,7 +45,10 @@ type state struct {
 }
 
 // ReloadError says why the pin must be loaded afresh.
-type ReloadError struct{ Reason string }
+type ReloadError struct {
+	Reason string
+	DDL    string // the GTID of the DDL that made it, if one did
+}
 
 func (e *ReloadError) Error() string { return e.Reason }
 
@@ -183,7 +193,7 @@ func (st *state) upsert(row []sqltypes.Value) error {
 	if st.where != nil {
 		ok, err := st.ev.True(st.where, row)
 		if err != nil {
-			return &ReloadError{"evaluating the WHERE on a changed row: " + err.Error()}
+			return &ReloadError{Reason: "evaluating the WHERE on a changed row: " + err.Error()}
 		}
 		if !ok {
 			st.del(k)
@@ -210,15 +220,18 @@ func (st *state) pinRow(row []sqltypes.Value) []sqltypes.Value {
 // apply applies one transaction and returns the row changes it made.
 func (st *state) apply(tx *replstream.Tx) (int, error) {
 	for _, q := range tx.Queries {
+		if st.reloadedFor[tx.GTID] {
+			break
+		}
 		sql := strings.TrimSpace(q.SQL)
 		word := strings.ToUpper(strings.Fields(sql + " x")[0])
 		switch {
 		case word == "INSERT" || word == "UPDATE" || word == "DELETE" || word == "REPLACE" || word == "LOAD":
-			return 0, &ReloadError{fmt.Sprintf("a statement-format DML (%.80s) at %s: its rows are not in the binary log", sql, tx.GTID)}
+			return 0, &ReloadError{Reason: fmt.Sprintf("a statement-format DML (%.80s) at %s: its rows are not in the binary log", sql, tx.GTID)}
 		case st.mentions.MatchString(sql):
-			return 0, &ReloadError{fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql)}
+			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
 		case (word == "DROP" || word == "ALTER") && strings.Contains(strings.ToLower(sql), strings.ToLower(st.table.DB)):
-			return 0, &ReloadError{fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql)}
+			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
 		}
 	}
 	n := 0
