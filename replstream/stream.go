@@ -261,6 +261,7 @@ func readLoop(ctx context.Context, cfg Config, out chan<- item) error {
 	pos := cfg.Start
 	wait := cfg.Retry
 	failingSince := time.Time{}
+	refused := 0 // servers in a row that could not serve the position
 	for i := 0; ; i++ {
 		addr := cfg.Addrs[i%len(cfg.Addrs)]
 		progressed, next, err := stream(ctx, cfg, addr, pos, out)
@@ -270,11 +271,18 @@ func readLoop(ctx context.Context, cfg Config, out chan<- item) error {
 		}
 		var fatal *FatalError
 		var schema *SchemaError
-		if errors.As(err, &fatal) || errors.As(err, &schema) {
+		if errors.As(err, &schema) {
 			return err
 		}
 		if progressed {
-			failingSince, wait = time.Time{}, cfg.Retry
+			failingSince, wait, refused = time.Time{}, cfg.Retry, 0
+		}
+		if errors.As(err, &fatal) {
+			// A server that cannot serve the position (one lagging
+			// behind it, say) is fatal only when every server refuses.
+			if refused++; refused >= len(cfg.Addrs) {
+				return err
+			}
 		}
 		if failingSince.IsZero() {
 			failingSince = time.Now()
