@@ -223,6 +223,14 @@ func TestLivePins(t *testing.T) {
 		}
 	}
 
+	// REFRESH TABLE reloads a live pin, which keeps following.
+	shoalExec(t, "REFRESH TABLE live_late")
+	directExec(t, "DELETE FROM "+liveTable+" WHERE id % 5 = 1")
+	check("after REFRESH TABLE")
+	if row := cachedRow(t, "live_late"); row["Refresh_mode"] != "live" || row["Live_state"] != "following" {
+		t.Fatalf("after REFRESH TABLE: %v", row)
+	}
+
 	shoalExec(t, "UNCACHE TABLE "+liveTable)
 	shoalExec(t, "UNCACHE TABLE live_late")
 	if cachedRow(t, "live_orders") != nil || cachedRow(t, "live_late") != nil {
