@@ -224,9 +224,10 @@ func TestPinnedFromConfig(t *testing.T) {
 	for {
 		var dbName, table, kind, columns, source, loaded, refresh string
 		var rows, mem, perRow, loadMS, age, hits, version, added int64
-		var highWater sql.NullInt64
+		var highWater, lagMS, applied sql.NullInt64
+		var mode, liveState, position, liveReplica, lastLoad sql.NullString
 		err := db.QueryRow("SHOW CACHED TABLES").Scan(&dbName, &table, &kind, &rows, &mem, &perRow, &columns, &source, &loaded, &loadMS, &age, &hits, &version,
-			&refresh, &added, &highWater)
+			&refresh, &added, &highWater, &mode, &liveState, &position, &lagMS, &applied, &liveReplica, &lastLoad)
 		if err == nil && version >= 2 {
 			break // loaded, then refreshed at least once
 		}

@@ -48,6 +48,7 @@ type Engine struct {
 	snap    atomic.Pointer[catalog.Snapshot]
 	plans   planCache
 	pins    *pinned.Registry
+	live    liveRegistry
 	qmem    *querymem.Budget // query_memory_limit
 	workers []*cluster.Worker
 	rep     *replicas // replica pools, passthrough, freshness floors

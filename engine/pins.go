@@ -44,7 +44,7 @@ func (s *Engine) Uncache(ss *Session, qualified string, ifExists bool, callback 
 	if err != nil {
 		return err
 	}
-	if !s.pins.Delete(db, name) && !ifExists {
+	if !s.stopLive(db, name, true) && !ifExists {
 		return sqlerr.New(sqlerr.ErrUnknownTable, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
 	}
 	s.log.Info("table unpinned", "table", db+"."+name)
@@ -77,10 +77,25 @@ func (s *Engine) pinName(ss *Session, qualified string) (db, name string, err er
 // CacheTable pins [db.]qualified: the result of source, or the whole
 // replica table when source is "" (CACHE TABLE).
 func (s *Engine) CacheTable(ctx context.Context, ss *Session, qualified, source string, callback func(*sqltypes.Result) error) error {
+	return s.CacheTableOptions(ctx, ss, qualified, "", source, callback)
+}
+
+// CacheTableOptions is CacheTable with an OPTIONS clause's body:
+// ('refresh' = 'live') makes a live pin (livepins.go).
+func (s *Engine) CacheTableOptions(ctx context.Context, ss *Session, qualified, options, source string, callback func(*sqltypes.Result) error) error {
 	db, name, err := s.pinName(ss, qualified)
 	if err != nil {
 		return err
 	}
+	opts, err := PinOptions(options)
+	if err != nil {
+		return err
+	}
+	live, err := liveOption(opts)
+	if err != nil {
+		return err
+	}
+	var sel *ast.SelectStmt
 	whole := source == ""
 	if whole {
 		if _, ok := s.snap.Load().Tables.Table(db, name); !ok {
@@ -95,8 +110,8 @@ func (s *Engine) CacheTable(ctx context.Context, ss *Session, qualified, source 
 		if err != nil {
 			return sqlerr.Parse("CACHE TABLE ... AS: " + err.Error())
 		}
-		sel, ok := stmt.(*ast.SelectStmt)
-		if !ok {
+		var ok bool
+		if sel, ok = stmt.(*ast.SelectStmt); !ok {
 			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE ... AS takes a SELECT")
 		}
 		for _, ref := range planner.TableRefs(sel, db) {
@@ -112,10 +127,22 @@ func (s *Engine) CacheTable(ctx context.Context, ss *Session, qualified, source 
 			return err
 		}
 	}
+	if live {
+		spec, err := liveSpec(db, name, whole, source, sel)
+		if err != nil {
+			return err
+		}
+		t, err := s.cacheLive(spec)
+		if err != nil {
+			return err
+		}
+		return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
+	}
 	t, err := s.loadPin(ctx, ss, db, name, source, whole)
 	if err != nil {
 		return err
 	}
+	s.stopLive(db, name, false) // a static pin replaces a live one
 	if err := s.putPin(t); err != nil {
 		return err
 	}
@@ -136,6 +163,15 @@ func (s *Engine) RefreshTable(ctx context.Context, ss *Session, qualified string
 		return sqlerr.New(sqlerr.ErrUnknownTable, "42S02", "Unknown pinned table '%s.%s'; SHOW CACHED TABLES lists them", db, name)
 	}
 	var t *pinned.Table
+	if spec, live := s.liveSpecOf(db, name); live {
+		if incremental {
+			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "%s.%s is a live pin; REFRESH TABLE %s.%s reloads it in full", db, name, db, name)
+		}
+		if t, err = s.refreshLive(ctx, spec); err != nil {
+			return err
+		}
+		return callback(&sqltypes.Result{RowsAffected: uint64(t.Rows)})
+	}
 	if incremental {
 		t, err = s.appendPin(ctx, ss, old)
 	} else {
@@ -367,6 +403,9 @@ func (s *Engine) ShowCached(callback func(*sqltypes.Result) error) error {
 		{"Columns", sqltypes.VarChar}, {"Source", sqltypes.VarChar}, {"Loaded", sqltypes.VarChar},
 		{"Load_ms", sqltypes.Int64}, {"Age_s", sqltypes.Int64}, {"Hits", sqltypes.Int64}, {"Version", sqltypes.Int64},
 		{"Refresh", sqltypes.VarChar}, {"Rows_added", sqltypes.Int64}, {"High_water", sqltypes.Int64},
+		{"Refresh_mode", sqltypes.VarChar}, {"Live_state", sqltypes.VarChar}, {"Gtid_position", sqltypes.VarChar},
+		{"Lag_ms", sqltypes.Int64}, {"Events_applied", sqltypes.Int64}, {"Live_replica", sqltypes.VarChar},
+		{"Last_full_load", sqltypes.VarChar},
 	}
 	res := &sqltypes.Result{}
 	for _, c := range cols {
@@ -403,6 +442,19 @@ func (s *Engine) ShowCached(callback func(*sqltypes.Result) error) error {
 			sqltypes.NewInt64(t.Hits()), sqltypes.NewInt64(int64(t.Version)),
 			sqltypes.NewVarChar(t.Refresh.Kind()), sqltypes.NewInt64(t.Refresh.Added), highWater,
 		})
+		row := &res.Rows[len(res.Rows)-1]
+		if st, ok := s.liveStatus(t.DB, t.Name); ok {
+			state := st.State
+			if st.LastReload != "" {
+				state += fmt.Sprintf("; %d loads, the last because: %s", st.Loads, st.LastReload)
+			}
+			*row = append(*row, sqltypes.NewVarChar("live"), sqltypes.NewVarChar(state), sqltypes.NewVarChar(st.Position),
+				sqltypes.NewInt64(st.Lag.Milliseconds()), sqltypes.NewInt64(st.Applied), sqltypes.NewVarChar(st.Replica),
+				sqltypes.NewVarChar(st.LastLoad.UTC().Format(time.RFC3339)))
+		} else {
+			*row = append(*row, sqltypes.NewVarChar("manual"), sqltypes.NULL, sqltypes.NULL, sqltypes.NULL, sqltypes.NULL, sqltypes.NULL,
+				sqltypes.NewVarChar(t.Loaded.UTC().Format(time.RFC3339)))
+		}
 	}
 	return callback(res)
 }

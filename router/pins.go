@@ -15,6 +15,10 @@ import (
 //
 //	CACHE TABLE [db.]name AS SELECT …   pin a query's result under a name
 //	CACHE TABLE [db.]t                  pin a whole replica table
+//	CACHE TABLE … OPTIONS ('refresh' = 'live') [AS SELECT …]
+//	                                    keep it current from a replica's
+//	                                    binary log (a table, or columns of
+//	                                    one table with a WHERE)
 //	UNCACHE TABLE [IF EXISTS] [db.]name
 //	REFRESH TABLE [db.]name             reload and swap atomically
 //	REFRESH TABLE [db.]t INCREMENTAL    append the rows past the split key's
@@ -24,7 +28,7 @@ import (
 const ident = engine.IdentPattern
 
 var (
-	cacheRe      = regexp.MustCompile(`(?is)^\s*CACHE\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(?:\s+AS\s+(.+?))?\s*;?\s*$`)
+	cacheRe      = regexp.MustCompile(`(?is)^\s*CACHE\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(?:\s+OPTIONS\s*\(((?:[^()']|'(?:[^']|'')*')*)\))?(?:\s+AS\s+(.+?))?\s*;?\s*$`)
 	uncacheRe    = regexp.MustCompile(`(?is)^\s*UNCACHE\s+TABLE\s+(IF\s+EXISTS\s+)?(` + ident + `(?:\s*\.\s*` + ident + `)?)\s*;?\s*$`)
 	refreshRe    = regexp.MustCompile(`(?is)^\s*REFRESH\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(\s+INCREMENTAL)?\s*;?\s*$`)
 	showCachedRe = regexp.MustCompile(`(?is)^\s*SHOW\s+CACHED\s+TABLES\s*;?\s*$`)
@@ -47,9 +51,9 @@ func (s *Router) pinStatement(ctx context.Context, ss *Session, query string, ca
 	case "CACHE":
 		m := cacheRe.FindStringSubmatch(query)
 		if m == nil {
-			return true, sqlerr.Parse("CACHE TABLE syntax: CACHE TABLE [db.]name [AS SELECT ...]")
+			return true, sqlerr.Parse("CACHE TABLE syntax: CACHE TABLE [db.]name [OPTIONS ('refresh' = 'live')] [AS SELECT ...]")
 		}
-		return true, s.eng.CacheTable(ctx, &ss.Session, m[1], m[2], callback)
+		return true, s.eng.CacheTableOptions(ctx, &ss.Session, m[1], m[2], m[3], callback)
 	case "UNCACHE":
 		m := uncacheRe.FindStringSubmatch(query)
 		if m == nil {

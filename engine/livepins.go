@@ -1,0 +1,284 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/shoaldb/shoal/livepin"
+	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Live pins: CACHE TABLE … OPTIONS ('refresh' = 'live') keeps the pin
+// current from a replica's binary log (package livepin). The engine keeps
+// the running pins by name; a pin publishes its versions through the
+// registry only while it is the one registered under its name, so an
+// UNCACHE or a new CACHE TABLE of the name can never be undone by a
+// version built just before.
+
+type liveRegistry struct {
+	mu   sync.Mutex
+	pins map[string]*liveEntry // "db.name"
+}
+
+type liveEntry struct {
+	pin *livepin.Pin // nil while the first load runs
+}
+
+// PinOptions parses an OPTIONS clause's body: 'key' = 'value', …
+// Keys are lower-cased.
+func PinOptions(s string) (map[string]string, error) {
+	opts := map[string]string{}
+	for rest := strings.TrimSpace(s); rest != ""; {
+		m := optionRe.FindStringSubmatch(rest)
+		if m == nil {
+			return nil, sqlerr.Parse("OPTIONS syntax: OPTIONS ('refresh' = 'live')")
+		}
+		opts[strings.ToLower(unquoteOpt(m[1]))] = unquoteOpt(m[2])
+		rest = strings.TrimSpace(rest[len(m[0]):])
+		if m[3] == "" && rest != "" {
+			return nil, sqlerr.Parse("OPTIONS syntax: OPTIONS ('refresh' = 'live')")
+		}
+	}
+	return opts, nil
+}
+
+var optionRe = regexp.MustCompile(`^\s*('(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_.]*)\s*=\s*('(?:[^']|'')*'|[A-Za-z0-9_.]+)\s*(,?)`)
+
+func unquoteOpt(s string) string {
+	if strings.HasPrefix(s, "'") {
+		return strings.ReplaceAll(s[1:len(s)-1], "''", "'")
+	}
+	return s
+}
+
+// liveOption is the refresh option: true for 'live'.
+func liveOption(opts map[string]string) (bool, error) {
+	for k := range opts {
+		if k != "refresh" {
+			return false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "Unknown CACHE TABLE option '%s'; the one known is 'refresh' = 'live'", k)
+		}
+	}
+	switch v := strings.ToLower(opts["refresh"]); v {
+	case "":
+		return false, nil
+	case "live":
+		return true, nil
+	default:
+		return false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE option 'refresh' = '%s': the one value known is 'live' (without it a pin is refreshed by REFRESH TABLE)", v)
+	}
+}
+
+// liveSpec is the live pin of db.name: the whole table, or sel (a
+// projection of one table filtered by a WHERE).
+func liveSpec(db, name string, whole bool, source string, sel *ast.SelectStmt) (livepin.Spec, error) {
+	spec := livepin.Spec{DB: db, Name: name, Whole: whole, Source: source, SrcDB: db, SrcTable: name}
+	if whole {
+		return spec, nil
+	}
+	notLive := func(why string) (livepin.Spec, error) {
+		return spec, sqlerr.New(sqlerr.ErrNotSupported, "42000",
+			"CACHE TABLE %s OPTIONS ('refresh' = 'live') cannot be live: %s. Live pins are a table, or SELECT columns FROM one table [WHERE ...]; pin it without the option and REFRESH TABLE it", name, why)
+	}
+	switch {
+	case sel.With != nil:
+		return notLive("it has a WITH clause")
+	case sel.Distinct:
+		return notLive("SELECT DISTINCT is not maintained incrementally")
+	case sel.GroupBy != nil || sel.Having != nil:
+		return notLive("aggregated pins are not maintained incrementally yet")
+	case sel.OrderBy != nil || sel.Limit != nil:
+		return notLive("ORDER BY and LIMIT pick rows that change with every write")
+	case sel.WindowSpecs != nil:
+		return notLive("it has a window")
+	case sel.From == nil || sel.From.TableRefs == nil || sel.From.TableRefs.Right != nil:
+		return notLive("it reads more than one table")
+	}
+	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
+	if !ok {
+		return notLive("it reads more than one table")
+	}
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return notLive("it reads a derived table")
+	}
+	spec.SrcDB, spec.SrcTable = tn.Schema.O, tn.Name.O
+	if spec.SrcDB == "" {
+		spec.SrcDB = db
+	}
+	for _, f := range sel.Fields.Fields {
+		switch {
+		case f.WildCard != nil:
+			if len(sel.Fields.Fields) != 1 {
+				return notLive("it mixes * with other columns")
+			}
+			return withWhere(spec, sel, notLive)
+		default:
+			col, ok := f.Expr.(*ast.ColumnNameExpr)
+			if !ok {
+				return notLive("its select list computes values; list columns only")
+			}
+			spec.Columns = append(spec.Columns, col.Name.Name.O)
+			n := col.Name.Name.O
+			if f.AsName.O != "" {
+				n = f.AsName.O
+			}
+			spec.Names = append(spec.Names, n)
+		}
+	}
+	return withWhere(spec, sel, notLive)
+}
+
+func withWhere(spec livepin.Spec, sel *ast.SelectStmt, notLive func(string) (livepin.Spec, error)) (livepin.Spec, error) {
+	if sel.Where == nil {
+		return spec, nil
+	}
+	var sub subqueryFinder
+	sel.Where.Accept(&sub)
+	if sub.found {
+		return notLive("its WHERE has a subquery")
+	}
+	w, err := sqlparse.Restore(sel.Where)
+	if err != nil {
+		return spec, err
+	}
+	spec.Where = w
+	return spec, nil
+}
+
+type subqueryFinder struct{ found bool }
+
+func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.found = true
+		return n, true
+	}
+	return n, false
+}
+func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// cacheLive starts the live pin spec and swaps out any pin of its name.
+func (s *Engine) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
+	key := spec.DB + "." + spec.Name
+	e := &liveEntry{}
+	s.live.mu.Lock()
+	if s.live.pins == nil {
+		s.live.pins = map[string]*liveEntry{}
+	}
+	old := s.live.pins[key]
+	s.live.pins[key] = e
+	s.live.mu.Unlock()
+	if old != nil && old.pin != nil {
+		old.pin.Stop()
+	}
+	var addrs []string
+	for _, p := range s.rep.healthyMetas() {
+		addrs = append(addrs, p.Addr)
+	}
+	for _, r := range s.cfg.Replicas {
+		if !strings.Contains(strings.Join(addrs, ","), r.MySQL) {
+			addrs = append(addrs, r.MySQL) // unhealthy ones last, for failover
+		}
+	}
+	publish := func(t *pinned.Table) error {
+		s.live.mu.Lock()
+		defer s.live.mu.Unlock()
+		if s.live.pins[key] != e {
+			return errors.New("the pin was replaced or dropped")
+		}
+		return s.putLive(t)
+	}
+	p, t, err := livepin.Start(s.ctx, spec, livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
+		Env: s.env, Publish: publish, Log: s.log})
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	if err != nil {
+		if s.live.pins[key] == e {
+			delete(s.live.pins, key)
+		}
+		var nl *livepin.ErrNotLive
+		if errors.As(err, &nl) {
+			return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE %s OPTIONS ('refresh' = 'live'): %s", key, nl.Reason)
+		}
+		return nil, sqlerr.New(sqlerr.ErrOutOfResources, "HY000", "CACHE TABLE %s OPTIONS ('refresh' = 'live'): %v", key, err)
+	}
+	e.pin = p
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		<-p.Done()
+	}()
+	s.log.Info("live pin following", "table", key, "rows", t.Rows, "position", p.Status().Position, "replica", p.Status().Replica)
+	return t, nil
+}
+
+// putLive swaps in a live pin's version within the memory budget.
+// Unlike putPin it neither logs nor returns memory to the OS: a live pin
+// publishes several versions a second.
+func (s *Engine) putLive(t *pinned.Table) error {
+	budget := s.cfg.PinnedMemoryLimit
+	if ok, others := s.pins.Put(t, budget); !ok {
+		return sqlerr.New(sqlerr.ErrOutOfResources, "HY000",
+			"Live pin %s.%s needs %d bytes; other pinned tables hold %d of the %d-byte budget (pinned_memory_limit)",
+			t.DB, t.Name, t.Bytes, others, budget)
+	}
+	return nil
+}
+
+// stopLive stops the live pin db.name, if any; drop also unpins it under
+// the same lock, so no version of it can be published after.
+func (s *Engine) stopLive(db, name string, drop bool) (found bool) {
+	key := db + "." + name
+	s.live.mu.Lock()
+	e := s.live.pins[key]
+	delete(s.live.pins, key)
+	if drop {
+		found = s.pins.Delete(db, name)
+	}
+	s.live.mu.Unlock()
+	if e != nil && e.pin != nil {
+		e.pin.Stop()
+	}
+	return found
+}
+
+// liveStatus is the status of the live pin db.name; ok is false for a
+// pin that is not live.
+func (s *Engine) liveStatus(db, name string) (st livepin.Status, ok bool) {
+	s.live.mu.Lock()
+	e := s.live.pins[db+"."+name]
+	s.live.mu.Unlock()
+	if e == nil || e.pin == nil {
+		return st, false
+	}
+	return e.pin.Status(), true
+}
+
+// liveSpecOf is the spec a running live pin was started with.
+func (s *Engine) liveSpecOf(db, name string) (livepin.Spec, bool) {
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	if e := s.live.pins[db+"."+name]; e != nil && e.pin != nil {
+		return e.pin.Spec(), true
+	}
+	return livepin.Spec{}, false
+}
+
+// refreshLive reloads a live pin in full: a new pin replaces it.
+func (s *Engine) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Table, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t, err := s.cacheLive(spec)
+	if err != nil {
+		return nil, fmt.Errorf("REFRESH TABLE %s.%s: %w", spec.DB, spec.Name, err)
+	}
+	return t, nil
+}

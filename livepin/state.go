@@ -1,0 +1,284 @@
+package livepin
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/replstream"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// state is a live pin's rows keyed by the source table's primary key,
+// and the position they are at. It is owned by the Pin's mutex.
+type state struct {
+	addr, pos string
+	table     *replstream.Table
+	fields    []*querypb.Field // the pin's columns
+	keyIdx    []int            // primary key columns in the table's row
+	projIdx   []int            // the pin's columns in the table's row
+	// selectCols are the key then the pin's columns: what the load reads.
+	selectCols []string
+	where      *evalexpr.Expr // over the table's row; nil: every row
+	ev         *evalexpr.Evaluator
+	mentions   *regexp.Regexp // a statement naming the table
+
+	// reloadedFor holds the GTIDs of the DDLs the pin reloaded for. The
+	// load after one reads the table as the DDL left it, but MariaDB's
+	// snapshot position counts transactional commits only and may be
+	// before the DDL: the stream then brings the DDL again, which the
+	// loaded rows already reflect.
+	reloadedFor map[string]bool
+
+	rows    [][]sqltypes.Value // the pin's rows; nil: deleted
+	index   map[string]int     // key → rows index
+	dead    int
+	changed bool // since the last snapshotRows
+}
+
+// ReloadError says why the pin must be loaded afresh.
+type ReloadError struct {
+	Reason string
+	DDL    string // the GTID of the DDL that made it, if one did
+}
+
+func (e *ReloadError) Error() string { return e.Reason }
+
+var unsupportedType = map[string]bool{"enum": true, "set": true, "geometry": true, "point": true, "linestring": true,
+	"polygon": true, "multipoint": true, "multilinestring": true, "multipolygon": true, "geometrycollection": true}
+
+// prepare reads the table's columns and key and compiles the WHERE.
+func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *time.Location, locErr error) error {
+	src := sqlparse.QuoteID(spec.SrcDB) + "." + sqlparse.QuoteID(spec.SrcTable)
+	where := " WHERE TABLE_SCHEMA = " + sqlparse.QuoteString([]byte(spec.SrcDB)) + " AND TABLE_NAME = " + sqlparse.QuoteString([]byte(spec.SrcTable))
+	cols, err := conn.ExecuteFetch("SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_SET_NAME, EXTRA FROM information_schema.COLUMNS"+where+" ORDER BY ORDINAL_POSITION", 10000, false)
+	if err != nil {
+		return err
+	}
+	if len(cols.Rows) == 0 {
+		return &ErrNotLive{fmt.Sprintf("%s is not a table on the replica", src)}
+	}
+	var names []string
+	hasTimestamp := false
+	for _, r := range cols.Rows {
+		name, typ, cs, extra := r[0].ToString(), strings.ToLower(r[1].ToString()), strings.ToLower(r[2].ToString()), strings.ToLower(r[3].ToString())
+		names = append(names, name)
+		switch {
+		case unsupportedType[typ]:
+			return &ErrNotLive{fmt.Sprintf("column %s is %s, which the binary log holds as a number or a geometry blob", name, strings.ToUpper(typ))}
+		case !r[2].IsNull() && cs != "utf8mb4" && cs != "utf8mb3" && cs != "utf8" && cs != "ascii":
+			return &ErrNotLive{fmt.Sprintf("column %s is in character set %s; the binary log holds its bytes unconverted, so only utf8mb4, utf8mb3 and ascii text can be followed", name, cs)}
+		case strings.Contains(extra, "virtual") || strings.Contains(extra, "generated") || strings.Contains(extra, "persistent") || strings.Contains(extra, "stored"):
+			return &ErrNotLive{fmt.Sprintf("column %s is generated (%s)", name, extra)}
+		}
+		hasTimestamp = hasTimestamp || typ == "timestamp"
+	}
+	if hasTimestamp && locErr != nil {
+		return locErr
+	}
+	keys, err := conn.ExecuteFetch("SELECT COLUMN_NAME FROM information_schema.STATISTICS"+where+" AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX", 100, false)
+	if err != nil {
+		return err
+	}
+	if len(keys.Rows) == 0 {
+		return &ErrNotLive{fmt.Sprintf("%s has no primary key to apply changes by", src)}
+	}
+	find := func(c string) int {
+		return slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, c) })
+	}
+	for _, r := range keys.Rows {
+		st.keyIdx = append(st.keyIdx, find(r[0].ToString()))
+		st.selectCols = append(st.selectCols, r[0].ToString())
+	}
+	if spec.Columns == nil {
+		for i, n := range names {
+			st.projIdx = append(st.projIdx, i)
+			st.selectCols = append(st.selectCols, n)
+		}
+	} else {
+		for _, c := range spec.Columns {
+			i := find(c)
+			if i < 0 {
+				return &ErrNotLive{fmt.Sprintf("%s has no column %s", src, c)}
+			}
+			st.projIdx = append(st.projIdx, i)
+			st.selectCols = append(st.selectCols, names[i])
+		}
+	}
+	r, err := conn.ExecuteFetch("SELECT * FROM "+src+" LIMIT 0", 0, true)
+	if err != nil {
+		return err
+	}
+	if len(r.Fields) != len(names) {
+		return fmt.Errorf("%s: information_schema has %d columns, SELECT * %d", src, len(names), len(r.Fields))
+	}
+	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc}
+	if spec.Where != "" {
+		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, r.Fields)); err != nil {
+			return &ErrNotLive{"the WHERE cannot be evaluated on row changes: " + err.Error()}
+		}
+		st.ev = env.NewEvaluator()
+	}
+	st.mentions = regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(spec.SrcTable) + `($|[^0-9a-z_$])`)
+	return nil
+}
+
+// keyOf encodes a primary key's values.
+func keyOf(vals []sqltypes.Value) string {
+	var b []byte
+	for _, v := range vals {
+		if v.IsNull() {
+			b = append(b, 'N')
+			continue
+		}
+		b = strconv.AppendInt(b, int64(len(v.Raw())), 10)
+		b = append(b, ':')
+		b = append(b, v.Raw()...)
+	}
+	return string(b)
+}
+
+func (st *state) key(row []sqltypes.Value) string {
+	vals := make([]sqltypes.Value, len(st.keyIdx))
+	for i, k := range st.keyIdx {
+		vals[i] = row[k]
+	}
+	return keyOf(vals)
+}
+
+func (st *state) put(k string, row []sqltypes.Value) {
+	if i, ok := st.index[k]; ok {
+		st.rows[i] = row
+		return
+	}
+	st.index[k] = len(st.rows)
+	st.rows = append(st.rows, row)
+}
+
+func (st *state) del(k string) {
+	i, ok := st.index[k]
+	if !ok {
+		return
+	}
+	st.rows[i] = nil
+	delete(st.index, k)
+	st.dead++
+	if st.dead > 1024 && st.dead > len(st.rows)/2 {
+		kept := make([][]sqltypes.Value, 0, len(st.index))
+		for _, r := range st.rows {
+			if r != nil {
+				st.index[st.rowKey(r)] = len(kept)
+				kept = append(kept, r)
+			}
+		}
+		st.rows, st.dead = kept, 0
+	}
+}
+
+// rowKey is the key of a stored row: the key's values follow the pin's
+// columns (see pinRow).
+func (st *state) rowKey(row []sqltypes.Value) string { return keyOf(row[len(st.projIdx):]) }
+
+// upsert applies a row image that is now in the table.
+func (st *state) upsert(row []sqltypes.Value) error {
+	k := st.key(row)
+	if st.where != nil {
+		ok, err := st.ev.True(st.where, row)
+		if err != nil {
+			return &ReloadError{Reason: "evaluating the WHERE on a changed row: " + err.Error()}
+		}
+		if !ok {
+			st.del(k)
+			return nil
+		}
+	}
+	st.put(k, st.pinRow(row))
+	return nil
+}
+
+// pinRow is the pin's columns of a table row, followed by the key's
+// values (kept for compaction; live() drops them).
+func (st *state) pinRow(row []sqltypes.Value) []sqltypes.Value {
+	out := make([]sqltypes.Value, 0, len(st.projIdx)+len(st.keyIdx))
+	for _, i := range st.projIdx {
+		out = append(out, row[i])
+	}
+	for _, i := range st.keyIdx {
+		out = append(out, row[i])
+	}
+	return out
+}
+
+// apply applies one transaction and returns the row changes it made.
+func (st *state) apply(tx *replstream.Tx) (int, error) {
+	for _, q := range tx.Queries {
+		if st.reloadedFor[tx.GTID] {
+			break
+		}
+		sql := strings.TrimSpace(q.SQL)
+		word := strings.ToUpper(strings.Fields(sql + " x")[0])
+		switch {
+		case word == "INSERT" || word == "UPDATE" || word == "DELETE" || word == "REPLACE" || word == "LOAD":
+			return 0, &ReloadError{Reason: fmt.Sprintf("a statement-format DML (%.80s) at %s: its rows are not in the binary log", sql, tx.GTID)}
+		case st.mentions.MatchString(sql):
+			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
+		case (word == "DROP" || word == "ALTER") && strings.Contains(strings.ToLower(sql), strings.ToLower(st.table.DB)):
+			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
+		}
+	}
+	n := 0
+	for _, c := range tx.Changes {
+		if c.Table != st.table {
+			continue
+		}
+		var err error
+		switch c.Kind {
+		case replstream.Insert:
+			err = st.upsert(c.After)
+		case replstream.Update:
+			if kb, ka := st.key(c.Before), st.key(c.After); kb != ka {
+				st.del(kb)
+			}
+			err = st.upsert(c.After)
+		case replstream.Delete:
+			st.del(st.key(c.Before))
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	st.pos = tx.Position
+	st.changed = st.changed || n > 0
+	return n, nil
+}
+
+// live returns the pin's rows (without their keys).
+func (st *state) live() [][]sqltypes.Value {
+	out := make([][]sqltypes.Value, 0, len(st.index))
+	w := len(st.projIdx)
+	for _, r := range st.rows {
+		if r != nil {
+			out = append(out, r[:w:w])
+		}
+	}
+	return out
+}
+
+// snapshotRows returns the rows to build a version from (when they
+// changed since the last call) and the position they are at.
+func (st *state) snapshotRows() (rows [][]sqltypes.Value, pos string, changed bool) {
+	changed, st.changed = st.changed, false
+	if changed {
+		rows = st.live()
+	}
+	return rows, st.pos, changed
+}

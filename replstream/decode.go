@@ -1,0 +1,224 @@
+package replstream
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/mysql/binlog"
+	"vitess.io/vitess/go/mysql/replication"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// mapped is a TABLE_MAP seen in the stream; t is nil for a table nobody
+// follows.
+type mapped struct {
+	t  *Table
+	tm *mysql.TableMap
+}
+
+// decoder turns one connection's events into transactions.
+type decoder struct {
+	cfg    Config
+	format mysql.BinlogFormat
+	pos    replication.Position // after the last complete transaction
+	tables map[uint64]*mapped
+	cur    *Tx // the open transaction
+	gtid   replication.GTID
+	inTx   bool
+}
+
+// event consumes one event; it returns a transaction when ev completed
+// one, heartbeat when ev was a heartbeat.
+func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error) {
+	defer func() {
+		// vitess' value decoder panics on some malformed values (JSON).
+		if r := recover(); r != nil {
+			tx, heartbeat, err = nil, false, fmt.Errorf("replstream: decoding an event: %v", r)
+		}
+	}()
+	if !ev.IsValid() {
+		return nil, false, fmt.Errorf("replstream: invalid binlog event")
+	}
+	if ev.IsFormatDescription() {
+		d.format, err = ev.Format()
+		return nil, false, err
+	}
+	if d.format.IsZero() {
+		return nil, false, nil // the fake ROTATE before the format description
+	}
+	if ev, _, err = ev.StripChecksum(d.format); err != nil {
+		return nil, false, err
+	}
+	f := d.format
+	switch {
+	case ev.IsHeartbeat():
+		return nil, true, nil
+	case ev.IsGTID():
+		gtid, hasBegin, _, _, err := ev.GTID(f)
+		if err != nil {
+			return nil, false, err
+		}
+		d.cur = &Tx{GTID: gtid.String(), Time: time.Unix(int64(ev.Timestamp()), 0)}
+		d.gtid, d.inTx = gtid, hasBegin
+	case ev.IsQuery():
+		q, err := ev.Query(f)
+		if err != nil {
+			return nil, false, err
+		}
+		switch strings.ToUpper(strings.TrimSpace(q.SQL)) {
+		case "BEGIN":
+			d.inTx = true
+			return nil, false, nil
+		case "COMMIT":
+			return d.commit(), false, nil
+		case "ROLLBACK":
+			d.cur, d.inTx = nil, false
+			return nil, false, nil
+		}
+		if d.cur == nil {
+			return nil, false, nil // outside any GTID transaction: nothing to deliver
+		}
+		d.cur.Queries = append(d.cur.Queries, Query{DB: q.Database, SQL: q.SQL})
+		if !d.inTx {
+			return d.commit(), false, nil // DDL commits on its own
+		}
+	case ev.IsXID():
+		return d.commit(), false, nil
+	case ev.IsTableMap():
+		tm, err := ev.TableMap(f)
+		if err != nil {
+			return nil, false, err
+		}
+		m := &mapped{tm: tm}
+		for _, t := range d.cfg.Tables {
+			if strings.EqualFold(t.DB, tm.Database) && strings.EqualFold(t.Name, tm.Name) {
+				m.t = t
+				if len(tm.Types) != len(t.Columns) {
+					return nil, false, &SchemaError{Table: t.DB + "." + t.Name,
+						Reason: fmt.Sprintf("the binary log has %d columns, the table had %d", len(tm.Types), len(t.Columns))}
+				}
+			}
+		}
+		d.tables[ev.TableID(f)] = m
+	case ev.IsPartialUpdateRows():
+		if m := d.tables[ev.TableID(f)]; m != nil && m.t != nil {
+			return nil, false, fmt.Errorf("replstream: partial JSON updates of %s.%s cannot be followed (binlog_row_value_options=PARTIAL_JSON)", m.t.DB, m.t.Name)
+		}
+	case ev.IsWriteRows(), ev.IsUpdateRows(), ev.IsDeleteRows():
+		m := d.tables[ev.TableID(f)]
+		if m == nil {
+			return nil, false, fmt.Errorf("replstream: a rows event for table id %d without its TABLE_MAP", ev.TableID(f))
+		}
+		if m.t == nil || d.cur == nil {
+			return nil, false, nil
+		}
+		rows, err := ev.Rows(f, m.tm)
+		if err != nil {
+			return nil, false, err
+		}
+		kind := Insert
+		if ev.IsUpdateRows() {
+			kind = Update
+		} else if ev.IsDeleteRows() {
+			kind = Delete
+		}
+		for i := range rows.Rows {
+			r := &rows.Rows[i]
+			c := Change{Table: m.t, Kind: kind}
+			if kind != Insert {
+				if c.Before, err = decodeRow(m.t, m.tm, rows.IdentifyColumns, r.NullIdentifyColumns, r.Identify); err != nil {
+					return nil, false, err
+				}
+			}
+			if kind != Delete {
+				if c.After, err = decodeRow(m.t, m.tm, rows.DataColumns, r.NullColumns, r.Data); err != nil {
+					return nil, false, err
+				}
+			}
+			d.cur.Changes = append(d.cur.Changes, c)
+		}
+	case ev.IsTransactionPayload():
+		return nil, false, fmt.Errorf("replstream: compressed transactions (binlog_transaction_compression) cannot be followed")
+	}
+	return nil, false, nil
+}
+
+// commit ends the open transaction.
+func (d *decoder) commit() *Tx {
+	tx := d.cur
+	d.cur, d.inTx = nil, false
+	if tx == nil {
+		return nil
+	}
+	d.pos = replication.AppendGTID(d.pos, d.gtid)
+	tx.Position = d.pos.String()
+	return tx
+}
+
+// decodeRow decodes one row image; it must hold every column.
+func decodeRow(t *Table, tm *mysql.TableMap, cols, nulls mysql.Bitmap, data []byte) ([]sqltypes.Value, error) {
+	if cols.Count() != len(t.Columns) {
+		return nil, &SchemaError{Table: t.DB + "." + t.Name, Reason: fmt.Sprintf("a row image has %d columns, the table had %d", cols.Count(), len(t.Columns))}
+	}
+	vals := make([]sqltypes.Value, len(t.Columns))
+	pos, present := 0, 0
+	for c := range cols.Count() {
+		if !cols.Bit(c) {
+			return nil, fmt.Errorf("replstream: %s.%s: the row image lacks column %s: the server must log full row images (binlog_row_image=FULL)",
+				t.DB, t.Name, t.Columns[c].Name)
+		}
+		if nulls.Bit(present) {
+			vals[c] = sqltypes.NULL
+			present++
+			continue
+		}
+		present++
+		v, l, err := binlog.CellValue(data, pos, tm.Types[c], tm.Metadata[c], t.Columns[c], false)
+		if err != nil {
+			return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, t.Columns[c].Name, err)
+		}
+		pos += l
+		if vals[c], err = textValue(t.Columns[c], v, t.Loc); err != nil {
+			return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, t.Columns[c].Name, err)
+		}
+	}
+	return vals, nil
+}
+
+// textValue retypes a decoded value as the column's field and writes it
+// as the text protocol does: FLOAT rounded to 6 significant digits, TIMESTAMP in
+// the session's time zone. The bytes are copied out of the event.
+func textValue(f *querypb.Field, v sqltypes.Value, loc *time.Location) (sqltypes.Value, error) {
+	switch f.Type {
+	case sqltypes.Float32, sqltypes.Float64:
+		// Equal as numbers to what a SELECT shows (MariaDB prints FLOAT
+		// to 6 significant digits), not always in the same notation.
+		x, err := strconv.ParseFloat(v.ToString(), 64)
+		if err != nil {
+			return sqltypes.NULL, err
+		}
+		if f.Type == sqltypes.Float32 {
+			return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'g', 6, 32)), nil
+		}
+		return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'g', -1, 64)), nil
+	case sqltypes.Timestamp:
+		s := v.ToString()
+		if loc == nil || loc == time.UTC || strings.HasPrefix(s, "0000-00-00") {
+			break
+		}
+		ts, err := time.ParseInLocation("2006-01-02 15:04:05.999999", s, time.UTC)
+		if err != nil {
+			return sqltypes.NULL, err
+		}
+		layout := "2006-01-02 15:04:05"
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			layout += "." + strings.Repeat("0", len(s)-i-1)
+		}
+		return sqltypes.MakeTrusted(f.Type, []byte(ts.In(loc).Format(layout))), nil
+	}
+	return sqltypes.MakeTrusted(f.Type, append([]byte(nil), v.Raw()...)), nil
+}
