@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -49,28 +50,22 @@ import (
 // server without replication never advances its replicated position, so it
 // never reaches a floor.
 
-// floor is the position every fragment of a statement must see.
-type floor struct {
-	gtid string        // "" for none
-	wait time.Duration // how long a replica may take to reach it
-}
-
 // queryFloor returns the floor of a statement starting now.
-func (s *replicas) queryFloor(ctx context.Context) (floor, error) {
+func (s *replicas) queryFloor(ctx context.Context) (schedule.Floor, error) {
 	var pos string
 	switch s.cfg.Consistency {
 	case config.ConsistencyPrimary:
 		var err error
 		if pos, err = s.primaryPosition(ctx); err != nil {
-			return floor{}, err
+			return schedule.Floor{}, err
 		}
 	case config.ConsistencyReplicaMin:
 		pos = s.replicaMinPosition()
 	}
 	if pos == "" {
-		return floor{}, nil
+		return schedule.Floor{}, nil
 	}
-	return floor{gtid: pos, wait: s.cfg.ConsistencyWait.D()}, nil
+	return schedule.Floor{GTID: pos, Wait: s.cfg.ConsistencyWait.D()}, nil
 }
 
 // primaryPosition reads the primary's GTID position.
@@ -124,13 +119,13 @@ func (s *replicas) replicaMinPosition() string {
 }
 
 // waitFloorOn waits on the passthrough connection b until its replica has
-// applied fl, at most fl.wait and never past ctx's deadline. The caller's
+// applied fl, at most fl.Wait and never past ctx's deadline. The caller's
 // killOnCancel watcher interrupts it when ctx ends.
-func (s *replicas) waitFloorOn(ctx context.Context, b *replica.Conn, fl floor) error {
-	if fl.gtid == "" {
+func (s *replicas) waitFloorOn(ctx context.Context, b *replica.Conn, fl schedule.Floor) error {
+	if fl.GTID == "" {
 		return nil
 	}
-	wait := fl.wait
+	wait := fl.Wait
 	if dl, ok := ctx.Deadline(); ok {
 		wait = min(wait, time.Until(dl))
 	}
@@ -141,16 +136,16 @@ func (s *replicas) waitFloorOn(ctx context.Context, b *replica.Conn, fl floor) e
 	if !gtid.IsMariaDB(b.MySQL.ServerVersion) {
 		fn = "WAIT_FOR_EXECUTED_GTID_SET"
 	}
-	q := fmt.Sprintf("SELECT %s(%s, %.3f)", fn, sqltypes.EncodeStringSQL(fl.gtid), wait.Seconds())
+	q := fmt.Sprintf("SELECT %s(%s, %.3f)", fn, sqltypes.EncodeStringSQL(fl.GTID), wait.Seconds())
 	res, err := b.Fetch(q, 1)
 	if err != nil {
 		return err
 	}
 	if len(res.Rows) != 1 || res.Rows[0][0].IsNull() {
-		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "waiting for GTID position %s on %s: no answer (is GTID replication configured?)", fl.gtid, b.Addr)
+		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "waiting for GTID position %s on %s: no answer (is GTID replication configured?)", fl.GTID, b.Addr)
 	}
 	if n, _ := res.Rows[0][0].ToInt64(); n != 0 {
-		return sqlerr.ReplicaBehind(s.replicaName(b.Addr), fl.gtid, wait.Round(time.Millisecond))
+		return sqlerr.ReplicaBehind(s.replicaName(b.Addr), fl.GTID, wait.Round(time.Millisecond))
 	}
 	return nil
 }

@@ -31,10 +31,12 @@ import (
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/engine/querymem"
+	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlerr"
 )
 
 // Engine runs statements for every session of one coordinator.
@@ -52,6 +54,7 @@ type Engine struct {
 	qmem    *querymem.Budget // query_memory_limit
 	workers []*cluster.Worker
 	rep     *replicas // replica pools, passthrough, freshness floors
+	sched   *schedule.Scheduler
 	queryID *observe.QueryIDs
 	// plColumns caches information_schema.PROCESSLIST's columns as the
 	// replicas describe them (processlist_schema.go).
@@ -75,6 +78,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.workers = append(s.workers, cluster.NewWorker(r, cfg.ClusterSecret))
 	}
 	s.rep.workers = s.workers
+	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	if cfg.Primary != "" {
 		s.rep.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
 	}
@@ -167,4 +171,22 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 		}, func() float64 { return float64(s.plans.size.Load()) }),
 	)
 	s.qmem.Register(reg)
+}
+
+// run executes pr (qid) and hands each fragment's complete output to sink:
+// in memory over its pin, or distributed by the scheduler under the
+// statement's freshness floor.
+func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
+	observe.TracePlan(ctx, pr, qid) // the status page's plans
+	if pr.prog != nil {
+		return s.runPinned(ctx, pr, sink)
+	}
+	if s.sched.Slots() == 0 {
+		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
+	}
+	fl, err := s.rep.queryFloor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.sched.Run(ctx, s.snap.Load(), schedule.Job{Plan: pr.plan, EstRows: pr.estRows, QID: qid, Floor: fl}, sink)
 }

@@ -1,7 +1,9 @@
 package engine
 
+import "github.com/shoaldb/shoal/engine/schedule"
+
 // shipped counts st in the metrics.
-func (s *Engine) shipped(st *queryStats) {
+func (s *Engine) shipped(st *schedule.Stats) {
 	if st == nil || s.metrics == nil {
 		return
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
@@ -321,7 +322,7 @@ func (s *Engine) scanPin(ctx context.Context, ss *Session, db, source string) (f
 		// A plain scan: the workers' batches are the table.
 		fields = pr.fields
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+		st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				b.Retain()
 				batches = append(batches, b)
@@ -587,15 +588,15 @@ func (s *Engine) prepareInMemory(ctx context.Context, db string, p *planner.Plan
 // runPinned is run for a plan over a pinned table: the fragment runs in
 // memory, one partition per core, into the same sink. A join builds its
 // hash tables first (counted against merge_memory_limit).
-func (s *Engine) runPinned(ctx context.Context, pr *prepared, sink batchSink) (*queryStats, error) {
+func (s *Engine) runPinned(ctx context.Context, pr *prepared, sink schedule.Sink) (*schedule.Stats, error) {
 	start := time.Now()
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
 	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, pinned.Sink(sink))
-	if errors.Is(err, errStop) {
+	if errors.Is(err, schedule.ErrStop) {
 		err = nil
 	}
-	st := &queryStats{Fragments: []fragmentStat{{Range: what,
+	st := &schedule.Stats{Fragments: []schedule.FragmentStat{{Range: what,
 		Worker: "coordinator memory", Elapsed: time.Since(start), Tries: 1}}}
 	return st, err
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -183,7 +184,7 @@ func (s *Engine) Explain(ctx context.Context, ss *Session, query string, ex *ast
 				lines = append(lines, j)
 			}
 		} else {
-			lines = append(lines, fmt.Sprintf("fragments: %d over %s", len(s.fragments(pr, slots)), strings.Join(live, ", ")))
+			lines = append(lines, fmt.Sprintf("fragments: %d over %s", s.sched.FragmentCount(s.snap.Load(), schedule.Job{Plan: pr.plan, EstRows: pr.estRows}, slots), strings.Join(live, ", ")))
 		}
 		if ex.Analyze {
 			qid := strconv.FormatUint(s.queryID.Next(), 10)

@@ -10,6 +10,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/planner"
 )
 
@@ -61,7 +62,7 @@ func (w *resultWriter) flush() error {
 }
 
 // execute runs a prepared distributed SELECT and streams its result.
-func (s *Engine) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+func (s *Engine) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	if pr.plan.Aggregate {
 		return s.executeAggregate(ctx, pr, qid, w)
 	}
@@ -71,11 +72,11 @@ func (s *Engine) execute(ctx context.Context, pr *prepared, qid string, w *resul
 	return s.executeSorted(ctx, pr, qid, w)
 }
 
-func (s *Engine) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+func (s *Engine) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys, pr.aggs, s.cfg.MergeMemoryLimit)
 	defer h.Release()
 	var schema *arrow.Schema
-	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+	st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(bs []arrow.RecordBatch) error {
 		for _, b := range bs {
 			if schema == nil {
 				schema = b.Schema()
@@ -233,12 +234,12 @@ func window[T any](rows []T, offset, limit int64) []T {
 // executeStream sends fragment rows to the client as fragments complete.
 // With a LIMIT it stops as soon as it has enough rows and cancels the
 // fragments still running.
-func (s *Engine) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+func (s *Engine) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	chunks := make(chan [][]sqltypes.Value, 4)
 	type result struct {
-		st  *queryStats
+		st  *schedule.Stats
 		err error
 	}
 	res := make(chan result, 1)
@@ -296,7 +297,7 @@ func (s *Engine) executeStream(ctx context.Context, pr *prepared, qid string, w 
 
 // executeSorted gathers fragment rows (only the top offset+limit with a
 // LIMIT), sorts them and sends them.
-func (s *Engine) executeSorted(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*queryStats, error) {
+func (s *Engine) executeSorted(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	ords := make([]arrowexec.Ordering, len(pr.order))
 	for i, o := range pr.order {
 		ords[i] = arrowexec.Ordering{Col: o.col, Desc: o.desc, Collation: o.coll}
@@ -306,7 +307,7 @@ func (s *Engine) executeSorted(ctx context.Context, pr *prepared, qid string, w 
 	if pr.plan.Limit >= 0 {
 		top = arrowexec.NewTopN(ords, s.env.Collations(), int(pr.plan.Limit+pr.plan.Offset))
 	}
-	st, err := s.run(ctx, pr, qid, lockedSink(func(bs []arrow.RecordBatch) error {
+	st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(bs []arrow.RecordBatch) error {
 		for _, b := range bs {
 			for _, row := range arrowexec.RecordRows(b) {
 				if top != nil {

@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"testing"
@@ -15,7 +15,7 @@ import (
 // allocates nothing. Read the codec from the wrong place (another replica,
 // the coordinator) or drop it: this fails.
 func TestFragmentTicketCompression(t *testing.T) {
-	f := &fragment{id: 3, sql: "SELECT a FROM db.t WHERE a >= 10", floor: floor{gtid: "0-1-42", wait: 1500 * time.Millisecond}}
+	f := &fragment{id: 3, sql: "SELECT a FROM db.t WHERE a >= 10", floor: Floor{GTID: "0-1-42", Wait: 1500 * time.Millisecond}}
 	dl := time.UnixMilli(1700000000000)
 	for _, tc := range []struct {
 		name  string

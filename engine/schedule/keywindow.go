@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"github.com/shoaldb/shoal/planner"

@@ -1,9 +1,18 @@
-package engine
+// Package schedule runs one distributed execution over the workers: it
+// cuts the split table into fragments (key samples, key windows,
+// partitions), places them on worker slots (affinity, stealing), runs each
+// as a Flight DoGet with a deadline, retries a failed attempt elsewhere,
+// accounts the batches against the query memory budget, and hands each
+// fragment's complete output to the caller's Sink. It knows the plan, the
+// catalog snapshot and the workers; what the output means (the merge) is
+// the engine's.
+package schedule
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -11,10 +20,12 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/sync/errgroup"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/engine/querymem"
@@ -40,15 +51,15 @@ type fragment struct {
 	rng      pushdown.Range
 	sql      string
 	attempts int
-	stat     fragmentStat
-	floor    floor // the statement's freshness floor (consistency.go)
+	stat     FragmentStat
+	floor    Floor // the statement's freshness floor (consistency.go)
 	// home identifies the fragment's key range for affinity: the same
 	// part of the table gets the same home, query after query.
 	home uint64
 }
 
-// fragmentStat is what EXPLAIN ANALYZE and the query log report.
-type fragmentStat struct {
+// FragmentStat is what EXPLAIN ANALYZE and the query log report.
+type FragmentStat struct {
 	Range   string
 	Worker  string
 	Rows    int64
@@ -61,21 +72,72 @@ type fragmentStat struct {
 	Preferred string
 }
 
-// queryStats summarises one distributed execution.
-type queryStats struct {
-	Fragments []fragmentStat
+// Stats summarises one distributed execution.
+type Stats struct {
+	Fragments []FragmentStat
 	Rows      int64
 	Bytes     int64
 }
 
-// batchSink receives the complete output of one fragment. It may be called
+// Sink receives the complete output of one fragment. It may be called
 // from several goroutines at once; it must not keep the batches after it
 // returns (Retain what it keeps).
-type batchSink func(batches []arrow.RecordBatch) error
+type Sink func(batches []arrow.RecordBatch) error
 
-// errStop is returned by a sink that has all the rows it needs (LIMIT
+// Scheduler runs the distributed executions of one coordinator.
+type Scheduler struct {
+	cfg     config.Coordinator
+	log     *slog.Logger
+	mem     memory.Allocator
+	workers []*cluster.Worker
+	qmem    *querymem.Budget
+}
+
+// New returns the scheduler over workers; fragments' batches are decoded
+// with mem and counted in qmem.
+func New(cfg config.Coordinator, log *slog.Logger, mem memory.Allocator, workers []*cluster.Worker, qmem *querymem.Budget) *Scheduler {
+	return &Scheduler{cfg: cfg, log: log, mem: mem, workers: workers, qmem: qmem}
+}
+
+// Floor is the position every fragment of a statement must see (the
+// engine's consistency floors): the worker waits until its replica has
+// applied GTID, at most Wait.
+type Floor struct {
+	GTID string        // "" for none
+	Wait time.Duration // how long a replica may take to reach it
+}
+
+// Job is one distributed execution.
+type Job struct {
+	Plan *planner.Plan
+	// EstRows is the replica optimizer's estimate of the rows the
+	// statement returns (-1: unknown); a selective row plan runs as few
+	// fragments as its rows need.
+	EstRows int64
+	QID     string // the execution's id, in tickets and traces
+	Floor   Floor
+}
+
+// Slots counts the healthy workers' fragment slots (0: no worker can run
+// anything now).
+func (s *Scheduler) Slots() int {
+	slots := 0
+	for _, w := range s.workers {
+		if w.Healthy() {
+			slots += w.Slots()
+		}
+	}
+	return slots
+}
+
+// FragmentCount is how many fragments job would be cut into over slots.
+func (s *Scheduler) FragmentCount(snap *catalog.Snapshot, job Job, slots int) int {
+	return len(s.fragments(snap, job, slots))
+}
+
+// ErrStop is returned by a sink that has all the rows it needs (LIMIT
 // without ORDER BY): the remaining fragments are cancelled.
-var errStop = errors.New("enough rows")
+var ErrStop = errors.New("enough rows")
 
 // fragments cuts the plan's table into ranges for the current workers:
 // at the quantiles of the table's split-key sample when the catalog has
@@ -84,9 +146,8 @@ var errStop = errors.New("enough rows")
 // sampled boundary keys (keysample.go); a partitioned table partition by
 // partition (partitions.go); a table without a key as one range. Each
 // fragment gets its affinity key (affinity.go).
-func (s *Engine) fragments(pr *prepared, slots int) []*fragment {
-	p := pr.plan
-	snap := s.snap.Load()
+func (s *Scheduler) fragments(snap *catalog.Snapshot, job Job, slots int) []*fragment {
+	p := job.Plan
 	n := slots * s.cfg.FragmentsPerSlot
 	lo, hi := int64(0), int64(0)
 	var sample *pushdown.KeySample
@@ -109,10 +170,10 @@ func (s *Engine) fragments(pr *prepared, slots int) []*fragment {
 		// attempt is never half-sent); for row plans that bounds memory by
 		// fragment size, so cut them small enough.
 		if !p.Aggregate && p.PushedLimit < 0 {
-			if pr.estRows >= 0 {
+			if job.EstRows >= 0 {
 				// The optimizer's estimate of what the statement returns:
 				// a selective query runs as few fragments as its rows need.
-				rows = pr.estRows
+				rows = job.EstRows
 				n = min(n, int(max(rows/s.cfg.MinRowsPerFragment, 1)))
 			}
 			n = max(n, int(rows/maxRowsPerRowFragment)+1)
@@ -149,22 +210,19 @@ func (s *Engine) fragments(pr *prepared, slots int) []*fragment {
 			a, b := int64(i), int64(i+1)
 			home = affinityKey(p.DB+"."+p.Table, pushdown.Range{Lo: &a, Hi: &b}, 0, int64(len(ranges)))
 		}
-		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: fragmentStat{Range: pushdown.Describe(p, r)}, home: home}
+		out[i] = &fragment{id: i, rng: r, sql: pushdown.Bind(p, r), stat: FragmentStat{Range: pushdown.Describe(p, r)}, home: home}
 	}
 	return out
 }
 
-// run executes every fragment of pr on the healthy workers, handing each
+// Run executes every fragment of job on the healthy workers, handing each
 // fragment's complete output to sink. More fragments than slots are cut, and
 // each slot pulls the next fragment when it frees, so a dense range does
 // not hold the query up: its own worker's ranges first (affinity.go), then
 // a down worker's, then any other's. A fragment that fails for a reason
 // other than a MySQL error is retried on another worker.
-func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSink) (*queryStats, error) {
-	observe.TracePlan(ctx, pr, qid) // the status page's plans (querylog.go)
-	if pr.prog != nil {
-		return s.runPinned(ctx, pr, sink)
-	}
+func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, sink Sink) (*Stats, error) {
+	qid := job.QID
 	var live []*cluster.Worker
 	slots := 0
 	for _, w := range s.workers {
@@ -176,13 +234,9 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	if len(live) == 0 {
 		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
 	}
-	fl, ferr := s.rep.queryFloor(ctx)
-	if ferr != nil {
-		return nil, ferr
-	}
-	frags := s.fragments(pr, slots)
+	frags := s.fragments(snap, job, slots)
 	for _, f := range frags {
-		f.floor = fl
+		f.floor = job.Floor
 	}
 	// Fragment progress for SHOW PROCESSLIST and the slow query log (processlist.go).
 	sink = progress(ctx, len(frags), sink)
@@ -239,8 +293,8 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 						}
 						continue
 					}
-					if errors.Is(err, errStop) {
-						return errStop
+					if errors.Is(err, ErrStop) {
+						return ErrStop
 					}
 					if gctx.Err() != nil {
 						return gctx.Err()
@@ -265,7 +319,7 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 		}
 	}
 	err := g.Wait()
-	if errors.Is(err, errStop) {
+	if errors.Is(err, ErrStop) {
 		err = nil
 	} else if err == nil && remaining.Load() > 0 && ctx.Err() == nil {
 		err = sqlerr.Unavailable("%d of %d fragments could not run: every worker that tried failed; check worker and replica health (SHOW SHOAL REPLICAS)", remaining.Load(), len(frags))
@@ -276,7 +330,7 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink batchSi
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err()
 	}
-	st := &queryStats{}
+	st := &Stats{}
 	for _, f := range frags {
 		st.Fragments = append(st.Fragments, f.stat)
 		st.Rows += f.stat.Rows
@@ -309,7 +363,7 @@ var errStalled = errors.New("fragment attempt exceeded fragment_timeout")
 // runFragment runs one attempt of f on w and hands its output to sink. An
 // attempt that yielded its memory to an older query (membudget.go) runs
 // again, uncounted, once there is room.
-func (s *Engine) runFragment(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink batchSink) error {
+func (s *Scheduler) runFragment(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink Sink) error {
 	parent := ctx
 	err := s.runAttempt(ctx, w, f, qid, qm, sink)
 	for y := (*querymem.Yield)(nil); errors.As(err, &y); {
@@ -326,7 +380,7 @@ func (s *Engine) runFragment(ctx context.Context, w *cluster.Worker, f *fragment
 }
 
 // runAttempt is one attempt of runFragment.
-func (s *Engine) runAttempt(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink batchSink) error {
+func (s *Scheduler) runAttempt(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink Sink) error {
 	f.attempts++
 	f.stat.Tries = f.attempts
 	f.stat.Worker = w.Name()
@@ -380,7 +434,7 @@ func (s *Engine) runAttempt(ctx context.Context, w *cluster.Worker, f *fragment,
 // to each worker decides whether compression pays.
 func fragmentTicket(w *cluster.Worker, f *fragment, qid string, dl time.Time) ticket.Ticket {
 	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
-		MinGTID: f.floor.gtid, GTIDWait: f.floor.wait.Milliseconds(), Compression: w.Config().IPCCompression}
+		MinGTID: f.floor.GTID, GTIDWait: f.floor.Wait.Milliseconds(), Compression: w.Config().IPCCompression}
 }
 
 // recordBytes is the size of a batch's Arrow buffers: what crossed the wire
@@ -397,8 +451,8 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 	return n
 }
 
-// lockedSink serialises a sink.
-func lockedSink(f batchSink) batchSink {
+// LockedSink serialises a sink.
+func LockedSink(f Sink) Sink {
 	var mu sync.Mutex
 	return func(b []arrow.RecordBatch) error {
 		mu.Lock()
@@ -429,12 +483,12 @@ func traceAttempt(ctx context.Context, qid, worker string, f *fragment) func(err
 }
 
 // attemptOutcome names how an attempt ended with err after tries
-// attempts of its fragment: ok (errStop too: the LIMIT has its rows),
+// attempts of its fragment: ok (ErrStop too: the LIMIT has its rows),
 // cancelled (the statement ended), retried (another attempt follows) or
 // failed (the statement fails).
 func attemptOutcome(ctx context.Context, err error, tries int) string {
 	switch {
-	case err == nil || errors.Is(err, errStop):
+	case err == nil || errors.Is(err, ErrStop):
 		return "ok"
 	case ctx.Err() != nil:
 		return "cancelled"

@@ -1,4 +1,4 @@
-package engine
+package schedule
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // done, with its rows and bytes, once its output is merged. Without an
 // activity in ctx (a statement not started by startStatement) sink is
 // returned as is.
-func progress(ctx context.Context, n int, sink batchSink) batchSink {
+func progress(ctx context.Context, n int, sink Sink) Sink {
 	act, ok := observe.ActivityFrom(ctx)
 	if !ok {
 		return sink
