@@ -47,15 +47,15 @@ type Engine struct {
 	mem     memory.Allocator
 	metrics *observe.Metrics
 
-	snap    atomic.Pointer[catalog.Snapshot]
-	plans   planCache
-	pins    *pinned.Registry
-	live    liveRegistry
-	qmem    *querymem.Budget // query_memory_limit
-	workers []*cluster.Worker
-	rep     *replicas // replica pools, passthrough, freshness floors
-	sched   *schedule.Scheduler
-	queryID *observe.QueryIDs
+	snap     atomic.Pointer[catalog.Snapshot]
+	plans    planCache
+	pins     *pinned.Registry
+	pinStore *PinStore
+	qmem     *querymem.Budget // query_memory_limit
+	workers  []*cluster.Worker
+	rep      *replicas // replica pools, passthrough, freshness floors
+	sched    *schedule.Scheduler
+	queryID  *observe.QueryIDs
 	// plColumns caches information_schema.PROCESSLIST's columns as the
 	// replicas describe them (processlist_schema.go).
 	plColumns atomic.Pointer[[]*querypb.Field]
@@ -79,6 +79,8 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	}
 	s.rep.workers = s.workers
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
+	s.pinStore = &PinStore{cfg: cfg, log: log, ctx: s.ctx, wg: &s.wg, rep: s.rep, pins: s.pins,
+		snap: s.snap.Load, scan: s.scanPin}
 	if cfg.Primary != "" {
 		s.rep.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
 	}
@@ -92,6 +94,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		return nil, err
 	}
 	s.env.SetCaseMaps(s.caseMap)
+	s.pinStore.env = s.env
 	cluster.Poll(ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 	if m != nil {
 		s.registerMetrics(m.Reg)
@@ -104,7 +107,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 func (s *Engine) Start() {
 	s.wg.Add(1)
 	go s.background()
-	s.loadConfiguredPins()
+	s.pinStore.loadConfiguredPins()
 }
 
 // Close cancels running work, waits for the background loops and closes
@@ -147,6 +150,10 @@ func (s *Engine) Snapshot() *catalog.Snapshot { return s.snap.Load() }
 
 // HasSchema reports whether the catalog knows database db.
 func (s *Engine) HasSchema(db string) bool { return s.snap.Load().Schemas[db] }
+
+// PinStore runs the pinned-table statements (CACHE, UNCACHE, REFRESH,
+// SHOW CACHED TABLES).
+func (s *Engine) PinStore() *PinStore { return s.pinStore }
 
 // Pins is the registry of pinned tables.
 func (s *Engine) Pins() *pinned.Registry { return s.pins }

@@ -165,7 +165,7 @@ func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
 func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // cacheLive starts the live pin spec and swaps out any pin of its name.
-func (s *Engine) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
+func (s *PinStore) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	key := spec.DB + "." + spec.Name
 	e := &liveEntry{}
 	s.live.mu.Lock()
@@ -222,7 +222,7 @@ func (s *Engine) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 // putLive swaps in a live pin's version within the memory budget.
 // Unlike putPin it neither logs nor returns memory to the OS: a live pin
 // publishes several versions a second.
-func (s *Engine) putLive(t *pinned.Table) error {
+func (s *PinStore) putLive(t *pinned.Table) error {
 	budget := s.cfg.PinnedMemoryLimit
 	if ok, others := s.pins.Put(t, budget); !ok {
 		return sqlerr.New(sqlerr.ErrOutOfResources, "HY000",
@@ -234,7 +234,7 @@ func (s *Engine) putLive(t *pinned.Table) error {
 
 // stopLive stops the live pin db.name, if any; drop also unpins it under
 // the same lock, so no version of it can be published after.
-func (s *Engine) stopLive(db, name string, drop bool) (found bool) {
+func (s *PinStore) stopLive(db, name string, drop bool) (found bool) {
 	key := db + "." + name
 	s.live.mu.Lock()
 	e := s.live.pins[key]
@@ -251,7 +251,7 @@ func (s *Engine) stopLive(db, name string, drop bool) (found bool) {
 
 // liveStatus is the status of the live pin db.name; ok is false for a
 // pin that is not live.
-func (s *Engine) liveStatus(db, name string) (st livepin.Status, ok bool) {
+func (s *PinStore) liveStatus(db, name string) (st livepin.Status, ok bool) {
 	s.live.mu.Lock()
 	e := s.live.pins[db+"."+name]
 	s.live.mu.Unlock()
@@ -262,7 +262,7 @@ func (s *Engine) liveStatus(db, name string) (st livepin.Status, ok bool) {
 }
 
 // liveSpecOf is the spec a running live pin was started with.
-func (s *Engine) liveSpecOf(db, name string) (livepin.Spec, bool) {
+func (s *PinStore) liveSpecOf(db, name string) (livepin.Spec, bool) {
 	s.live.mu.Lock()
 	defer s.live.mu.Unlock()
 	if e := s.live.pins[db+"."+name]; e != nil && e.pin != nil {
@@ -272,7 +272,7 @@ func (s *Engine) liveSpecOf(db, name string) (livepin.Spec, bool) {
 }
 
 // refreshLive reloads a live pin in full: a new pin replaces it.
-func (s *Engine) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Table, error) {
+func (s *PinStore) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Table, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -17,7 +19,9 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/schedule"
+	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
@@ -40,7 +44,7 @@ import (
 // not know them); the SELECT of CACHE TABLE … AS is parsed by it.
 
 // Uncache unpins [db.]name (UNCACHE TABLE [IF EXISTS]).
-func (s *Engine) Uncache(ss *Session, qualified string, ifExists bool, callback func(*sqltypes.Result) error) error {
+func (s *PinStore) Uncache(ss *Session, qualified string, ifExists bool, callback func(*sqltypes.Result) error) error {
 	db, name, err := s.pinName(ss, qualified)
 	if err != nil {
 		return err
@@ -52,6 +56,26 @@ func (s *Engine) Uncache(ss *Session, qualified string, ifExists bool, callback 
 	return callback(&sqltypes.Result{})
 }
 
+// PinStore manages the pinned tables' lives: CACHE TABLE, UNCACHE,
+// REFRESH (full, incremental, live), SHOW CACHED TABLES, the configured
+// pins kept loaded, and the live pins following a replica's binary log. It
+// owns the registry the query side plans over; it reads a pin's source
+// rows through scan (the engine's distributed or passthrough read).
+type PinStore struct {
+	cfg  config.Coordinator
+	log  *slog.Logger
+	ctx  context.Context // ends at Close
+	wg   *sync.WaitGroup // the engine's background goroutines
+	env  *evalexpr.Env
+	rep  *replicas
+	snap func() *catalog.Snapshot
+	// scan reads the rows of source (a SELECT) in database db.
+	scan func(ctx context.Context, ss *Session, db, source string) ([]*querypb.Field, []arrow.RecordBatch, error)
+
+	pins *pinned.Registry
+	live liveRegistry
+}
+
 // IdentPattern matches one MySQL identifier, back-quoted or bare: the
 // pinned-table statements name tables with it.
 const IdentPattern = "(?:`(?:[^`]|``)+`|[A-Za-z0-9_$]+)"
@@ -59,7 +83,7 @@ const IdentPattern = "(?:`(?:[^`]|``)+`|[A-Za-z0-9_$]+)"
 var identRe = regexp.MustCompile(IdentPattern)
 
 // pinName splits "[db.]name" and applies the session's database.
-func (s *Engine) pinName(ss *Session, qualified string) (db, name string, err error) {
+func (s *PinStore) pinName(ss *Session, qualified string) (db, name string, err error) {
 	parts := identRe.FindAllString(qualified, -1)
 	for i, p := range parts {
 		if strings.HasPrefix(p, "`") {
@@ -77,13 +101,13 @@ func (s *Engine) pinName(ss *Session, qualified string) (db, name string, err er
 
 // CacheTable pins [db.]qualified: the result of source, or the whole
 // replica table when source is "" (CACHE TABLE).
-func (s *Engine) CacheTable(ctx context.Context, ss *Session, qualified, source string, callback func(*sqltypes.Result) error) error {
+func (s *PinStore) CacheTable(ctx context.Context, ss *Session, qualified, source string, callback func(*sqltypes.Result) error) error {
 	return s.CacheTableOptions(ctx, ss, qualified, "", source, callback)
 }
 
 // CacheTableOptions is CacheTable with an OPTIONS clause's body:
 // ('refresh' = 'live') makes a live pin (livepins.go).
-func (s *Engine) CacheTableOptions(ctx context.Context, ss *Session, qualified, options, source string, callback func(*sqltypes.Result) error) error {
+func (s *PinStore) CacheTableOptions(ctx context.Context, ss *Session, qualified, options, source string, callback func(*sqltypes.Result) error) error {
 	db, name, err := s.pinName(ss, qualified)
 	if err != nil {
 		return err
@@ -99,12 +123,12 @@ func (s *Engine) CacheTableOptions(ctx context.Context, ss *Session, qualified, 
 	var sel *ast.SelectStmt
 	whole := source == ""
 	if whole {
-		if _, ok := s.snap.Load().Tables.Table(db, name); !ok {
+		if _, ok := s.snap().Tables.Table(db, name); !ok {
 			return sqlerr.New(sqlerr.ErrNoSuchTable, "42S02", "Table '%s.%s' doesn't exist on the replicas; to pin a query's result use CACHE TABLE %s AS SELECT ...", db, name, name)
 		}
 		source = "SELECT * FROM " + sqlparse.QuoteID(db) + "." + sqlparse.QuoteID(name)
 	} else {
-		if _, ok := s.snap.Load().Tables.Table(db, name); ok {
+		if _, ok := s.snap().Tables.Table(db, name); ok {
 			return sqlerr.New(sqlerr.ErrTableExists, "42S01", "Table '%s.%s' exists on the replicas; pin it whole with CACHE TABLE %s.%s, or pick another name for the query result", db, name, db, name)
 		}
 		stmt, err := sqlparse.ParseOne(source)
@@ -154,7 +178,7 @@ func (s *Engine) CacheTableOptions(ctx context.Context, ss *Session, qualified, 
 // in; readers keep the version they started with. incremental appends the
 // rows past the split key's high-water mark. An incremental refresh
 // reports the rows it added, a full one the rows the table holds.
-func (s *Engine) RefreshTable(ctx context.Context, ss *Session, qualified string, incremental bool, callback func(*sqltypes.Result) error) error {
+func (s *PinStore) RefreshTable(ctx context.Context, ss *Session, qualified string, incremental bool, callback func(*sqltypes.Result) error) error {
 	db, name, err := s.pinName(ss, qualified)
 	if err != nil {
 		return err
@@ -195,7 +219,7 @@ func (s *Engine) RefreshTable(ctx context.Context, ss *Session, qualified string
 // When the new rows do not fit old's encoding or schema (a dictionary
 // past its 32k values, a changed column), it loads the table in full and
 // the new version's Refresh says why.
-func (s *Engine) appendPin(ctx context.Context, ss *Session, old *pinned.Table) (*pinned.Table, error) {
+func (s *PinStore) appendPin(ctx context.Context, ss *Session, old *pinned.Table) (*pinned.Table, error) {
 	qualified := old.DB + "." + old.Name
 	if !old.Whole {
 		return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000",
@@ -211,7 +235,7 @@ func (s *Engine) appendPin(ctx context.Context, ss *Session, old *pinned.Table) 
 	if hw, ok := old.HighWater(); ok {
 		source += " WHERE " + sqlparse.QuoteID(key) + " > " + strconv.FormatInt(hw, 10)
 	}
-	fields, batches, err := s.scanPin(ctx, ss, old.DB, source)
+	fields, batches, err := s.scan(ctx, ss, old.DB, source)
 	defer func() { releaseAll(batches) }()
 	if err != nil {
 		return nil, err
@@ -261,7 +285,7 @@ func releaseAll(batches []arrow.RecordBatch) {
 }
 
 // putPin swaps t in, within the memory budget.
-func (s *Engine) putPin(t *pinned.Table) error {
+func (s *PinStore) putPin(t *pinned.Table) error {
 	budget := s.cfg.PinnedMemoryLimit
 	if ok, others := s.pins.Put(t, budget); !ok {
 		t.Release() // never visible to a reader; batches shared with the pinned version stay
@@ -283,9 +307,9 @@ func (s *Engine) putPin(t *pinned.Table) error {
 // the workers' Arrow batches as they arrive), through the coordinator's
 // merge otherwise, or on a replica when it does not distribute, and builds
 // the pinned table from the result.
-func (s *Engine) loadPin(ctx context.Context, ss *Session, db, name, source string, whole bool) (*pinned.Table, error) {
+func (s *PinStore) loadPin(ctx context.Context, ss *Session, db, name, source string, whole bool) (*pinned.Table, error) {
 	start := time.Now()
-	fields, batches, err := s.scanPin(ctx, ss, db, source)
+	fields, batches, err := s.scan(ctx, ss, db, source)
 	defer releaseAll(batches)
 	if err != nil {
 		return nil, err
@@ -297,7 +321,7 @@ func (s *Engine) loadPin(ctx context.Context, ss *Session, db, name, source stri
 	t.Source, t.Whole, t.Loaded, t.LoadTook = source, whole, time.Now(), time.Since(start)
 	if whole {
 		// The replica table's split key is the high-water mark's column.
-		if rt, ok := s.snap.Load().Tables.Table(db, name); ok && rt.SplitColumn != "" {
+		if rt, ok := s.snap().Tables.Table(db, name); ok && rt.SplitColumn != "" {
 			t.SetSplit(rt.SplitColumn)
 		}
 	}
@@ -394,7 +418,7 @@ func (c *collector) batches(fields []*querypb.Field, s *Engine) ([]arrow.RecordB
 }
 
 // ShowCached answers SHOW CACHED TABLES.
-func (s *Engine) ShowCached(callback func(*sqltypes.Result) error) error {
+func (s *PinStore) ShowCached(callback func(*sqltypes.Result) error) error {
 	cols := []struct {
 		name string
 		typ  querypb.Type
@@ -612,7 +636,7 @@ func errPinnedOnly(table, why string) error {
 // those with an interval on their schedule, until the server closes. A
 // failed load is logged and retried at the next interval (or, without one,
 // after a minute), never fatal: the server serves without the pin.
-func (s *Engine) loadConfiguredPins() {
+func (s *PinStore) loadConfiguredPins() {
 	for _, p := range s.cfg.Pins {
 		s.wg.Add(1)
 		go func() {
@@ -622,7 +646,7 @@ func (s *Engine) loadConfiguredPins() {
 	}
 }
 
-func (s *Engine) keepPinned(p config.Pin) {
+func (s *PinStore) keepPinned(p config.Pin) {
 	db, name, _ := strings.Cut(p.Table, ".")
 	retry := time.Minute
 	for {
@@ -644,7 +668,7 @@ func (s *Engine) keepPinned(p config.Pin) {
 	}
 }
 
-func (s *Engine) loadConfigured(db, name, query string, incremental bool) error {
+func (s *PinStore) loadConfigured(db, name, query string, incremental bool) error {
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.QueryTimeout.D())
 	defer cancel()
 	ss := &Session{DB: db}

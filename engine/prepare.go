@@ -43,7 +43,7 @@ type prepared struct {
 	visible     int // row plans: columns sent to the client
 	// estRows is the replica optimizer's estimate of the rows a row plan
 	// returns over the whole table (-1: unknown, or not a row plan); it
-	// sizes the plan's fragments (execute.go fragments).
+	// sizes the plan's fragments (schedule.Scheduler fragments).
 	estRows int64
 
 	// pin and prog are set when the split table is pinned: the fragment

@@ -53,22 +53,22 @@ func (s *Router) pinStatement(ctx context.Context, ss *Session, query string, ca
 		if m == nil {
 			return true, sqlerr.Parse("CACHE TABLE syntax: CACHE TABLE [db.]name [OPTIONS ('refresh' = 'live')] [AS SELECT ...]")
 		}
-		return true, s.eng.CacheTableOptions(ctx, &ss.Session, m[1], m[2], m[3], callback)
+		return true, s.eng.PinStore().CacheTableOptions(ctx, &ss.Session, m[1], m[2], m[3], callback)
 	case "UNCACHE":
 		m := uncacheRe.FindStringSubmatch(query)
 		if m == nil {
 			return true, sqlerr.Parse("UNCACHE TABLE syntax: UNCACHE TABLE [IF EXISTS] [db.]name")
 		}
-		return true, s.eng.Uncache(&ss.Session, m[2], m[1] != "", callback)
+		return true, s.eng.PinStore().Uncache(&ss.Session, m[2], m[1] != "", callback)
 	case "REFRESH":
 		m := refreshRe.FindStringSubmatch(query)
 		if m == nil {
 			return false, nil // let a replica answer (or refuse) it
 		}
-		return true, s.eng.RefreshTable(ctx, &ss.Session, m[1], m[2] != "", callback)
+		return true, s.eng.PinStore().RefreshTable(ctx, &ss.Session, m[1], m[2] != "", callback)
 	case "SHOW":
 		if showCachedRe.MatchString(query) {
-			return true, s.eng.ShowCached(callback)
+			return true, s.eng.PinStore().ShowCached(callback)
 		}
 	}
 	return false, nil
