@@ -312,7 +312,7 @@ func showCachedTable(ctx context.Context, shoal *sql.DB, db, table string) (pinI
 }
 
 // analyzeTimeRe reads the execution time off EXPLAIN ANALYZE's summary
-// line (coordinator/handler.go: "analyze: N rows returned in D; ...").
+// line (engine/plan.go (Explain): "analyze: N rows returned in D; ...").
 var analyzeTimeRe = regexp.MustCompile(`^analyze: \d+ rows returned in ([^;]+);`)
 
 // pinnedEngineTime is the best of runs EXPLAIN ANALYZE executions after

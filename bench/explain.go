@@ -90,7 +90,7 @@ const (
 )
 
 // ParseAnalysis reads the lines of EXPLAIN ANALYZE (one plan line per row,
-// as coordinator/handler.go writes them). Lines it does not know are
+// as engine/plan.go (Explain) writes them). Lines it does not know are
 // skipped; a "fragment " line it cannot read is an error, so a change of
 // format is noticed rather than measured as zero.
 func ParseAnalysis(lines []string) (Analysis, error) {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// analyzeLines is an EXPLAIN ANALYZE answer as coordinator/handler.go
+// analyzeLines is an EXPLAIN ANALYZE answer as engine/plan.go (Explain)
 // writes it.
 var analyzeLines = []string{
 	"split ontime.ontime on `ontime`.`id`",

@@ -95,7 +95,7 @@ func TestPassthrough(t *testing.T) {
 
 // TestErrors checks the errors a user can cause: each keeps MySQL's code
 // and the connection stays usable. Without the Refuse case in query
-// (handler.go) writes reach a replica and get 1792, not 1290; without the
+// (router/handler.go) writes reach a replica and get 1792, not 1290; without the
 // unknown-database check in use, USE no_such_database succeeds and the
 // session's next statements fail with 1049: this fails.
 func TestErrors(t *testing.T) {

@@ -335,7 +335,7 @@ func TestShowShoalReplicas(t *testing.T) {
 
 // TestConnectionLimit: past max_connections a client gets 1040 at
 // connect; when a connection closes, a new one is admitted. Remove admit
-// (limits.go) and the third connection succeeds: this fails.
+// (frontend/mysqlwire admit) and the third connection succeeds: this fails.
 func TestConnectionLimit(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, func(c *config.Coordinator) { c.MaxConnections = 2 })
@@ -474,7 +474,7 @@ func TestKillConnection(t *testing.T) {
 // TestClientDisconnectCancels: a client that goes away while its
 // statement runs cancels it down to the replica: a passthrough SLEEP(60)
 // disappears from the replica's processlist within seconds. Remove
-// watchClient (handler.go) and it runs on: this fails.
+// watchClient (frontend/mysqlwire/conn.go) and it runs on: this fails.
 func TestClientDisconnectCancels(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, nil)

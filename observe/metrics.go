@@ -173,7 +173,6 @@ func (c replicaCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// registerMemoryMetrics exposes the query memory budget (membudget.go).
 // Every value is read from the budget's atomics at scrape time, so the
 // query path pays nothing for them.
 // observe records one statement: its path, its outcome and its latency.

@@ -36,7 +36,7 @@ type Table struct {
 	// KeyColumns is the primary key, in index order, when there is no
 	// SplitColumn and the key is composite or not of a type above (e.g. a
 	// VARCHAR). Such a table is cut at boundary keys sampled from the
-	// index (coordinator/sample.go), with row comparisons on the columns.
+	// index (engine/catalog/sample.go), with row comparisons on the columns.
 	// A table with neither runs as one fragment.
 	KeyColumns []string
 	// Rows is the estimated row count (information_schema.TABLES).

@@ -18,7 +18,7 @@ import (
 // seconds, so it falls into exactly one half-open range.
 //
 // Any other primary key — a VARCHAR, or a composite key — is cut at keys
-// read from the index itself (coordinator/sample.go): the boundaries are
+// read from the index itself (engine/catalog/sample.go): the boundaries are
 // real keys in index order, so they are strictly increasing in the
 // column's own collation whatever it is, which boundaries computed in Go
 // (byte order) would not be. A composite key's ranges are row comparisons,

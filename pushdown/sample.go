@@ -11,7 +11,7 @@ import (
 // KeySample estimates how a table's rows spread over its split key: about
 // Rows[i] rows have a key in [Bounds[i], Bounds[i+1]). Only proportions
 // matter, so Rows may be any estimate that is proportional to row counts
-// (InnoDB's range estimates are; see coordinator/sample.go). A key range
+// (InnoDB's range estimates are; see engine/catalog/sample.go). A key range
 // with no rows (a hole in the keys) has a zero or tiny weight, a densely
 // filled one a large weight, so cutting at the sample's quantiles gives
 // fragments of about equal rows whatever the key density.
@@ -125,7 +125,7 @@ func mulDiv(a, b, c uint64) uint64 {
 
 // Estimator returns, for each interval [bounds[i], bounds[i+1]), a number
 // proportional to the rows with a key in it. It is the sampler's only
-// access to the data (coordinator/sample.go asks InnoDB).
+// access to the data (engine/catalog/sample.go asks InnoDB).
 type Estimator func(bounds [][2]int64) ([]float64, error)
 
 // SampleOptions bounds the work of Sample.

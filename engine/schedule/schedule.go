@@ -238,13 +238,13 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 	for _, f := range frags {
 		f.floor = job.Floor
 	}
-	// Fragment progress for SHOW PROCESSLIST and the slow query log (processlist.go).
+	// Fragment progress for SHOW PROCESSLIST and the slow query log (progress.go).
 	sink = progress(ctx, len(frags), sink)
 	queue := newPlacer(s.workers, frags, s.cfg.AffinityOn()) // affinity.go
 	for _, f := range frags {
 		f.stat.Preferred = queue.preferred(f)
 	}
-	// The query's account in query_memory_limit (membudget.go): every
+	// The query's account in query_memory_limit (package querymem): every
 	// attempt has released its batches once g.Wait returns.
 	qm := s.qmem.Open()
 	defer func() {
@@ -361,7 +361,7 @@ func retryable(err error) bool {
 var errStalled = errors.New("fragment attempt exceeded fragment_timeout")
 
 // runFragment runs one attempt of f on w and hands its output to sink. An
-// attempt that yielded its memory to an older query (membudget.go) runs
+// attempt that yielded its memory to an older query (package querymem) runs
 // again, uncounted, once there is room.
 func (s *Scheduler) runFragment(ctx context.Context, w *cluster.Worker, f *fragment, qid string, qm *querymem.Query, sink Sink) error {
 	parent := ctx
