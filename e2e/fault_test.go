@@ -49,7 +49,7 @@ func await(t *testing.T, ch <-chan *result, timeout time.Duration) *result {
 // in flight on it, then kill -9'd. Its worker loses the replica connection
 // (2013), the coordinator retries those fragments on replica2, and the
 // answer is exactly the primary's. The replica is restarted and rejoins.
-// Without the retry in execute.go the query fails with 2013.
+// Without the retry in engine/schedule the query fails with 2013.
 func TestFaultReplicaKilledMidQuery(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, nil)
@@ -242,7 +242,7 @@ func TestFaultReplicationStopped(t *testing.T) {
 // behind, past a max_replica_lag of 1 s, and stays behind while the test
 // looks. The coordinator stops sending it fragments (answers stay exact);
 // the delay is then lifted and it is taken back once it has caught up.
-// Without the lag check in assess (workers.go) replica2 never leaves: this
+// Without the lag check in cluster.Assess replica2 never leaves: this
 // fails.
 func TestFaultReplicaLagging(t *testing.T) {
 	checkLeaks(t)

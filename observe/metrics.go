@@ -173,10 +173,8 @@ func (c replicaCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// Every value is read from the budget's atomics at scrape time, so the
-// query path pays nothing for them.
-// observe records one statement: its path, its outcome and its latency.
-// Observe counts a finished statement of path kind.
+// Observe counts a finished statement of path kind: its outcome and its
+// latency.
 func (m *Metrics) Observe(kind string, err error, d time.Duration) {
 	kind, outcome := classify(kind, err)
 	m.Queries.WithLabelValues(kind, outcome).Inc()
@@ -210,8 +208,6 @@ func classify(kind string, err error) (string, string) {
 	return kind, outcome
 }
 
-// shipped records a distributed execution's fragments (st may be nil when
-// nothing ran).
 // Shipped counts a distributed execution's completed fragments, their
 // retries, and the rows and bytes they shipped.
 func (m *Metrics) Shipped(fragments, retries int, rows, bytes int64) {

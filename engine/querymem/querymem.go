@@ -242,7 +242,9 @@ func (q *Query) waitFor(ctx context.Context, n int64, take bool) error {
 	}
 }
 
-// Register adds the budget's gauges and counters to reg.
+// Register adds the budget's gauges and counters to reg. Every value is
+// read from the budget's atomics at scrape time, so the query path pays
+// nothing for them.
 func (b *Budget) Register(reg prometheus.Registerer) {
 	gauge := func(name, help string, f func() int64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(f()) })
