@@ -135,6 +135,11 @@ type Plan struct {
 	// coordinator cuts its ranges within them. They place cuts only; the
 	// WHERE clause still filters (see keyBounds).
 	KeyLo, KeyHi *int64
+	// KeyPoints is the most distinct split keys the WHERE clause allows
+	// (id = 5: 1, id IN (1, 9, 40): 3, id BETWEEN 1 AND 10: 10, a window
+	// that matches no key: 0), -1 when unbounded or unknown. With a
+	// unique split column it bounds the rows the split table gives.
+	KeyPoints int64
 	// KeyColumns are the primary key columns, qualified, for SplitKey.
 	KeyColumns []string
 	// Partitioned is true when the split table is natively partitioned
