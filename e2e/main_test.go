@@ -144,7 +144,7 @@ func startShoal(ctx context.Context) error {
 		// the tests here check distributed answers. routing_test.go runs
 		// one that routes by cost.
 		RouteSmallRows: -1,
-		Users: []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
+		Users:          []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
 	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		return err
