@@ -79,16 +79,20 @@ func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query 
 		}
 		return nil, "", err
 	}
+	key := shapeKey(db, query) // shape.go
 	if route {
-		pass, note := s.routeByCost(ctx, s.snap.Load(), db, query, p, s.explainAccess)
+		pass, note, listed := s.routeByCost(ctx, s.snap.Load(), db, query, p, s.explainShaped(key))
 		if pass != "" {
+			if listed {
+				s.updateShape(key, func(n *shapeInfo) { n.pass = pass })
+			}
 			return nil, pass, nil
 		}
 		if note != "" {
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	pr, err := s.prepare(ctx, db, p)
+	pr, err := s.prepareShaped(ctx, db, p, key)
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement

@@ -41,15 +41,17 @@ var indexAccess = map[string]bool{
 // routeByCost decides whether p runs on one replica: the passthrough
 // reason, or "" to distribute, and the EXPLAIN note of the decision.
 // explain is the replica optimizer's estimate of query (nil: ask no
-// replica).
-func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (explainAccess, bool)) (pass, note string) {
+// replica). listed is true when the statement passes through for the
+// keys it lists on the primary key, which holds for any values in their
+// place (shape.go).
+func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (explainAccess, bool)) (pass, note string, listed bool) {
 	small := s.cfg.RouteSmallRows
 	if small < 0 || p.Partitioned {
-		return "", ""
+		return "", "", false
 	}
 	t, ok := snap.Tables.Table(p.DB, p.Table)
 	if !ok {
-		return "", ""
+		return "", "", false
 	}
 	est := routeEstimate{rows: -1}
 	if p.Split == planner.SplitInt && (p.KeyLo != nil || p.KeyHi != nil) {
@@ -62,6 +64,7 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 		case p.KeyPoints >= 0 && t.SplitUnique && p.KeyPoints <= w.rows:
 			est = routeEstimate{rows: p.KeyPoints, source: fmt.Sprintf("%d key(s) of the primary key", p.KeyPoints)}
 		}
+		listed = p.KeyPoints >= 0 && t.SplitUnique
 	} else if explain != nil {
 		if a, ok := explain(ctx, db, query); ok {
 			est = routeEstimate{rows: a.rows, source: "replica optimizer: " + a.typ, index: indexAccess[a.typ] && a.key != ""}
@@ -71,19 +74,21 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 		}
 	}
 	if est.rows < 0 {
-		return "", fmt.Sprintf("route: distributed (no row estimate; route_small_rows %d)", small)
+		return "", fmt.Sprintf("route: distributed (no row estimate; route_small_rows %d)", small), false
 	}
 	if est.rows <= small {
-		return fmt.Sprintf("routed by cost: ~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), ""
+		// Listed keys are at most p.KeyPoints rows whatever their values.
+		listed = listed && p.KeyPoints <= small
+		return fmt.Sprintf("routed by cost: ~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
 	}
 	if f := s.cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
-		return fmt.Sprintf("routed by cost: ~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), ""
+		return fmt.Sprintf("routed by cost: ~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
 	}
 	note = fmt.Sprintf("route: distributed, ~%d rows (%s) > route_small_rows %d", est.rows, est.source, small)
 	if est.index {
 		note += fmt.Sprintf(" and > route_index_fraction %g of ~%d rows", s.cfg.RouteIndexFraction, t.Rows)
 	}
-	return "", note
+	return "", note, false
 }
 
 // explainAccess asks a replica's optimizer how it would run query: the

@@ -15,6 +15,12 @@ import (
 func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (ok bool, err error) {
 	e, ok := s.plans.get(ss.DB+"\x00"+query, s.planGen())
 	if !ok {
+		// The same shape with other literals (shape.go): a point lookup
+		// by a new key passes through unparsed.
+		if s.shapePasses(ss.DB, query) {
+			s.metrics.ShapeHits.Inc()
+			return true, s.Passthrough(ctx, ss, query, callback)
+		}
 		return false, nil
 	}
 	s.metrics.PlanHits.Inc()

@@ -29,8 +29,10 @@ func keyBounds(where ast.ExprNode, alias, col string) (lo, hi *int64) {
 }
 
 // keyRange is keyBounds with the number of distinct keys the conjuncts
-// allow at most (col = v: one, col IN (…): the distinct values), -1 when
-// no conjunct lists them.
+// list at most (col = v: one, col IN (…): the distinct values; none when
+// they match no key), -1 when no conjunct lists them. It depends on how
+// many values the statement lists, not on which: a statement with other
+// literals in their place lists as few.
 func keyRange(where ast.ExprNode, alias, col string) (lo, hi *int64, points int64) {
 	var lov, hiv int64 = math.MinInt64, math.MaxInt64
 	points = -1
@@ -52,8 +54,6 @@ func keyRange(where ast.ExprNode, alias, col string) (lo, hi *int64, points int6
 	}
 	if lov > hiv {
 		points = 0
-	} else if w := uint64(hiv - lov); lo != nil && hi != nil && w < math.MaxInt64 && (points < 0 || int64(w)+1 < points) && int64(w) < 1<<20 {
-		points = int64(w) + 1
 	}
 	return lo, hi, points
 }
