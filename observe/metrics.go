@@ -42,12 +42,12 @@ type Metrics struct {
 	ConnsTotal  prometheus.Counter
 	PlanHits    prometheus.Counter
 	PlanMisses  prometheus.Counter
-	// ShapeHits counts statements whose shape (literal-normalized text)
-	// gave their passthrough decision or their result columns.
-	ShapeHits prometheus.Counter
 	Prepares    prometheus.Counter
 	Executes    prometheus.Counter
 	Slow        prometheus.Counter
+	// ShapeHits counts statements whose shape (literal-normalized text)
+	// gave their passthrough decision or their result columns.
+	ShapeHits prometheus.Counter
 	// Pinned tables (pins.go, results.go).
 	PinnedQueries prometheus.Counter
 	ResultHits    prometheus.Counter

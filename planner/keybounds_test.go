@@ -116,7 +116,7 @@ func TestKeyPoints(t *testing.T) {
 		{"id >= 1 AND id < 1000 AND id IN (5, 2000)", 2},
 		{"id = 7.5", 0},
 		{"id = NULL", 0},
-				{"id > 10", -1},
+		{"id > 10", -1},
 		{"id = 5 OR id = 6", -1},
 		{"Carrier = 'AA'", -1},
 	} {
