@@ -17,6 +17,10 @@ import (
 // replica alone answers a primary-key lookup in 0.3 ms; an index dive the
 // replica's optimizer picks beats a distributed scan of the whole table.
 
+// routedPrefix starts the passthrough reason of a statement routed by
+// cost.
+const routedPrefix = "routed by cost: "
+
 // routeEstimate is what the routing decision saw: a row estimate and
 // where it came from.
 type routeEstimate struct {
@@ -79,10 +83,10 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 	if est.rows <= small {
 		// Listed keys are at most p.KeyPoints rows whatever their values.
 		listed = listed && p.KeyPoints <= small
-		return fmt.Sprintf("routed by cost: ~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
+		return fmt.Sprintf(routedPrefix+"~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
 	}
 	if f := s.cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
-		return fmt.Sprintf("routed by cost: ~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
+		return fmt.Sprintf(routedPrefix+"~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
 	}
 	note = fmt.Sprintf("route: distributed, ~%d rows (%s) > route_small_rows %d", est.rows, est.source, small)
 	if est.index {
