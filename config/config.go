@@ -108,6 +108,19 @@ type Coordinator struct {
 	// MinRowsPerFragment stops tiny tables from being cut into many
 	// fragments (default 10000).
 	MinRowsPerFragment int64 `yaml:"min_rows_per_fragment"`
+	// RouteSmallRows routes a SELECT the planner would distribute to one
+	// replica (as a passthrough) when it reads at most this many rows of
+	// its split table: by the keys its WHERE clause allows on a unique
+	// split column (id = 5, id IN (…)), by its key window and the key
+	// sample (id BETWEEN …), or by the replica optimizer's EXPLAIN
+	// estimate. Default 20000; negative: never route by cost.
+	RouteSmallRows int64 `yaml:"route_small_rows"`
+	// RouteIndexFraction routes a SELECT to one replica when the replica
+	// optimizer reads it through an index (EXPLAIN type const, eq_ref,
+	// ref, ref_or_null or range) and estimates at most this fraction of
+	// the split table's rows: an index dive beats a distributed scan of
+	// the whole table. Default 0.05; negative: never.
+	RouteIndexFraction float64 `yaml:"route_index_fraction"`
 	// FragmentTimeout bounds one fragment attempt (default 10m).
 	FragmentTimeout Duration `yaml:"fragment_timeout"`
 	// QueryTimeout bounds a whole distributed query (default 1h).
@@ -252,6 +265,12 @@ func (c *Coordinator) Defaults() {
 	}
 	if c.MinRowsPerFragment == 0 {
 		c.MinRowsPerFragment = 10000
+	}
+	if c.RouteSmallRows == 0 {
+		c.RouteSmallRows = 20000
+	}
+	if c.RouteIndexFraction == 0 {
+		c.RouteIndexFraction = 0.05
 	}
 	if c.FragmentTimeout == 0 {
 		c.FragmentTimeout = Duration(10 * time.Minute)

@@ -66,6 +66,7 @@ func startFaultShoal(t *testing.T, mod func(*config.Coordinator)) *faultShoal {
 	}
 	cfg := config.Coordinator{
 		Listen: "127.0.0.1:0", Replicas: reps, MinRowsPerFragment: 1000, ClusterSecret: fs.secret,
+		RouteSmallRows: -1,                         // fault tests need fragments, small or not
 		StatusInterval: config.Duration(time.Hour), // tests that want polling set it
 	}
 	if mod != nil {

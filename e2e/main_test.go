@@ -143,7 +143,11 @@ func startShoal(ctx context.Context) error {
 	}
 	co, err := coordinator.New(ctx, config.Coordinator{
 		Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"), Replicas: reps, MinRowsPerFragment: 1000,
-		Users: []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
+		// The shared coordinator distributes what it can, small or not:
+		// the tests here check distributed answers. routing_test.go runs
+		// one that routes by cost.
+		RouteSmallRows: -1,
+		Users:          []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
 	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		return err

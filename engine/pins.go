@@ -336,7 +336,7 @@ func (s *Engine) scanPin(ctx context.Context, ss *Session, db, source string) (f
 		return nil, nil, err
 	}
 	sel := stmt.(*ast.SelectStmt)
-	pr, _, err := s.planOn(ctx, s.snap.Load().Tables, db, source, sel)
+	pr, _, err := s.planOnWith(ctx, s.snap.Load().Tables, db, source, sel, false) // a pin reads the whole source
 	if err != nil {
 		return nil, nil, err
 	}

@@ -64,8 +64,14 @@ func (s *Engine) plan(ctx context.Context, db, query string, sel *ast.SelectStmt
 // catalog snapshot and with every CACHE, UNCACHE and REFRESH.
 func (s *Engine) planGen() uint64 { return s.snap.Load().Gen<<32 | s.pins.Gen()&0xffffffff }
 
-// planOn plans and prepares sel over cat without caching.
+// planOn plans and prepares sel over cat without caching; a small
+// statement is routed to one replica (route.go).
 func (s *Engine) planOn(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	return s.planOnWith(ctx, cat, db, query, sel, true)
+}
+
+// planOnWith is planOn, routing by cost only if route is true.
+func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt, route bool) (*prepared, string, error) {
 	p, err := planner.PlanSelect(cat, db, sel)
 	if err != nil {
 		var nd *planner.NotDistributed
@@ -74,7 +80,20 @@ func (s *Engine) planOn(ctx context.Context, cat planner.Catalog, db, query stri
 		}
 		return nil, "", err
 	}
-	pr, err := s.prepare(ctx, db, p)
+	key := shapeKey(db, query) // shape.go
+	if route {
+		pass, note, listed := s.routeByCost(ctx, s.snap.Load(), db, query, p, s.explainShaped(key))
+		if pass != "" {
+			if listed {
+				s.updateShape(key, func(n *shapeInfo) { n.pass = pass })
+			}
+			return nil, pass, nil
+		}
+		if note != "" {
+			p.Notes = append(p.Notes, note)
+		}
+	}
+	pr, err := s.prepareShaped(ctx, db, p, key)
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement

@@ -28,6 +28,8 @@ type cacheEntry struct {
 	// count and the announced result columns.
 	params uint16
 	fields []*querypb.Field
+	// shape is set for shape entries (keys from shapeKey, shape.go).
+	shape *shapeInfo
 }
 
 // prepareKey keys a COM_STMT_PREPARE answer; it cannot collide with the

@@ -148,7 +148,14 @@ func (s *Engine) prepareSQL(ctx context.Context, db string, p *planner.Plan, met
 	if err != nil {
 		return nil, err
 	}
-	pr := &prepared{plan: p, fields: fields[0], fragFields: fields[1], estRows: -1}
+	return s.compilePrepared(p, fields[0], fields[1])
+}
+
+// compilePrepared binds p to the result's and the fragment's columns and
+// compiles the final stage.
+func (s *Engine) compilePrepared(p *planner.Plan, fields, fragFields []*querypb.Field) (*prepared, error) {
+	var err error
+	pr := &prepared{plan: p, fields: fields, fragFields: fragFields, estRows: -1}
 	if p.Aggregate {
 		err = pr.compileAggregate(s.env)
 	} else {

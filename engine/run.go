@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
@@ -15,6 +16,12 @@ import (
 func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (ok bool, err error) {
 	e, ok := s.plans.get(ss.DB+"\x00"+query, s.planGen())
 	if !ok {
+		// The same shape with other literals (shape.go): a point lookup
+		// by a new key passes through unparsed.
+		if s.shapePasses(ss.DB, query) {
+			s.metrics.ShapeHits.Inc()
+			return true, s.Passthrough(ctx, ss, query, callback)
+		}
 		return false, nil
 	}
 	s.metrics.PlanHits.Inc()
@@ -34,11 +41,15 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 // memory over pins, as a derived table over a distributed aggregate, or
 // on one replica unchanged.
 func (s *Engine) RunSelect(ctx context.Context, ss *Session, query string, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) error {
-	pr, _, err := s.plan(ctx, ss.DB, query, sel)
+	pr, pass, err := s.plan(ctx, ss.DB, query, sel)
 	if err != nil {
 		return err
 	}
 	if pr == nil {
+		if strings.HasPrefix(pass, routedPrefix) {
+			// Planned, so not over a derived table: no second parse.
+			return s.Passthrough(ctx, ss, query, callback)
+		}
 		if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
 			return err
 		}

@@ -27,6 +27,9 @@ type Table struct {
 	// primary key columns are NOT NULL) may hold NULL: its NULL keys get
 	// a range of their own.
 	SplitNullable bool
+	// SplitUnique is true when the split column is the table's
+	// single-column primary key: one key value is at most one row.
+	SplitUnique bool
 	// SplitType is the split column's type when it is not an integer:
 	// "date" or "datetime". Its values are cut as integers (days or
 	// seconds since 1970-01-01, see pushdown.DateKey), so the integer

@@ -12,23 +12,39 @@ import (
 // keyBounds returns the inclusive bounds on the integer split column that
 // the WHERE clause's top-level conjuncts imply: col = v, col IN (v, …),
 // col BETWEEN a AND b, col < v, col <= v, col > v, col >= v (either side),
-// with integer literals. Nil where nothing bounds that side.
+// where each v is a constant expression foldKeyConst folds (10 + 5,
+// CAST('7' AS SIGNED), 7.5, '7abc', NULL). Nil where nothing bounds that
+// side; lo > hi when the conjuncts match no key (id = 7.5, id = NULL).
 //
 // Why: the coordinator cuts the split column's key space into ranges. A
 // query that reads a slice of the table (WHERE id BETWEEN …) should have
 // its ranges cut within that slice, or one fragment does all the work and
 // the others read nothing. The bounds only place the cuts; the WHERE clause
 // itself still filters every fragment, so a bound read too loosely costs
-// balance, never rows. Anything not understood (OR, NOT, expressions,
-// other literal types) simply bounds nothing.
+// balance, never rows. Anything not understood (OR, NOT, expressions over
+// columns, non-deterministic functions) simply bounds nothing.
 func keyBounds(where ast.ExprNode, alias, col string) (lo, hi *int64) {
+	lo, hi, _ = keyRange(where, alias, col)
+	return lo, hi
+}
+
+// keyRange is keyBounds with the number of distinct keys the conjuncts
+// list at most (col = v: one, col IN (…): the distinct values; none when
+// they match no key), -1 when no conjunct lists them. It depends on how
+// many values the statement lists, not on which: a statement with other
+// literals in their place lists as few.
+func keyRange(where ast.ExprNode, alias, col string) (lo, hi *int64, points int64) {
 	var lov, hiv int64 = math.MinInt64, math.MaxInt64
+	points = -1
 	for _, c := range conjuncts(where) {
-		l, h, ok := conjunctBounds(c, alias, col)
+		b, ok := conjunctBounds(c, alias, col)
 		if !ok {
 			continue
 		}
-		lov, hiv = max(lov, l), min(hiv, h)
+		lov, hiv = max(lov, b.lo), min(hiv, b.hi)
+		if b.points >= 0 && (points < 0 || b.points < points) {
+			points = b.points
+		}
 	}
 	if lov != math.MinInt64 {
 		lo = &lov
@@ -36,7 +52,10 @@ func keyBounds(where ast.ExprNode, alias, col string) (lo, hi *int64) {
 	if hiv != math.MaxInt64 {
 		hi = &hiv
 	}
-	return lo, hi
+	if lov > hiv {
+		points = 0
+	}
+	return lo, hi, points
 }
 
 // conjuncts flattens top-level ANDs (and parentheses) of e.
@@ -54,20 +73,76 @@ func conjuncts(e ast.ExprNode) []ast.ExprNode {
 	return []ast.ExprNode{e}
 }
 
-// conjunctBounds returns the inclusive bounds one conjunct puts on the
-// split column, ok false when it puts none that keyBounds understands.
-func conjunctBounds(e ast.ExprNode, alias, col string) (lo, hi int64, ok bool) {
-	lo, hi = math.MinInt64, math.MaxInt64
+// bounds are the inclusive bounds one conjunct puts on the split column
+// (lo > hi: none matches) and the distinct keys it lists (-1: a range).
+type bounds struct {
+	lo, hi int64
+	points int64
+}
+
+var (
+	noBounds    = bounds{lo: math.MinInt64, hi: math.MaxInt64, points: -1}
+	emptyBounds = bounds{lo: 1, hi: 0, points: 0}
+)
+
+// compareBounds returns the bounds of col op c.
+func compareBounds(op opcode.Op, c keyConst) (bounds, bool) {
+	if c.null {
+		return emptyBounds, true // NULL compares as unknown: no row
+	}
+	b := noBounds
+	switch op {
+	case opcode.EQ:
+		if !c.exact {
+			return emptyBounds, true // id = 7.5
+		}
+		return bounds{lo: c.floor, hi: c.floor, points: 1}, true
+	case opcode.GE, opcode.GT:
+		// id >= v and id > v-ε are id >= v; id >= 7.5 and id > 7.5 are
+		// id >= 8; id > v is id >= v+1.
+		if c.exact && op == opcode.GE {
+			b.lo = c.floor
+			return b, true
+		}
+		if c.floor == math.MaxInt64 {
+			return b, false
+		}
+		b.lo = c.floor + 1
+		return b, true
+	case opcode.LE, opcode.LT:
+		// id <= 7.5 and id < 7.5 are id <= 7; id < v is id <= v-1.
+		if c.exact && op == opcode.LT {
+			if c.floor == math.MinInt64 {
+				return b, false
+			}
+			b.hi = c.floor - 1
+			return b, true
+		}
+		b.hi = c.floor
+		return b, true
+	}
+	return b, false
+}
+
+// conjunctBounds returns the bounds one conjunct puts on the split
+// column, ok false when it puts none that keyBounds understands.
+func conjunctBounds(e ast.ExprNode, alias, col string) (bounds, bool) {
 	isKey := func(n ast.ExprNode) bool { return isKeyColumn(n, alias, col) }
 	switch x := unparen(e).(type) {
 	case *ast.BinaryOperationExpr:
 		op := x.Op
-		v, vok := intLiteral(x.R)
-		if !isKey(x.L) || !vok {
-			// v op col is col flipped(op) v.
-			if v, vok = intLiteral(x.L); !vok || !isKey(x.R) {
-				return lo, hi, false
+		switch op {
+		case opcode.EQ, opcode.GE, opcode.GT, opcode.LE, opcode.LT:
+		default:
+			return noBounds, false
+		}
+		other := x.R
+		if !isKey(x.L) {
+			if !isKey(x.R) {
+				return noBounds, false
 			}
+			// v op col is col flipped(op) v.
+			other = x.L
 			switch op {
 			case opcode.LT:
 				op = opcode.GT
@@ -79,45 +154,60 @@ func conjunctBounds(e ast.ExprNode, alias, col string) (lo, hi int64, ok bool) {
 				op = opcode.LE
 			}
 		}
-		switch op {
-		case opcode.EQ:
-			return v, v, true
-		case opcode.GE:
-			return v, hi, true
-		case opcode.GT:
-			if v == math.MaxInt64 {
-				return lo, hi, false
-			}
-			return v + 1, hi, true
-		case opcode.LE:
-			return lo, v, true
-		case opcode.LT:
-			if v == math.MinInt64 {
-				return lo, hi, false
-			}
-			return lo, v - 1, true
+		c, ok := foldKeyConst(other)
+		if !ok {
+			return noBounds, false
 		}
+		return compareBounds(op, c)
 	case *ast.BetweenExpr:
-		a, aok := intLiteral(x.Left)
-		b, bok := intLiteral(x.Right)
-		if !x.Not && isKey(x.Expr) && aok && bok {
-			return a, b, true
+		if x.Not || !isKey(x.Expr) {
+			return noBounds, false
 		}
+		a, aok := foldKeyConst(x.Left)
+		b, bok := foldKeyConst(x.Right)
+		if !aok || !bok {
+			return noBounds, false
+		}
+		l, lok := compareBounds(opcode.GE, a)
+		h, hok := compareBounds(opcode.LE, b)
+		switch {
+		case lok && l.points == 0, hok && h.points == 0:
+			return emptyBounds, true
+		case !lok && !hok:
+			return noBounds, false
+		}
+		out := noBounds
+		if lok {
+			out.lo = l.lo
+		}
+		if hok {
+			out.hi = h.hi
+		}
+		return out, true
 	case *ast.PatternInExpr:
 		if x.Not || x.Sel != nil || !isKey(x.Expr) || len(x.List) == 0 {
-			return lo, hi, false
+			return noBounds, false
 		}
-		lo, hi = math.MaxInt64, math.MinInt64
+		out := bounds{lo: math.MaxInt64, hi: math.MinInt64}
+		seen := make(map[int64]bool, len(x.List))
 		for _, item := range x.List {
-			v, ok := intLiteral(item)
+			c, ok := foldKeyConst(item)
 			if !ok {
-				return math.MinInt64, math.MaxInt64, false
+				return noBounds, false
 			}
-			lo, hi = min(lo, v), max(hi, v)
+			if c.null || !c.exact {
+				continue // matches no key
+			}
+			out.lo, out.hi = min(out.lo, c.floor), max(out.hi, c.floor)
+			seen[c.floor] = true
 		}
-		return lo, hi, true
+		if len(seen) == 0 {
+			return emptyBounds, true
+		}
+		out.points = int64(len(seen))
+		return out, true
 	}
-	return lo, hi, false
+	return noBounds, false
 }
 
 func unparen(e ast.ExprNode) ast.ExprNode {

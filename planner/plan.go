@@ -135,6 +135,12 @@ type Plan struct {
 	// coordinator cuts its ranges within them. They place cuts only; the
 	// WHERE clause still filters (see keyBounds).
 	KeyLo, KeyHi *int64
+	// KeyPoints is the most distinct split keys the WHERE clause lists
+	// (id = 5: 1, id IN (1, 9, 40): 3, a window that matches no key: 0),
+	// -1 when it lists none (a range, or nothing understood). With a
+	// unique split column it bounds the rows the split table gives,
+	// whatever the values listed.
+	KeyPoints int64
 	// KeyColumns are the primary key columns, qualified, for SplitKey.
 	KeyColumns []string
 	// Partitioned is true when the split table is natively partitioned

@@ -51,7 +51,7 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 
 	p := &Plan{
 		DB: split.tbl.Schema, Table: split.tbl.Name, Split: split.tbl.Split(),
-		Limit: -1, PushedLimit: -1,
+		Limit: -1, PushedLimit: -1, KeyPoints: -1,
 		Notes: []string{"split table: " + why},
 	}
 	switch p.Split {
@@ -63,8 +63,11 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 		}
 	}
 	if p.Split == SplitInt && len(split.tbl.Partitions) <= 1 {
-		p.KeyLo, p.KeyHi = keyBounds(sel.Where, split.alias, split.tbl.SplitColumn)
-		if p.KeyLo != nil || p.KeyHi != nil {
+		p.KeyLo, p.KeyHi, p.KeyPoints = keyRange(sel.Where, split.alias, split.tbl.SplitColumn)
+		switch {
+		case p.KeyLo != nil && p.KeyHi != nil && *p.KeyLo > *p.KeyHi:
+			p.Notes = append(p.Notes, "the WHERE clause matches no split key")
+		case p.KeyLo != nil || p.KeyHi != nil:
 			p.Notes = append(p.Notes, "ranges cut within "+boundsString(p.KeyLo, p.KeyHi)+" (WHERE on the split column)")
 		}
 	}

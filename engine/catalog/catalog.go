@@ -205,7 +205,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		}
 		pk := strings.Split(row[2].ToString(), ",")
 		if c, ok := t.Column(pk[0]); ok && len(pk) == 1 && splittable(t, c, unsigned) {
-			t.SplitColumn, t.SplitType = c.Name, dateType(c.Type)
+			t.SplitColumn, t.SplitType, t.SplitUnique = c.Name, dateType(c.Type), true
 			continue
 		}
 		// Composite or of another type: cut at keys sampled from the
@@ -218,6 +218,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		db, name, _ := strings.Cut(key, ".")
 		if t, ok := s.Tables.Table(db, name); ok {
 			if c, ok := t.Column(col); ok && (integerTypes[c.Type] || dateType(c.Type) != "") {
+				t.SplitUnique = t.SplitUnique && strings.EqualFold(t.SplitColumn, c.Name)
 				t.SplitColumn, t.SplitType, t.KeyColumns = c.Name, dateType(c.Type), nil
 				t.SplitNullable = nullable[t.Schema+"."+t.Name+"."+c.Name]
 			}
@@ -271,7 +272,7 @@ func SameSchema(a, b *Snapshot) bool {
 	}
 	for key, ta := range a.Tables {
 		tb, ok := b.Tables[key]
-		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType ||
+		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType || ta.SplitUnique != tb.SplitUnique ||
 			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
 			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) {
 			return false

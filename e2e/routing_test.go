@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/shoaldb/shoal/config"
+)
+
+// routedCoordinator starts a coordinator that routes by cost (the
+// defaults), over the shared cluster.
+func routedCoordinator(t *testing.T, mod func(*config.Coordinator)) *sql.DB {
+	t.Helper()
+	cfg := config.Coordinator{Listen: "127.0.0.1:0", Replicas: env.replicas, MinRowsPerFragment: 1000}
+	if mod != nil {
+		mod(&cfg)
+	}
+	_, db := serveCoordinator(t, cfg, nil)
+	db.SetMaxOpenConns(1) // one session: its replica, its statements
+	return db
+}
+
+// diffOn runs q on db and on the primary and compares the answers.
+func diffOn(t *testing.T, db *sql.DB, q string, ordered bool) {
+	t.Helper()
+	got, err := query(db, q)
+	if err != nil {
+		t.Fatalf("shoal: %s: %v", q, err)
+	}
+	want, err := query(env.direct, q)
+	if err != nil {
+		t.Fatalf("direct: %s: %v", q, err)
+	}
+	compare(t, q, got, want, ordered)
+}
+
+// Small statements run on one replica; EXPLAIN says why, with the
+// estimate and the threshold. Scans still distribute.
+func TestRouteByCost(t *testing.T) {
+	db := routedCoordinator(t, nil)
+	for _, tc := range []struct{ q, want string }{
+		// The sample data's keys have gaps: the key sample may estimate
+		// fewer rows than the keys listed.
+		{"select * from ontime where id = 1517", "passthrough to one replica: routed by cost: ~"},
+		{"select * from ontime where id = 1500 + 0*17", "[1500, 1500]"},
+		{"select * from ontime where id = CAST('7' AS SIGNED)", "[7, 7]"},
+		{"select * from ontime where id = 10 + 5", "[15, 15]"},
+		{"select * from ontime where id in (20, 300000)", "~2 rows (2 key(s) of the primary key) <= route_small_rows 20000"},
+		{"select count(*) from ontime where id = 7.5", "the WHERE clause matches no key"},
+		{"select id, Carrier, ArrDelayMinutes from ontime where id between 1000 and 1199", "[1000, 1199] over the key sample) <= route_small_rows 20000"},
+		{"select Carrier, count(*) from ontime group by Carrier", "route: distributed, ~"},
+	} {
+		if got := explainOn(t, db, tc.q); !strings.Contains(got, tc.want) {
+			t.Errorf("EXPLAIN %s:\n%s\nwant %q", tc.q, got, tc.want)
+		}
+	}
+	// The answers are the replica's, for any literal.
+	for k := 1; k <= 40; k++ {
+		id := (k * 1543) % int(env.rows)
+		diffOn(t, db, fmt.Sprintf("select * from ontime where id = %d", id), true)
+		diffOn(t, db, fmt.Sprintf("select * from ontime where id = %d + 0*%d", id, k), true)
+		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id between %d and %d + 150 order by id", id, id), true)
+		diffOn(t, db, fmt.Sprintf("select count(*), sum(Distance) from ontime where id in (%d, %d, '%dabc')", id, id+7, id+9), true)
+	}
+	for _, q := range []string{
+		"select * from ontime where id = 7.5",
+		"select * from ontime where id = '7.5'",
+		"select * from ontime where id = '7abc'",
+		"select * from ontime where id = ' 7'",
+		"select * from ontime where id = NULL",
+		"select count(*) from ontime where id >= 7.5 and id <= 20.5",
+		"select Carrier, count(*) from ontime where YearD = 2005 group by Carrier",
+	} {
+		diffOn(t, db, q, false)
+	}
+	// route_small_rows -1: a point lookup is one fragment again.
+	off := routedCoordinator(t, func(c *config.Coordinator) { c.RouteSmallRows = -1 })
+	if got := explainOn(t, off, "select * from ontime where id = 1500 + 0*17"); !strings.Contains(got, "ranges cut within [1500, 1500]") || strings.Contains(got, "passthrough") {
+		t.Errorf("route_small_rows -1:\n%s", got)
+	}
+}
+
+// Statements of one shape with new literals reuse the first one's result
+// columns (no LIMIT 0 describe round trip) and answer as the primary does:
+// key windows, LIMIT counts, ORDER BY positions and literal types bound
+// from each statement's own text.
+func TestShapeCacheNewLiterals(t *testing.T) {
+	hits := `shoal_shape_cache_hits_total`
+	before := scrape(t).get(hits)
+	n := 0
+	for k := 0; k < 12; k++ {
+		diff(t, fmt.Sprintf("select Carrier, count(*), sum(Distance) from ontime where YearD = %d and Origin <> 'ZZZ' group by Carrier order by 2 desc, 1 limit %d", 1995+k, 1+k%4), true)
+		lo := 1 + k*4099
+		diff(t, fmt.Sprintf("select id, Carrier, Distance from ontime where id between %d and %d order by id limit %d", lo, lo+3000, 5+k), true)
+		diff(t, fmt.Sprintf("select id, Carrier from ontime where id >= %d and DayOfWeek = %d", lo, 1+k%7), false)
+		n += 3
+	}
+	if got := scrape(t).get(hits) - before; got < float64(n-3) {
+		t.Errorf("shape cache hits %v for %d statements of 3 shapes, want at least %d", got, n, n-3)
+	}
+	// Same digest but for the literals' values, or a different digest:
+	// each answers as the primary does.
+	for _, q := range []string{
+		"select count(*) from ontime where Carrier = 'AA'",
+		"select count(*) from ontime where Carrier = 0",
+		"select count(*) from ontime where Carrier = '0'",
+		"select Carrier, count(*) from ontime where YearD > 2000 group by Carrier order by 1",
+		"select Carrier, count(*) from ontime where YearD > 2001 group by Carrier order by 2, 1",
+		"select id + 1 from ontime where id < 100 order by 1",
+		"select id + 1.5 from ontime where id < 100 order by 1",
+		"select id, 'a' as s from ontime where id < 100 order by 1",
+		"select id, 'abcdef' as s from ontime where id < 120 order by 1",
+		"select Carrier, count(*) from ontime where Distance > 500 group by Carrier having count(*) > 10 order by 1",
+		"select Carrier, count(*) from ontime where Distance > 500.5 group by Carrier having count(*) > 10.5 order by 1",
+		"select Carrier, count(*) from ontime where Distance > '700' group by Carrier order by 1",
+		"select id, Distance from ontime where id between 100 and 90000 order by Distance desc, id limit 3",
+		"select id, Distance from ontime where id between 7.5 and 40000.5 order by Distance desc, id limit 4",
+		"select id, Distance from ontime where id = 7.5",
+		"select id, Distance from ontime where id = NULL",
+	} {
+		diff(t, q, true)
+	}
+}
+
+// A point lookup by a new key passes through by its shape, unparsed.
+func TestShapeCachePointLookups(t *testing.T) {
+	db := routedCoordinator(t, nil)
+	for k := 0; k < 30; k++ {
+		id := 1 + (k*7919)%int(env.rows)
+		diffOn(t, db, fmt.Sprintf("select * from ontime where id = %d", id), true)
+		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id = %d + 0*%d", id, k), true)
+		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id in (%d, %d) order by id", id, id+11), true)
+		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id = '%d'", id), true)
+	}
+	// A shape learnt from one literal type does not answer for another.
+	diffOn(t, db, "select id from ontime where id = '7.5'", true)
+	diffOn(t, db, "select id from ontime where id = 7.5", true)
+	if got := explainOn(t, db, "select * from ontime where id = 99999"); !strings.Contains(got, "routed by cost") {
+		t.Errorf("EXPLAIN of a point lookup:\n%s", got)
+	}
+}

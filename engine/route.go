@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/planner"
+)
+
+// Routing by cost: a statement the planner can distribute still runs on
+// one replica (a passthrough, on the session's replica and under its
+// freshness floor) when it is small. A one-fragment distributed plan costs
+// a worker round trip, an Arrow encoding and a merge (2–4 ms) where the
+// replica alone answers a primary-key lookup in 0.3 ms; an index dive the
+// replica's optimizer picks beats a distributed scan of the whole table.
+
+// routedPrefix starts the passthrough reason of a statement routed by
+// cost.
+const routedPrefix = "routed by cost: "
+
+// routeEstimate is what the routing decision saw: a row estimate and
+// where it came from.
+type routeEstimate struct {
+	rows   int64  // estimated rows of the split table the statement reads; -1 unknown
+	source string // "key list", "key window [a, b]", "replica optimizer: ref on Carrier"
+	index  bool   // the replica optimizer reads through an index
+}
+
+// explainAccess is one EXPLAIN row of a single-table statement.
+type explainAccess struct {
+	typ, key string
+	rows     int64
+}
+
+// indexAccess are the EXPLAIN access types that read through an index
+// only the rows they need (not a full index scan).
+var indexAccess = map[string]bool{
+	"system": true, "const": true, "eq_ref": true, "ref": true,
+	"ref_or_null": true, "range": true,
+}
+
+// routeByCost decides whether p runs on one replica: the passthrough
+// reason, or "" to distribute, and the EXPLAIN note of the decision.
+// explain is the replica optimizer's estimate of query (nil: ask no
+// replica). listed is true when the statement passes through for the
+// keys it lists on the primary key, which holds for any values in their
+// place (shape.go).
+func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (explainAccess, bool)) (pass, note string, listed bool) {
+	small := s.cfg.RouteSmallRows
+	if small < 0 || p.Partitioned {
+		return "", "", false
+	}
+	t, ok := snap.Tables.Table(p.DB, p.Table)
+	if !ok {
+		return "", "", false
+	}
+	est := routeEstimate{rows: -1}
+	if p.Split == planner.SplitInt && (p.KeyLo != nil || p.KeyHi != nil) {
+		sample, _ := snap.Sample(p.DB, p.Table, catalog.SplitKey(t))
+		w := clipToKeys(p, t, sample)
+		est = routeEstimate{rows: w.rows, source: "key window " + windowString(p.KeyLo, p.KeyHi) + " over the key sample"}
+		switch {
+		case p.KeyLo != nil && p.KeyHi != nil && *p.KeyLo > *p.KeyHi:
+			est = routeEstimate{rows: 0, source: "the WHERE clause matches no key"}
+		case p.KeyPoints >= 0 && t.SplitUnique && p.KeyPoints <= w.rows:
+			est = routeEstimate{rows: p.KeyPoints, source: fmt.Sprintf("%d key(s) of the primary key", p.KeyPoints)}
+		}
+		listed = p.KeyPoints >= 0 && t.SplitUnique
+	} else if explain != nil {
+		if a, ok := explain(ctx, db, query); ok {
+			est = routeEstimate{rows: a.rows, source: "replica optimizer: " + a.typ, index: indexAccess[a.typ] && a.key != ""}
+			if a.key != "" {
+				est.source += " on " + a.key
+			}
+		}
+	}
+	if est.rows < 0 {
+		return "", fmt.Sprintf("route: distributed (no row estimate; route_small_rows %d)", small), false
+	}
+	if est.rows <= small {
+		// Listed keys are at most p.KeyPoints rows whatever their values.
+		listed = listed && p.KeyPoints <= small
+		return fmt.Sprintf(routedPrefix+"~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
+	}
+	if f := s.cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
+		return fmt.Sprintf(routedPrefix+"~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
+	}
+	note = fmt.Sprintf("route: distributed, ~%d rows (%s) > route_small_rows %d", est.rows, est.source, small)
+	if est.index {
+		note += fmt.Sprintf(" and > route_index_fraction %g of ~%d rows", s.cfg.RouteIndexFraction, t.Rows)
+	}
+	return "", note, false
+}
+
+// explainAccess asks a replica's optimizer how it would run query: the
+// access of its one table (ok false for a statement over several tables
+// or on an error).
+func (s *Engine) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
+	b, err := s.metaPool().Get(ctx)
+	if err != nil {
+		return explainAccess{}, false
+	}
+	var ferr error
+	defer func() { s.metaPool().Put(b, ferr) }()
+	if ferr = b.Use(db); ferr != nil {
+		return explainAccess{}, false
+	}
+	r, err := b.Fetch("EXPLAIN "+query, 10)
+	if err != nil || len(r.Rows) != 1 {
+		return explainAccess{}, false // an EXPLAIN error is not the connection's fault
+	}
+	var a explainAccess
+	a.rows = -1
+	for i, f := range r.Fields {
+		v := r.Rows[0][i]
+		switch strings.ToLower(f.Name) {
+		case "type":
+			a.typ = strings.ToLower(v.ToString())
+		case "key":
+			if !v.IsNull() {
+				a.key = v.ToString()
+			}
+		case "rows":
+			if n, err := strconv.ParseInt(v.ToString(), 10, 64); err == nil && n >= 0 {
+				a.rows = n
+			}
+		}
+	}
+	return a, a.rows >= 0 && a.typ != ""
+}
+
+// windowString renders a plan's key bounds, e.g. [10, 20] or [10, +inf).
+func windowString(lo, hi *int64) string {
+	l, h := "(-inf", "+inf)"
+	if lo != nil {
+		l = "[" + strconv.FormatInt(*lo, 10)
+	}
+	if hi != nil {
+		h = strconv.FormatInt(*hi, 10) + "]"
+	}
+	return l + ", " + h
+}

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+func TestRouteByCost(t *testing.T) {
+	cols := func(names ...string) []planner.Column {
+		out := make([]planner.Column, len(names))
+		for i, n := range names {
+			out[i] = planner.Column{Name: n}
+		}
+		return out
+	}
+	cat := planner.MapCatalog{}
+	cat.Add(&planner.Table{Schema: "ontime", Name: "ontime", SplitColumn: "id", SplitUnique: true, Rows: 3e6, Min: 1, Max: 3e6,
+		Columns: cols("id", "YearD", "Carrier", "Distance")})
+	cat.Add(&planner.Table{Schema: "ontime", Name: "byother", SplitColumn: "k", Rows: 3e6, Min: 1, Max: 1000,
+		Columns: cols("k", "v")})
+	snap := &catalog.Snapshot{Tables: cat}
+	s := &Engine{cfg: config.Coordinator{RouteSmallRows: 20000, RouteIndexFraction: 0.05}}
+	// A fake replica optimizer: the Carrier index for Carrier = 'AA'
+	// (100000 rows of 3M), a full scan otherwise.
+	explained := 0
+	explain := func(_ context.Context, _, q string) (explainAccess, bool) {
+		explained++
+		switch {
+		case strings.Contains(q, "'XX'"):
+			return explainAccess{typ: "ref", key: "Carrier", rows: 12}, true
+		case strings.Contains(q, "'AA'"):
+			return explainAccess{typ: "ref", key: "Carrier", rows: 100000}, true
+		case strings.Contains(q, "'UA'"):
+			return explainAccess{typ: "ref", key: "Carrier", rows: 900000}, true
+		}
+		return explainAccess{typ: "all", rows: 3e6}, true
+	}
+	for _, tc := range []struct {
+		query   string
+		pass    string // substring of the passthrough reason, "" to distribute
+		note    string // substring of the distributed plan's note
+		explain bool   // asks the optimizer
+	}{
+		{"select * from ontime where id = 1500017", "~1 rows (1 key(s) of the primary key) <= route_small_rows 20000", "", false},
+		{"select * from ontime where id = 1500017 + 0*42", "1 key(s) of the primary key", "", false},
+		{"select * from ontime where id = CAST('7' AS SIGNED)", "1 key(s)", "", false},
+		{"select * from ontime where id in (1, 2999999)", "2 key(s)", "", false},
+		{"select count(*) from ontime where id = 7.5", "matches no key", "", false},
+		{"select id, Carrier from ontime where id between 1000 and 1199", "~200 rows (key window [1000, 1199] over the key sample)", "", false},
+		{"select sum(Distance) from ontime where id between 1 and 1000000", "", "~1000000 rows (key window [1, 1000000] over the key sample) > route_small_rows 20000", false},
+		{"select count(*) from ontime where Carrier = 'XX'", "replica optimizer: ref on Carrier", "", true},
+		{"select count(*) from ontime where Carrier = 'AA' and YearD = 2005", "<= route_index_fraction 0.05 of ~3000000 rows", "", true},
+		{"select count(*) from ontime where Carrier = 'UA'", "", "> route_index_fraction", true},
+		{"select Carrier, count(*) from ontime group by Carrier", "", "~3000000 rows (replica optimizer: all)", true},
+		// A split column that is not unique: a key is not a row.
+		{"select v from byother where k in (5, 900)", "", "key window [5, 900]", false},
+		{"select v from byother where k = 5", "~3000 rows (key window [5, 5]", "", false},
+	} {
+		stmt, err := sqlparse.ParseOne(tc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.query, err)
+		}
+		explained = 0
+		pass, note, _ := s.routeByCost(context.Background(), snap, "ontime", tc.query, p, explain)
+		switch {
+		case tc.pass != "" && !strings.Contains(pass, tc.pass):
+			t.Errorf("%s: passthrough %q, want it to contain %q", tc.query, pass, tc.pass)
+		case tc.pass == "" && pass != "":
+			t.Errorf("%s: passes through (%s), want it distributed", tc.query, pass)
+		case tc.note != "" && !strings.Contains(note, tc.note):
+			t.Errorf("%s: note %q, want it to contain %q", tc.query, note, tc.note)
+		}
+		if (explained > 0) != tc.explain {
+			t.Errorf("%s: asked the optimizer %d times", tc.query, explained)
+		}
+	}
+	// route_small_rows < 0: never.
+	s.cfg.RouteSmallRows = -1
+	stmt, _ := sqlparse.ParseOne("select * from ontime where id = 5")
+	p, _ := planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
+	if pass, _, _ := s.routeByCost(context.Background(), snap, "ontime", "", p, explain); pass != "" {
+		t.Errorf("route_small_rows -1 routes: %s", pass)
+	}
+}

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"context"
+	"strings"
+
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/pushdown"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// The literal-normalized statement cache. A dashboard or an application
+// sends the same statement with new values again and again: the text
+// cache (plancache.go) misses every time. Statements are also cached by
+// their shape, sqlparse.Digest: the text with the literals of the WHERE
+// clause and of LIMIT replaced by typed markers. What a shape holds is
+// what stays true for any values in their place:
+//
+//   - pass: the statement runs on one replica for the keys it lists on
+//     the primary key (routeByCost's listed): a statement of the shape
+//     passes through with neither parsing nor planning;
+//   - the result's and the fragment's columns (the LIMIT 0 describe
+//     round trip): the select list, GROUP BY, HAVING and ORDER BY are
+//     the shape's own text, and WHERE values and LIMIT counts decide no
+//     column. The statement is still planned with its own literals —
+//     key window, LIMIT, ORDER BY positions bound from its text — and
+//     the columns are reused only when the new plan's select lists are
+//     the described plan's, character for character;
+//   - the replica optimizer's estimates (routing, row-plan sizing),
+//     cached per shape as performance_schema digests would.
+//
+// Shapes belong to one catalog and pins generation, like plans.
+
+// shapeInfo is what one shape's statements share. Entries are replaced,
+// never changed.
+type shapeInfo struct {
+	pass string
+	// fields and fragFields are the described columns of a plan whose
+	// select lists are metaHead and fragHead.
+	fields, fragFields []*querypb.Field
+	metaHead, fragHead string
+	described          bool
+	// estRows is the row-plan estimate (prepare.go estimateRows).
+	estRows   int64
+	estimated bool
+	// access is the optimizer's access for routing (route.go).
+	access   explainAccess
+	accessOK bool
+	explored bool
+}
+
+// shapeKey is the cache key of query's shape in db, "" when it has none.
+func shapeKey(db, query string) string {
+	d, ok := sqlparse.Digest(query)
+	if !ok {
+		return ""
+	}
+	return "\x02" + db + "\x00" + d
+}
+
+// shape returns the shape cached under key for the current generation.
+func (s *Engine) shape(key string) *shapeInfo {
+	if key == "" {
+		return nil
+	}
+	e, ok := s.plans.get(key, s.planGen())
+	if !ok {
+		return nil
+	}
+	return e.shape
+}
+
+// updateShape replaces the shape under key with f applied to a copy.
+func (s *Engine) updateShape(key string, f func(*shapeInfo)) {
+	if key == "" {
+		return
+	}
+	var sh shapeInfo
+	if old := s.shape(key); old != nil {
+		sh = *old
+	}
+	f(&sh)
+	s.plans.put(key, &cacheEntry{gen: s.planGen(), shape: &sh})
+}
+
+// shapePasses reports whether query's shape in db passes through
+// whatever its values: it can, with neither parsing nor planning.
+func (s *Engine) shapePasses(db, query string) bool {
+	sh := s.shape(shapeKey(db, query))
+	return sh != nil && sh.pass != ""
+}
+
+// selectHead is a statement's text up to its first FROM: the select list
+// (the planner renders FROM upper case, after the select list).
+func selectHead(sql string) string {
+	if i := strings.Index(sql, " FROM "); i >= 0 {
+		return sql[:i]
+	}
+	return sql
+}
+
+// prepareShaped is prepare, with the columns and the row estimate of an
+// earlier statement of the shape key when it has them.
+func (s *Engine) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string) (*prepared, error) {
+	sh := s.shape(key)
+	fragSQL := pushdown.Empty(p)
+	metaHead, fragHead := selectHead(p.MetaSQL), selectHead(fragSQL)
+	var pr *prepared
+	var err error
+	if sh != nil && sh.described && sh.metaHead == metaHead && sh.fragHead == fragHead {
+		if s.metrics != nil {
+			s.metrics.ShapeHits.Inc()
+		}
+		pr, err = s.compilePrepared(p, sh.fields, sh.fragFields)
+	} else {
+		pr, err = s.prepareSQL(ctx, db, p, p.MetaSQL, fragSQL)
+		if err == nil {
+			s.updateShape(key, func(n *shapeInfo) {
+				n.fields, n.fragFields, n.metaHead, n.fragHead, n.described = pr.fields, pr.fragFields, metaHead, fragHead, true
+			})
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !p.Aggregate && p.PushedLimit < 0 {
+		if sh != nil && sh.estimated {
+			pr.estRows = sh.estRows
+		} else {
+			pr.estRows = s.estimateRows(ctx, db, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1))
+			s.updateShape(key, func(n *shapeInfo) { n.estRows, n.estimated = pr.estRows, true })
+		}
+	}
+	return pr, nil
+}
+
+// explainShaped is explainAccess, cached under the shape key.
+func (s *Engine) explainShaped(key string) func(context.Context, string, string) (explainAccess, bool) {
+	return func(ctx context.Context, db, query string) (explainAccess, bool) {
+		if sh := s.shape(key); sh != nil && sh.explored {
+			return sh.access, sh.accessOK
+		}
+		a, ok := s.explainAccess(ctx, db, query)
+		s.updateShape(key, func(n *shapeInfo) { n.access, n.accessOK, n.explored = a, ok, true })
+		return a, ok
+	}
+}
