@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/planner"
 )
 
@@ -60,12 +61,12 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 	est := routeEstimate{rows: -1}
 	if p.Split == planner.SplitInt && (p.KeyLo != nil || p.KeyHi != nil) {
 		sample, _ := snap.Sample(p.DB, p.Table, catalog.SplitKey(t))
-		w := clipToKeys(p, t, sample)
-		est = routeEstimate{rows: w.rows, source: "key window " + windowString(p.KeyLo, p.KeyHi) + " over the key sample"}
+		rows := schedule.WindowRows(p, t, sample)
+		est = routeEstimate{rows: rows, source: "key window " + windowString(p.KeyLo, p.KeyHi) + " over the key sample"}
 		switch {
 		case p.KeyLo != nil && p.KeyHi != nil && *p.KeyLo > *p.KeyHi:
 			est = routeEstimate{rows: 0, source: "the WHERE clause matches no key"}
-		case p.KeyPoints >= 0 && t.SplitUnique && p.KeyPoints <= w.rows:
+		case p.KeyPoints >= 0 && t.SplitUnique && p.KeyPoints <= rows:
 			est = routeEstimate{rows: p.KeyPoints, source: fmt.Sprintf("%d key(s) of the primary key", p.KeyPoints)}
 		}
 		listed = p.KeyPoints >= 0 && t.SplitUnique
@@ -99,12 +100,12 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 // access of its one table (ok false for a statement over several tables
 // or on an error).
 func (s *Engine) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
-	b, err := s.metaPool().Get(ctx)
+	b, err := s.rep.metaPool().Get(ctx)
 	if err != nil {
 		return explainAccess{}, false
 	}
 	var ferr error
-	defer func() { s.metaPool().Put(b, ferr) }()
+	defer func() { s.rep.metaPool().Put(b, ferr) }()
 	if ferr = b.Use(db); ferr != nil {
 		return explainAccess{}, false
 	}

@@ -68,3 +68,10 @@ func (w *keyWindow) bounded(r pushdown.Range) pushdown.Range {
 	}
 	return r
 }
+
+// WindowRows estimates the rows of t that the plan's key window reads
+// (the whole table without one), from the key sample when there is one:
+// the engine's routing by cost sizes a statement with it.
+func WindowRows(p *planner.Plan, t *planner.Table, s *pushdown.KeySample) int64 {
+	return clipToKeys(p, t, s).rows
+}
