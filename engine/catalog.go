@@ -9,6 +9,7 @@ import (
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/replica"
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/sqltypes"
 )
 
 func (s *Engine) refreshCatalog(ctx context.Context) error {
@@ -56,8 +57,31 @@ func (s *replicas) orderedMetas() []*replica.Pool {
 	return out
 }
 
-// metaPool picks a replica for a metadata read.
-func (s *replicas) metaPool() *replica.Pool { return s.orderedMetas()[0] }
+// onMeta runs fn on a pooled metadata connection, trying the replicas
+// healthy ones first, and returns each connection to its own pool. An
+// error of fn that says the connection is gone (replica.Broken: a replica
+// killed since the last status poll) moves on to the next replica; any
+// other error — the replica's answer to the statement — is returned. fn
+// returns only errors of the connection's statements; what it makes of
+// their answers it keeps itself.
+func (s *replicas) onMeta(ctx context.Context, fn func(*replica.Conn) error) error {
+	last := errNoReplica()
+	for _, p := range s.orderedMetas() {
+		b, err := p.Get(ctx)
+		if err == nil {
+			err = fn(b)
+			p.Put(b, err)
+			if err == nil || !replica.Broken(err) {
+				return err
+			}
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+		last = err
+	}
+	return last
+}
 
 // catalogOptions sizes the split-key samples for today's workers.
 func (s *Engine) catalogOptions() catalog.Options {
@@ -74,31 +98,31 @@ func (s *Engine) catalogOptions() catalog.Options {
 func (s *Engine) caseMap(coll collations.ID) (*evalexpr.CaseMap, error) {
 	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
 	defer cancel()
-	b, err := s.rep.metaPool().Get(ctx)
-	if err != nil {
+	var names, mapped *sqltypes.Result
+	var runes []rune
+	var qerr error
+	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+		var err error
+		names, err = b.Fetch(fmt.Sprintf("SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLLATIONS WHERE ID = %d", coll), 2)
+		if err != nil || len(names.Rows) != 1 {
+			return err
+		}
+		var q string
+		if q, runes, qerr = evalexpr.CaseMapQuery(names.Rows[0][0].ToString(), names.Rows[0][1].ToString()); qerr != nil {
+			return nil
+		}
+		mapped, err = b.Fetch(q, 1)
+		return err
+	})
+	switch {
+	case err != nil:
 		return nil, err
-	}
-	var ferr error
-	defer func() { s.rep.metaPool().Put(b, ferr) }()
-	r, err := b.Fetch(fmt.Sprintf("SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLLATIONS WHERE ID = %d", coll), 2)
-	if err != nil {
-		ferr = err
-		return nil, err
-	}
-	if len(r.Rows) != 1 {
+	case len(names.Rows) != 1:
 		return nil, fmt.Errorf("the replica has no collation %d", coll)
-	}
-	q, runes, err := evalexpr.CaseMapQuery(r.Rows[0][0].ToString(), r.Rows[0][1].ToString())
-	if err != nil {
-		return nil, err
-	}
-	r, err = b.Fetch(q, 1)
-	if err != nil {
-		ferr = err
-		return nil, err
-	}
-	if len(r.Rows) != 1 || len(r.Rows[0]) != 2 {
+	case qerr != nil:
+		return nil, qerr
+	case len(mapped.Rows) != 1 || len(mapped.Rows[0]) != 2:
 		return nil, fmt.Errorf("case mapping of collation %d: no answer", coll)
 	}
-	return evalexpr.ParseCaseMap(runes, r.Rows[0][0].Raw(), r.Rows[0][1].Raw())
+	return evalexpr.ParseCaseMap(runes, mapped.Rows[0][0].Raw(), mapped.Rows[0][1].Raw())
 }

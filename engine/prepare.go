@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
+	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -90,25 +90,8 @@ func (s *Engine) prepare(ctx context.Context, db string, p *planner.Plan) (*prep
 // as hundreds of fragments, each an index dive costing more than the
 // whole query does on one connection.
 func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
-	b, err := s.rep.metaPool().Get(ctx)
-	if err != nil {
-		return -1
-	}
-	var ferr error
-	defer func() { s.rep.metaPool().Put(b, ferr) }()
-	if ferr = b.Use(db); ferr != nil {
-		return -1
-	}
-	r, err := b.Fetch("EXPLAIN "+query, 10)
-	if err != nil || len(r.Rows) != 1 {
-		return -1 // an EXPLAIN error is not the connection's fault
-	}
-	for i, f := range r.Fields {
-		if strings.EqualFold(f.Name, "rows") {
-			if n, err := strconv.ParseInt(r.Rows[0][i].ToString(), 10, 64); err == nil && n >= 0 {
-				return n
-			}
-		}
+	if a, ok := s.explainAccess(ctx, db, query); ok {
+		return a.rows
 	}
 	return -1
 }
@@ -118,26 +101,27 @@ func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
 // statement names it; the first statement's is the replica's own, which
 // the client sees.
 func (s *Engine) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
-	b, err := s.rep.metaPool().Get(ctx)
+	out := make([][]*querypb.Field, len(sqls))
+	failed := -1 // the statement that failed
+	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+		if err := b.Use(db); err != nil {
+			return err
+		}
+		for i, q := range sqls {
+			r, err := b.Fetch(q, 10)
+			if err != nil {
+				failed = i
+				return err
+			}
+			out[i] = r.Fields
+		}
+		return nil
+	})
+	if err != nil && failed > 0 {
+		return nil, fmt.Errorf("metadata of %s: %w", sqlparse.Truncate(sqls[failed], 120), err)
+	}
 	if err != nil {
 		return nil, err
-	}
-	var ferr error
-	defer func() { s.rep.metaPool().Put(b, ferr) }()
-	if ferr = b.Use(db); ferr != nil {
-		return nil, ferr
-	}
-	out := make([][]*querypb.Field, len(sqls))
-	for i, q := range sqls {
-		r, err := b.Fetch(q, 10)
-		if err != nil {
-			ferr = err
-			if i > 0 {
-				return nil, fmt.Errorf("metadata of %s: %w", sqlparse.Truncate(q, 120), err)
-			}
-			return nil, err
-		}
-		out[i] = r.Fields
 	}
 	return out, nil
 }

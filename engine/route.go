@@ -9,6 +9,8 @@ import (
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/replica"
+	"vitess.io/vitess/go/sqltypes"
 )
 
 // Routing by cost: a statement the planner can distribute still runs on
@@ -100,16 +102,15 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 // access of its one table (ok false for a statement over several tables
 // or on an error).
 func (s *Engine) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
-	b, err := s.rep.metaPool().Get(ctx)
-	if err != nil {
-		return explainAccess{}, false
-	}
-	var ferr error
-	defer func() { s.rep.metaPool().Put(b, ferr) }()
-	if ferr = b.Use(db); ferr != nil {
-		return explainAccess{}, false
-	}
-	r, err := b.Fetch("EXPLAIN "+query, 10)
+	var r *sqltypes.Result
+	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+		if err := b.Use(db); err != nil {
+			return err
+		}
+		var err error
+		r, err = b.Fetch("EXPLAIN "+query, 10)
+		return err
+	})
 	if err != nil || len(r.Rows) != 1 {
 		return explainAccess{}, false // an EXPLAIN error is not the connection's fault
 	}
