@@ -76,7 +76,7 @@ func (t *Table) sharedExpr(key string, size int64, build func() any) any {
 }
 
 // SharedBytes is the estimated size of the expression tables the version
-// keeps for sharing (tests and SHOW CACHED TABLES).
+// keeps for sharing (for tests; not yet shown by SHOW CACHED TABLES).
 func (t *Table) SharedBytes() int64 {
 	t.derived.mu.Lock()
 	defer t.derived.mu.Unlock()
