@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -145,6 +146,14 @@ type Coordinator struct {
 	// (CACHE TABLE): a pin that would exceed it fails and changes
 	// nothing. Default 4 GiB; negative means no limit.
 	PinnedMemoryLimit int64 `yaml:"pinned_memory_limit"`
+	// InMemoryConcurrency is how many statements over pinned tables run
+	// in memory at once; the others wait for a slot in arrival order
+	// (engine/runqueue). Default: the CPU count (GOMAXPROCS at start);
+	// negative: no limit.
+	InMemoryConcurrency int `yaml:"inmemory_concurrency"`
+	// InMemoryQueueWait bounds one statement's wait for an in-memory run
+	// slot; past it the statement fails with error 1040 (default 10s).
+	InMemoryQueueWait Duration `yaml:"inmemory_queue_wait"`
 	// ResultCacheTTL keeps the results of aggregate statements over
 	// replica tables this long (0, the default: not kept). Results over
 	// pinned tables are kept until the pin changes, whatever this says.
@@ -286,6 +295,12 @@ func (c *Coordinator) Defaults() {
 	}
 	if c.MergeMemoryLimit == 0 {
 		c.MergeMemoryLimit = 1 << 30
+	}
+	if c.InMemoryConcurrency == 0 {
+		c.InMemoryConcurrency = runtime.GOMAXPROCS(0)
+	}
+	if c.InMemoryQueueWait == 0 {
+		c.InMemoryQueueWait = Duration(10 * time.Second)
 	}
 	if c.QueryMemoryLimit == 0 {
 		c.QueryMemoryLimit = 8 << 30

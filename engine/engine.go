@@ -31,6 +31,7 @@ import (
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/engine/querymem"
+	"github.com/shoaldb/shoal/engine/runqueue"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
@@ -52,6 +53,7 @@ type Engine struct {
 	pins     *pinned.Registry
 	pinStore *PinStore
 	qmem     *querymem.Budget // query_memory_limit
+	runq     *runqueue.Queue  // inmemory_concurrency; nil: no limit
 	workers  []*cluster.Worker
 	rep      *replicas // replica pools, passthrough, freshness floors
 	sched    *schedule.Scheduler
@@ -71,6 +73,9 @@ type Engine struct {
 func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *observe.Metrics, ids *observe.QueryIDs) (*Engine, error) {
 	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
 		qmem: querymem.New(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
+	if cfg.InMemoryConcurrency > 0 {
+		s.runq = runqueue.New(cfg.InMemoryConcurrency, cfg.InMemoryQueueWait.D())
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.rep = &replicas{cfg: cfg, log: log}
 	for _, r := range cfg.Replicas {
@@ -178,6 +183,25 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 		}, func() float64 { return float64(s.plans.size.Load()) }),
 	)
 	s.qmem.Register(reg)
+	if q := s.runq; q != nil {
+		reg.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "shoal_inmemory_running", Help: "Statements running in memory (at most inmemory_concurrency).",
+			}, func() float64 { return float64(q.Stats().Running) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+				Name: "shoal_inmemory_waiting", Help: "Statements queued for an in-memory run slot.",
+			}, func() float64 { return float64(q.Stats().Waiting) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name: "shoal_inmemory_queued_total", Help: "Statements that waited for an in-memory run slot.",
+			}, func() float64 { return float64(q.Stats().Queued) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name: "shoal_inmemory_refused_total", Help: "Statements that gave up waiting for an in-memory run slot (1040, 3024, 1317).",
+			}, func() float64 { return float64(q.Stats().Refused) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{
+				Name: "shoal_inmemory_wait_seconds_total", Help: "Time statements spent queued for an in-memory run slot.",
+			}, func() float64 { return q.Stats().Wait.Seconds() }),
+		)
+	}
 }
 
 // run executes pr (qid) and hands each fragment's complete output to sink:

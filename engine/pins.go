@@ -612,8 +612,18 @@ func (s *Engine) prepareInMemory(ctx context.Context, db string, p *planner.Plan
 // runPinned is run for a plan over a pinned table: the fragment runs in
 // memory, one partition per core, into the same sink. A join builds its
 // hash tables first (counted against merge_memory_limit).
+//
+// At most inmemory_concurrency statements run at once; the others wait
+// for a slot in arrival order (engine/runqueue), up to
+// inmemory_queue_wait (error 1040) or their own deadline (3024).
 func (s *Engine) runPinned(ctx context.Context, pr *prepared, sink schedule.Sink) (*schedule.Stats, error) {
 	start := time.Now()
+	if s.runq != nil {
+		if err := s.runq.Acquire(ctx); err != nil {
+			return nil, err
+		}
+		defer s.runq.Release()
+	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
 	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, pinned.Sink(sink))

@@ -2,12 +2,12 @@ package pinned
 
 import (
 	"math/big"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -73,9 +73,8 @@ type fastAgg struct {
 }
 
 type fastPlan struct {
-	filters  []*lookup // row passes when every table says true
-	pass     [][]bool
-	none     bool // a constant conjunct is false: no row passes
+	filters  []*fastFilter // row passes when every filter does
+	none     bool          // a constant conjunct is false: no row passes
 	keys     []*fastKey
 	aggs     []*fastAgg
 	groups   int
@@ -100,27 +99,13 @@ func (p *Program) codeSource(c int) (codeSrc, bool) {
 	return codeSrc{}, false
 }
 
-// codeValue is the column value of code k, typed as the column.
-func (p *Program) codeValue(src codeSrc, k int) sqltypes.Value {
-	if k == src.size-1 {
-		return sqltypes.NULL
-	}
-	col := p.t.Cols[src.col]
-	switch src.kind {
-	case kDict:
-		return col.dictVals[k]
-	case kDate:
-		return sqltypes.MakeTrusted(col.Field.Type, []byte(dateString(src.min+int64(k))))
-	}
-	return sqltypes.MakeTrusted(col.Field.Type, strconv.AppendInt(nil, src.min+int64(k), 10))
-}
-
 func dateString(days int64) string {
 	return time.Unix(days*86400, 0).UTC().Format("2006-01-02")
 }
 
 // lookupOf tabulates x over its one coded column; false if x does not
-// read exactly one coded column.
+// read exactly one coded column. The table is the statement's own: for
+// tables shared across statements see sharedKey and sharedAgg.
 func (p *Program) lookupOf(x *expr) (*lookup, bool) {
 	if len(x.cols) != 1 {
 		return nil, false
@@ -129,11 +114,12 @@ func (p *Program) lookupOf(x *expr) (*lookup, bool) {
 	if !ok {
 		return nil, false
 	}
+	vals := p.codeValues(src)
 	ev := p.env.NewEvaluator()
 	row := make([]sqltypes.Value, len(p.t.Cols))
 	lk := &lookup{src: src, vals: make([]sqltypes.Value, src.size)}
 	for k := 0; k < src.size; k++ {
-		row[src.col] = p.codeValue(src, k)
+		row[src.col] = vals[k]
 		v, _, err := ev.Eval(x.x, row)
 		if err != nil {
 			return nil, false // evaluation errors surface on the generic path
@@ -141,6 +127,124 @@ func (p *Program) lookupOf(x *expr) (*lookup, bool) {
 		lk.vals[k] = v
 	}
 	return lk, true
+}
+
+// lookupBytes estimates a lookup table's size over src.
+func lookupBytes(src codeSrc) int64 { return int64(src.size) * 64 }
+
+// sharedKey is the group key table of x under collation coll, shared per
+// pin version by expression text (within the version's budget). Its
+// lookup keeps the source only.
+func (p *Program) sharedKey(x *expr, coll collations.ID) *fastKey {
+	if len(x.cols) != 1 {
+		return nil
+	}
+	src, ok := p.codeSource(x.cols[0])
+	if !ok {
+		return nil
+	}
+	key := "key:" + strconv.Itoa(int(coll)) + ":" + x.src
+	return p.t.sharedExpr(key, lookupBytes(src), func() any { return p.buildKey(x, coll) }).(*fastKey)
+}
+
+func (p *Program) buildKey(x *expr, collID collations.ID) *fastKey {
+	lk, ok := p.lookupOf(x)
+	if !ok {
+		return nil
+	}
+	coll, err := arrowexec.NewCollator(p.env.Collations(), collID)
+	if err != nil {
+		return nil
+	}
+	fk := &fastKey{lk: &lookup{src: lk.src}, canon: make([]int32, len(lk.vals))}
+	seen := map[string]int32{}
+	var kb []byte
+	for c, v := range lk.vals {
+		kb = kb[:0]
+		switch {
+		case v.IsNull():
+			kb = append(kb, 0)
+		case sqltypes.IsText(v.Type()) || sqltypes.IsBinary(v.Type()):
+			kb = append(kb, 's')
+			kb = coll.Key(kb, v.Raw())
+		default:
+			kb = append(kb, 'v')
+			kb = append(kb, v.Type().String()...)
+			kb = append(kb, ':')
+			kb = append(kb, v.Raw()...)
+		}
+		g, ok := seen[string(kb)]
+		if !ok {
+			g = int32(len(fk.values))
+			seen[string(kb)] = g
+			fk.values = append(fk.values, v)
+		}
+		fk.canon[c] = g
+	}
+	return fk
+}
+
+// aggTable is an aggregate argument's table: its values as integers and
+// which are NULL.
+type aggTable struct {
+	src    codeSrc
+	ints   []int64
+	isNull []bool
+}
+
+// sharedAgg is the aggregate argument table of x (counting: only its
+// NULLs matter), shared per pin version like sharedKey; nil when x does
+// not tabulate to integers.
+func (p *Program) sharedAgg(x *expr, counting bool) *aggTable {
+	if len(x.cols) != 1 {
+		return nil
+	}
+	src, ok := p.codeSource(x.cols[0])
+	if !ok {
+		return nil
+	}
+	key := "agg:" + strconv.FormatBool(counting) + ":" + x.src
+	return p.t.sharedExpr(key, int64(src.size)*9, func() any {
+		lk, ok := p.lookupOf(x)
+		if !ok {
+			return (*aggTable)(nil)
+		}
+		at := &aggTable{src: lk.src, ints: make([]int64, len(lk.vals)), isNull: make([]bool, len(lk.vals))}
+		for k, v := range lk.vals {
+			if v.IsNull() {
+				at.isNull[k] = true
+				continue
+			}
+			if !counting {
+				if !sqltypes.IsIntegral(v.Type()) || sqltypes.IsUnsigned(v.Type()) {
+					return (*aggTable)(nil)
+				}
+				n, err := v.ToInt64()
+				if err != nil {
+					return (*aggTable)(nil)
+				}
+				at.ints[k] = n
+			}
+		}
+		return at
+	}).(*aggTable)
+}
+
+// filterOf compiles one WHERE conjunct: a recognized shape (fastfilter.go)
+// or a table of booleans evaluated per code.
+func (p *Program) filterOf(w *expr) (*fastFilter, bool) {
+	if ff, ok := p.recognize(w); ok {
+		return ff, true
+	}
+	lk, ok := p.lookupOf(w)
+	if !ok {
+		return nil, false
+	}
+	pass := make([]bool, len(lk.vals))
+	for k, v := range lk.vals {
+		pass[k] = truthy(v)
+	}
+	return &fastFilter{kind: fTable, col: lk.src.col, pass: pass}, true
 }
 
 func planFast(p *Program) *fastPlan {
@@ -157,17 +261,18 @@ func planFast(p *Program) *fastPlan {
 			}
 			continue
 		}
-		lk, ok := p.lookupOf(w)
+		ff, ok := p.filterOf(w)
 		if !ok {
 			return nil
 		}
-		pass := make([]bool, len(lk.vals))
-		for k, v := range lk.vals {
-			pass[k] = truthy(v)
+		f.filters = append(f.filters, ff)
+		for _, c := range []int{ff.col, ff.col2} {
+			if c == ff.col2 && ff.kind != fPair {
+				continue
+			}
+			src, _ := p.codeSource(c)
+			f.codeCol[c] = src
 		}
-		f.filters = append(f.filters, lk)
-		f.pass = append(f.pass, pass)
-		f.codeCol[lk.src.col] = lk.src
 	}
 	if !p.aggregate {
 		f.rowsOnly = true
@@ -177,41 +282,19 @@ func planFast(p *Program) *fastPlan {
 		return f
 	}
 	for i, k := range p.keys {
-		lk, ok := p.lookupOf(k)
-		if !ok {
+		shared := p.sharedKey(k, collationOf(p.fields[i]))
+		if shared == nil {
 			return nil
 		}
-		coll, err := arrowexec.NewCollator(p.env.Collations(), collationOf(p.fields[i]))
-		if err != nil {
-			return nil
-		}
-		fk := &fastKey{lk: lk, canon: make([]int32, len(lk.vals))}
-		seen := map[string]int32{}
-		for c, v := range lk.vals {
-			var key string
-			switch {
-			case v.IsNull():
-				key = "\x00"
-			case sqltypes.IsText(v.Type()) || sqltypes.IsBinary(v.Type()):
-				key = "s" + string(coll.Key(nil, v.Raw()))
-			default:
-				key = "v" + v.Type().String() + ":" + string(v.Raw())
-			}
-			g, ok := seen[key]
-			if !ok {
-				g = int32(len(fk.values))
-				seen[key] = g
-				fk.values = append(fk.values, v)
-			}
-			fk.canon[c] = g
-		}
+		// The key's table is shared; its stride is this statement's.
+		fk := *shared
 		fk.stride = int32(f.groups)
 		f.groups *= len(fk.values)
 		if f.groups > maxGroups {
 			return nil
 		}
-		f.keys = append(f.keys, fk)
-		f.codeCol[lk.src.col] = lk.src
+		f.keys = append(f.keys, &fk)
+		f.codeCol[fk.lk.src.col] = fk.lk.src
 	}
 	nk := len(p.keys)
 	for i, a := range p.aggs {
@@ -255,30 +338,13 @@ func planFast(p *Program) *fastPlan {
 				}
 			}
 		default:
-			lk, ok := p.lookupOf(a.arg)
-			if !ok {
+			at := p.sharedAgg(a.arg, a.fn == aggCount)
+			if at == nil {
 				return nil
 			}
-			fa.lk = lk
-			fa.ints = make([]int64, len(lk.vals))
-			fa.isNull = make([]bool, len(lk.vals))
-			for k, v := range lk.vals {
-				if v.IsNull() {
-					fa.isNull[k] = true
-					continue
-				}
-				if a.fn != aggCount {
-					if !sqltypes.IsIntegral(v.Type()) || sqltypes.IsUnsigned(v.Type()) {
-						return nil
-					}
-					n, err := v.ToInt64()
-					if err != nil {
-						return nil
-					}
-					fa.ints[k] = n
-				}
-			}
-			f.codeCol[lk.src.col] = lk.src
+			fa.lk = &lookup{src: at.src}
+			fa.ints, fa.isNull = at.ints, at.isNull
+			f.codeCol[at.src.col] = at.src
 		}
 		f.aggs = append(f.aggs, fa)
 	}
@@ -291,25 +357,13 @@ func isColumn(x *expr) bool {
 }
 
 // rankDict orders a dictionary column's values under the aggregate's
-// collation for MIN and MAX.
+// collation for MIN and MAX (shared per pin version).
 func (fa *fastAgg) rankDict(p *Program, c int) bool {
-	col := p.t.Cols[c]
-	coll, err := arrowexec.NewCollator(p.env.Collations(), collationOf(col.Field))
-	if err != nil {
+	m := p.minMaxOf(c)
+	if m == nil {
 		return false
 	}
-	n := len(col.Dict)
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int { return coll.Compare([]byte(col.Dict[a]), []byte(col.Dict[b])) })
-	fa.rank = make([]int32, n+1)
-	fa.byRank = order
-	for r, code := range order {
-		fa.rank[code] = int32(r)
-	}
-	fa.rank[n] = -1 // NULL
+	fa.rank, fa.byRank = m.rank, m.byRank
 	return true
 }
 
@@ -405,8 +459,9 @@ func (s *fastState) codesOf(b arrow.RecordBatch, c int) []int32 {
 		}
 	}
 	if arr.NullN() > 0 {
+		bits, off := arr.NullBitmapBytes(), arr.Data().Offset()
 		for i := range out {
-			if arr.IsNull(i) {
+			if j := off + i; bits[j>>3]&(1<<(j&7)) == 0 {
 				out[i] = null
 			}
 		}
@@ -426,29 +481,19 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	if s.f.none {
 		return s.sel
 	}
-	if len(s.f.filters) == 0 {
-		for i := 0; i < n; i++ {
-			s.sel = append(s.sel, int32(i))
-		}
-		return s.sel
-	}
-	first := s.codesOf(b, s.f.filters[0].src.col)
-	pass := s.f.pass[0]
 	for i := 0; i < n; i++ {
-		if pass[first[i]] {
-			s.sel = append(s.sel, int32(i))
-		}
+		s.sel = append(s.sel, int32(i))
 	}
-	for j := 1; j < len(s.f.filters); j++ {
-		codes := s.codesOf(b, s.f.filters[j].src.col)
-		pass := s.f.pass[j]
-		out := s.sel[:0]
-		for _, r := range s.sel {
-			if pass[codes[r]] {
-				out = append(out, r)
-			}
+	for _, ff := range s.f.filters {
+		if len(s.sel) == 0 {
+			break
 		}
-		s.sel = out
+		c1 := s.codesOf(b, ff.col)
+		var c2 []int32
+		if ff.kind == fPair {
+			c2 = s.codesOf(b, ff.col2)
+		}
+		s.sel = ff.apply(c1, c2, s.sel)
 	}
 	return s.sel
 }

@@ -110,6 +110,8 @@ type Table struct {
 	Refresh Refresh
 
 	hits atomic.Int64
+	// derived holds what Programs over this version share (shared.go).
+	derived derived
 }
 
 // Refresh describes the load that made a table version.

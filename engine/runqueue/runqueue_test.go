@@ -1,0 +1,179 @@
+package runqueue
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/shoaldb/shoal/sqlerr"
+)
+
+// vitess (through sqlerr) starts glog's flush daemon at init; every
+// goroutine of the queue's own must end.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m,
+		goleak.IgnoreAnyFunction("github.com/golang/glog.(*fileSink).flushDaemon"),
+		goleak.IgnoreAnyFunction("github.com/golang/glog.(*loggingT).flushDaemon"))
+}
+
+func errno(err error) int {
+	se, ok := sqlerr.As(err)
+	if !ok {
+		return 0
+	}
+	return int(se.Num)
+}
+
+// TestBound: never more than slots holders at once, every caller served.
+func TestBound(t *testing.T) {
+	q := New(3, 0)
+	var now, peak atomic.Int64
+	var wg sync.WaitGroup
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := q.Acquire(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			n := now.Add(1)
+			for {
+				p := peak.Load()
+				if n <= p || peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			time.Sleep(time.Millisecond)
+			now.Add(-1)
+			q.Release()
+		}()
+	}
+	wg.Wait()
+	if p := peak.Load(); p > 3 || p < 1 {
+		t.Errorf("peak %d holders, slots 3", p)
+	}
+	if s := q.Stats(); s.Running != 0 || s.Waiting != 0 || s.Admitted != 50 {
+		t.Errorf("after: %+v", s)
+	}
+}
+
+// TestFIFO: waiters are admitted in arrival order.
+func TestFIFO(t *testing.T) {
+	q := New(1, 0)
+	if err := q.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const n = 20
+	order := make(chan int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := q.Acquire(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			order <- i
+			q.Release()
+		}()
+		// Wait until it is queued so arrival order is i's order.
+		for q.Stats().Waiting != i+1 {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	q.Release()
+	wg.Wait()
+	close(order)
+	want := 0
+	for got := range order {
+		if got != want {
+			t.Fatalf("admitted %d, want %d", got, want)
+		}
+		want++
+	}
+}
+
+// TestQueueWait: a caller that waits past the queue wait gets 1040, the
+// queue stays consistent, and the slot it never got is not lost.
+func TestQueueWait(t *testing.T) {
+	q := New(1, 20*time.Millisecond)
+	if err := q.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	err := q.Acquire(context.Background())
+	if errno(err) != sqlerr.ErrTooManyConns {
+		t.Fatalf("err %v, want 1040", err)
+	}
+	if d := time.Since(start); d < 20*time.Millisecond || d > 2*time.Second {
+		t.Errorf("gave up after %s", d)
+	}
+	q.Release()
+	if err := q.Acquire(context.Background()); err != nil {
+		t.Fatalf("slot lost: %v", err)
+	}
+	q.Release()
+	if s := q.Stats(); s.Running != 0 || s.Waiting != 0 || s.Refused != 1 {
+		t.Errorf("after: %+v", s)
+	}
+}
+
+// TestContext: a statement deadline while queued is 3024, a kill 1317.
+func TestContext(t *testing.T) {
+	q := New(1, time.Minute)
+	if err := q.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if err := q.Acquire(ctx); errno(err) != sqlerr.ErrQueryTimeout {
+		t.Errorf("deadline: %v, want 3024", err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { time.Sleep(5 * time.Millisecond); cancel() }()
+	if err := q.Acquire(ctx); errno(err) != sqlerr.ErrQueryInterrupted {
+		t.Errorf("cancel: %v, want 1317", err)
+	}
+	q.Release()
+	if s := q.Stats(); s.Running != 0 || s.Waiting != 0 {
+		t.Errorf("after: %+v", s)
+	}
+}
+
+// TestGiveUpRace: callers that give up while slots are handed over never
+// leak a slot (run with -race; goleak checks the goroutines).
+func TestGiveUpRace(t *testing.T) {
+	q := New(2, time.Millisecond)
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := context.Background()
+			if i%3 == 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, time.Duration(i%5)*100*time.Microsecond)
+				defer cancel()
+			}
+			if q.Acquire(ctx) == nil {
+				time.Sleep(200 * time.Microsecond)
+				q.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	if s := q.Stats(); s.Running != 0 || s.Waiting != 0 || s.Admitted+s.Refused != 200 {
+		t.Errorf("after: %+v", s)
+	}
+	for range 2 {
+		if err := q.Acquire(context.Background()); err != nil {
+			t.Fatalf("slot lost: %v", err)
+		}
+	}
+}
