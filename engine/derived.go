@@ -129,7 +129,7 @@ func (s *Engine) runOver(ctx context.Context, ss *Session, t *pinned.Table, oute
 	}
 	ss.Kind = observe.KindDistributed
 	qid := strconv.FormatUint(s.queryID.Next(), 10)
-	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	s.shipped(st)
 	return true, err
 }
@@ -138,7 +138,7 @@ func (s *Engine) runOver(ctx context.Context, ss *Session, t *pinned.Table, oute
 func (s *Engine) materialize(ctx context.Context, pr *prepared, name string) (*pinned.Table, error) {
 	c := &collector{}
 	qid := strconv.FormatUint(s.queryID.Next(), 10)
-	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
 	s.shipped(st)
 	if err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 	if err != nil || err2 != nil {
 		return false, nil
 	}
-	described, err := s.describe(ctx, ss.DB, metaSQL)
+	described, err := s.prep.describe(ctx, ss.DB, metaSQL)
 	if err != nil {
 		return true, err
 	}
@@ -269,7 +269,7 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 				return callback(&sqltypes.Result{Rows: r.Rows})
 			}
 			qid := strconv.FormatUint(s.queryID.Next(), 10)
-			st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: fwd})
+			st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: fwd})
 			s.shipped(st)
 			if err != nil {
 				return true, err
@@ -281,7 +281,7 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 	for _, pr := range branches {
 		c := &collector{}
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
 		s.shipped(st)
 		if err != nil {
 			return true, err

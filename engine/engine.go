@@ -57,6 +57,8 @@ type Engine struct {
 	workers  []*cluster.Worker
 	rep      *replicas // replica pools, passthrough, freshness floors
 	sched    *schedule.Scheduler
+	merge    *merger
+	prep     *preparer
 	queryID  *observe.QueryIDs
 	// plColumns caches information_schema.PROCESSLIST's columns as the
 	// replicas describe them (processlist_schema.go).
@@ -84,6 +86,8 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	}
 	s.rep.workers = s.workers
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
+	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
+	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, gen: s.planGen}
 	s.pinStore = &PinStore{cfg: cfg, log: log, ctx: s.ctx, wg: &s.wg, rep: s.rep, pins: s.pins,
 		snap: s.snap.Load, scan: s.scanPin}
 	if cfg.Primary != "" {
@@ -100,6 +104,8 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	}
 	s.env.SetCaseMaps(s.caseMap)
 	s.pinStore.env = s.env
+	s.merge.env = s.env
+	s.prep.env = s.env
 	cluster.Poll(ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 	if m != nil {
 		s.registerMetrics(m.Reg)

@@ -359,7 +359,7 @@ func (s *Engine) scanPin(ctx context.Context, ss *Session, db, source string) (f
 		}
 	case pr != nil:
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
 		s.shipped(st)
 		if err != nil {
 			return nil, batches, err
@@ -597,7 +597,7 @@ func (s *Engine) prepareInMemory(ctx context.Context, db string, p *planner.Plan
 	if frag, err = planner.ReplaceTables(frag, db, def); err != nil {
 		return nil, err
 	}
-	pr, err := s.prepareSQL(ctx, db, p, meta, frag)
+	pr, err := s.prep.prepareSQL(ctx, db, p, meta, frag)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*s
 		return s.runCached(ctx, pr, callback)
 	}
 	qid := strconv.FormatUint(s.queryID.Next(), 10)
-	st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	s.shipped(st)
 	return err
 }
@@ -82,10 +82,10 @@ func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query 
 	}
 	key := shapeKey(db, query) // shape.go
 	if route {
-		pass, note, listed := s.routeByCost(ctx, s.snap.Load(), db, query, p, s.explainShaped(key))
+		pass, note, listed := s.prep.routeByCost(ctx, s.snap.Load(), db, query, p, s.prep.explainShaped(key))
 		if pass != "" {
 			if listed {
-				s.updateShape(key, func(n *shapeInfo) { n.pass = pass })
+				s.prep.updateShape(key, func(n *shapeInfo) { n.pass = pass })
 			}
 			return nil, pass, nil
 		}
@@ -93,7 +93,7 @@ func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query 
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	pr, err := s.prepareShaped(ctx, db, p, key)
+	pr, err := s.prep.prepareShaped(ctx, db, p, key)
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement
@@ -209,7 +209,7 @@ func (s *Engine) Explain(ctx context.Context, ss *Session, query string, ex *ast
 			qid := strconv.FormatUint(s.queryID.Next(), 10)
 			start := time.Now()
 			discard := &resultWriter{pr: pr, callback: func(*sqltypes.Result) error { return nil }}
-			st, err := s.execute(ctx, pr, qid, discard)
+			st, err := s.merge.execute(ctx, pr, qid, discard)
 			if err != nil {
 				return err
 			}

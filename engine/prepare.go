@@ -13,7 +13,9 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
@@ -72,7 +74,22 @@ type orderKey struct {
 
 // prepare asks a replica for the metadata of the statement and of its
 // fragment, then compiles the final stage.
-func (s *Engine) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
+// preparer turns a plan into a prepared one: the replica's column
+// metadata of the statement and of its fragment (describe, LIMIT 0), the
+// optimizer's estimates (EXPLAIN), the routing decision by cost, the
+// compiled final stage, and the shape cache that lets a statement with new
+// literals skip the replica round trips. It reads the replicas through
+// their metadata pools and caches in the engine's plan cache.
+type preparer struct {
+	cfg     config.Coordinator
+	env     *evalexpr.Env
+	rep     *replicas
+	plans   *planCache
+	metrics *observe.Metrics
+	gen     func() uint64 // the plan cache's current generation
+}
+
+func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
 	pr, err := s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
 	if err != nil {
 		return nil, err
@@ -89,7 +106,7 @@ func (s *Engine) prepare(ctx context.Context, db string, p *planner.Plan) (*prep
 // size would send a selective indexed query (a week of a 10M-row table)
 // as hundreds of fragments, each an index dive costing more than the
 // whole query does on one connection.
-func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
+func (s *preparer) estimateRows(ctx context.Context, db, query string) int64 {
 	if a, ok := s.explainAccess(ctx, db, query); ok {
 		return a.rows
 	}
@@ -100,7 +117,7 @@ func (s *Engine) estimateRows(ctx context.Context, db, query string) int64 {
 // statement (run with LIMIT 0 or FALSE: no rows). An error of a later
 // statement names it; the first statement's is the replica's own, which
 // the client sees.
-func (s *Engine) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
+func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
 	out := make([][]*querypb.Field, len(sqls))
 	failed := -1 // the statement that failed
 	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
@@ -127,7 +144,7 @@ func (s *Engine) describe(ctx context.Context, db string, sqls ...string) ([][]*
 }
 
 // prepareSQL is prepare with the metadata statements given.
-func (s *Engine) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
+func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
 	fields, err := s.describe(ctx, db, metaSQL, fragSQL)
 	if err != nil {
 		return nil, err
@@ -137,7 +154,7 @@ func (s *Engine) prepareSQL(ctx context.Context, db string, p *planner.Plan, met
 
 // compilePrepared binds p to the result's and the fragment's columns and
 // compiles the final stage.
-func (s *Engine) compilePrepared(p *planner.Plan, fields, fragFields []*querypb.Field) (*prepared, error) {
+func (s *preparer) compilePrepared(p *planner.Plan, fields, fragFields []*querypb.Field) (*prepared, error) {
 	var err error
 	pr := &prepared{plan: p, fields: fields, fragFields: fragFields, estRows: -1}
 	if p.Aggregate {

@@ -101,7 +101,7 @@ func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint
 	}
 	ss.Kind = observe.KindLocal
 	qid := strconv.FormatUint(s.queryID.Next(), 10)
-	_, err = s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	_, err = s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	return true, err
 }
 

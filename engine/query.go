@@ -6,11 +6,14 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/schedule"
+	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/planner"
 )
 
@@ -62,7 +65,22 @@ func (w *resultWriter) flush() error {
 }
 
 // execute runs a prepared distributed SELECT and streams its result.
-func (s *Engine) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
+// merger turns a prepared plan's fragment outputs into the client's rows:
+// the hash aggregate of partial states (and its second level for
+// DISTINCT aggregates, WITH ROLLUP), the final stage, sort or top-N, and
+// streaming row plans, each written through a resultWriter. It needs the
+// evaluator, an allocator, the merge memory limit and a way to run the
+// plan's fragments, nothing else of the engine.
+type merger struct {
+	cfg config.Coordinator
+	env *evalexpr.Env
+	mem memory.Allocator
+	// run executes pr and hands each fragment's complete output to sink
+	// (Engine.run: in memory, or by the scheduler).
+	run func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error)
+}
+
+func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	if pr.plan.Aggregate {
 		return s.executeAggregate(ctx, pr, qid, w)
 	}
@@ -72,7 +90,7 @@ func (s *Engine) execute(ctx context.Context, pr *prepared, qid string, w *resul
 	return s.executeSorted(ctx, pr, qid, w)
 }
 
-func (s *Engine) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
+func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys, pr.aggs, s.cfg.MergeMemoryLimit)
 	defer h.Release()
 	var schema *arrow.Schema
@@ -234,7 +252,7 @@ func window[T any](rows []T, offset, limit int64) []T {
 // executeStream sends fragment rows to the client as fragments complete.
 // With a LIMIT it stops as soon as it has enough rows and cancels the
 // fragments still running.
-func (s *Engine) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
+func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	chunks := make(chan [][]sqltypes.Value, 4)
@@ -297,7 +315,7 @@ func (s *Engine) executeStream(ctx context.Context, pr *prepared, qid string, w 
 
 // executeSorted gathers fragment rows (only the top offset+limit with a
 // LIMIT), sorts them and sends them.
-func (s *Engine) executeSorted(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
+func (s *merger) executeSorted(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	ords := make([]arrowexec.Ordering, len(pr.order))
 	for i, o := range pr.order {
 		ords[i] = arrowexec.Ordering{Col: o.col, Desc: o.desc, Collation: o.coll}
@@ -342,7 +360,7 @@ func (s *Engine) executeSorted(ctx context.Context, pr *prepared, qid string, w 
 // (keys, distinct keys, merged partials); it aggregates by the keys alone:
 // ordinary partials merge again, COUNT(DISTINCT) counts the combinations
 // whose distinct keys are all non-NULL, SUM(DISTINCT) adds the distinct key.
-func (s *Engine) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+func (s *merger) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 	p := pr.plan
 	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys2, pr.aggs2, s.cfg.MergeMemoryLimit)
 	defer h.Release()
@@ -422,7 +440,7 @@ func widen(f arrow.Field) arrow.Field {
 // prefix's subtotal after its last group, the grand total last. Subtotals
 // merge the groups' merged partials again, which is exact for every
 // partial kind a ROLLUP plan has (the planner refuses DISTINCT ones).
-func (s *Engine) rollup(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
+func (s *merger) rollup(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 	k := pr.plan.Keys
 	if len(rows) == 0 || k == 0 {
 		return rows, nil
@@ -473,7 +491,7 @@ func (s *Engine) rollup(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Va
 
 // reaggregate merges rows (keys then partials) by their first l keys and
 // returns rows of the same width with the other keys NULL.
-func (s *Engine) reaggregate(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value, l int) ([][]sqltypes.Value, error) {
+func (s *merger) reaggregate(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value, l int) ([][]sqltypes.Value, error) {
 	k := pr.plan.Keys
 	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys[:l], pr.aggs, s.cfg.MergeMemoryLimit)
 	defer h.Release()

@@ -58,7 +58,7 @@ func (s *Engine) runCached(ctx context.Context, pr *prepared, callback func(*sql
 			rows = append(rows, r.Rows...)
 			return nil
 		}
-		st, err := s.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c})
+		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c})
 		s.shipped(st)
 		if err != nil {
 			return nil, err

@@ -51,7 +51,7 @@ var indexAccess = map[string]bool{
 // replica). listed is true when the statement passes through for the
 // keys it lists on the primary key, which holds for any values in their
 // place (shape.go).
-func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (explainAccess, bool)) (pass, note string, listed bool) {
+func (s *preparer) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (explainAccess, bool)) (pass, note string, listed bool) {
 	small := s.cfg.RouteSmallRows
 	if small < 0 || p.Partitioned {
 		return "", "", false
@@ -101,7 +101,7 @@ func (s *Engine) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, qu
 // explainAccess asks a replica's optimizer how it would run query: the
 // access of its one table (ok false for a statement over several tables
 // or on an error).
-func (s *Engine) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
+func (s *preparer) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
 	var r *sqltypes.Result
 	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
 		if err := b.Use(db); err != nil {

@@ -27,7 +27,7 @@ func TestRouteByCost(t *testing.T) {
 	cat.Add(&planner.Table{Schema: "ontime", Name: "byother", SplitColumn: "k", Rows: 3e6, Min: 1, Max: 1000,
 		Columns: cols("k", "v")})
 	snap := &catalog.Snapshot{Tables: cat}
-	s := &Engine{cfg: config.Coordinator{RouteSmallRows: 20000, RouteIndexFraction: 0.05}}
+	s := &preparer{cfg: config.Coordinator{RouteSmallRows: 20000, RouteIndexFraction: 0.05}}
 	// A fake replica optimizer: the Carrier index for Carrier = 'AA'
 	// (100000 rows of 3M), a full scan otherwise.
 	explained := 0

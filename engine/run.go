@@ -18,7 +18,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 	if !ok {
 		// The same shape with other literals (shape.go): a point lookup
 		// by a new key passes through unparsed.
-		if s.shapePasses(ss.DB, query) {
+		if s.prep.shapePasses(ss.DB, query) {
 			s.metrics.ShapeHits.Inc()
 			return true, s.Passthrough(ctx, ss, query, callback)
 		}

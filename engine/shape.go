@@ -61,11 +61,11 @@ func shapeKey(db, query string) string {
 }
 
 // shape returns the shape cached under key for the current generation.
-func (s *Engine) shape(key string) *shapeInfo {
+func (s *preparer) shape(key string) *shapeInfo {
 	if key == "" {
 		return nil
 	}
-	e, ok := s.plans.get(key, s.planGen())
+	e, ok := s.plans.get(key, s.gen())
 	if !ok {
 		return nil
 	}
@@ -73,7 +73,7 @@ func (s *Engine) shape(key string) *shapeInfo {
 }
 
 // updateShape replaces the shape under key with f applied to a copy.
-func (s *Engine) updateShape(key string, f func(*shapeInfo)) {
+func (s *preparer) updateShape(key string, f func(*shapeInfo)) {
 	if key == "" {
 		return
 	}
@@ -82,12 +82,12 @@ func (s *Engine) updateShape(key string, f func(*shapeInfo)) {
 		sh = *old
 	}
 	f(&sh)
-	s.plans.put(key, &cacheEntry{gen: s.planGen(), shape: &sh})
+	s.plans.put(key, &cacheEntry{gen: s.gen(), shape: &sh})
 }
 
 // shapePasses reports whether query's shape in db passes through
 // whatever its values: it can, with neither parsing nor planning.
-func (s *Engine) shapePasses(db, query string) bool {
+func (s *preparer) shapePasses(db, query string) bool {
 	sh := s.shape(shapeKey(db, query))
 	return sh != nil && sh.pass != ""
 }
@@ -103,7 +103,7 @@ func selectHead(sql string) string {
 
 // prepareShaped is prepare, with the columns and the row estimate of an
 // earlier statement of the shape key when it has them.
-func (s *Engine) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string) (*prepared, error) {
+func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string) (*prepared, error) {
 	sh := s.shape(key)
 	fragSQL := pushdown.Empty(p)
 	metaHead, fragHead := selectHead(p.MetaSQL), selectHead(fragSQL)
@@ -137,7 +137,7 @@ func (s *Engine) prepareShaped(ctx context.Context, db string, p *planner.Plan, 
 }
 
 // explainShaped is explainAccess, cached under the shape key.
-func (s *Engine) explainShaped(key string) func(context.Context, string, string) (explainAccess, bool) {
+func (s *preparer) explainShaped(key string) func(context.Context, string, string) (explainAccess, bool) {
 	return func(ctx context.Context, db, query string) (explainAccess, bool) {
 		if sh := s.shape(key); sh != nil && sh.explored {
 			return sh.access, sh.accessOK
