@@ -266,10 +266,11 @@ func planFast(p *Program) *fastPlan {
 			return nil
 		}
 		f.filters = append(f.filters, ff)
-		for _, c := range []int{ff.col, ff.col2} {
-			if c == ff.col2 && ff.kind != fPair {
-				continue
-			}
+		cols := []int{ff.col}
+		if ff.kind == fPair {
+			cols = append(cols, ff.col2)
+		}
+		for _, c := range cols {
 			src, _ := p.codeSource(c)
 			f.codeCol[c] = src
 		}

@@ -133,6 +133,12 @@ func TestRecognizedFilters(t *testing.T) {
 		{"`Day` <> `Day2`", fPair},
 		{"`OriginState` <> `BinState`", generic},
 		{"`OriginState` <=> `DestState`", generic},
+		// The first column: a filter's second column (unused unless a
+		// pair) is 0 too, and once hid column 0's codes from the filter.
+		{"`id` % 97 = 3", fTable},
+		{"`id` IN (3, 31)", fPoints},
+		{"`id` BETWEEN 10 AND 20", fRange},
+		{"`OriginState` > 'B'", fRange},
 	}
 	for _, c := range cases {
 		t.Run(c.where, func(t *testing.T) {
