@@ -4,13 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/schedule"
+	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
@@ -28,6 +34,30 @@ import (
 // aggregate inner statements are materialized (their results are small);
 // a derived table of raw rows passes through, as before.
 
+// ephemeral runs statements over tables that live for one statement: a
+// derived table's or a CTE's distributed aggregate, the branches of a
+// UNION ALL, the sessions of information_schema.PROCESSLIST. Each is
+// materialized as a pinned.Table and the outer statement runs over it
+// with the in-memory engine. Its dependencies on the engine are the
+// functions and parts below, nothing else.
+type ephemeral struct {
+	log     *slog.Logger
+	env     *evalexpr.Env
+	mem     memory.Allocator
+	rep     *replicas
+	prep    *preparer
+	merge   *merger
+	plans   *planCache
+	ids     *observe.QueryIDs
+	snap    func() *catalog.Snapshot
+	gen     func() uint64 // the plan cache's generation
+	plan    func(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error)
+	shipped func(*schedule.Stats)
+	// plColumns caches information_schema.PROCESSLIST's columns as the
+	// replicas describe them (processlist_schema.go).
+	plColumns atomic.Pointer[[]*querypb.Field]
+}
+
 // derivedSchema names the ephemeral tables in the outer statement. It has
 // no double underscore (the planner reserves __shoal_ names).
 const derivedSchema = "shoal_derived"
@@ -35,12 +65,12 @@ const derivedSchema = "shoal_derived"
 // tryDerived parses query afresh (planning may have changed the AST it
 // was given) and runs it with runDerived; a statement that ran that way is
 // marked in the plan cache so repeats skip planning it for distribution.
-func (s *Engine) tryDerived(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (bool, error) {
+func (s *ephemeral) tryDerived(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (bool, error) {
 	sel, ok := mustReparse(query)
 	if !ok {
 		return false, nil
 	}
-	gen := s.planGen()
+	gen := s.gen()
 	handled, err := s.runDerived(ctx, ss, sel, callback)
 	if handled {
 		s.plans.put(ss.DB+"\x00"+query, &cacheEntry{gen: gen, pass: "derived table over a distributed aggregate", derived: true})
@@ -51,7 +81,7 @@ func (s *Engine) tryDerived(ctx context.Context, ss *Session, query string, call
 // runDerived runs sel when its FROM is one derived table or one CTE over
 // an aggregate that distributes. handled is false when it is not such a
 // statement (the caller passes it through).
-func (s *Engine) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) (handled bool, err error) {
+func (s *ephemeral) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) (handled bool, err error) {
 	inner, alias, ok := derivedSource(sel)
 	if !ok {
 		return false, nil
@@ -101,12 +131,12 @@ func (s *Engine) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStm
 
 // runOver plans outerSQL with t as derivedSchema.<t.Name> and runs it in
 // memory. handled is false when the outer statement cannot run there.
-func (s *Engine) runOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool), callback func(*sqltypes.Result) error) (bool, error) {
+func (s *ephemeral) runOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool), callback func(*sqltypes.Result) error) (bool, error) {
 	outer, ok := mustReparse(outerSQL)
 	if !ok {
 		return false, nil
 	}
-	cat := derivedCatalog{base: s.snap.Load().Tables, t: t}
+	cat := derivedCatalog{base: s.snap().Tables, t: t}
 	p, err := planner.PlanSelect(cat, ss.DB, outer)
 	var nd *planner.NotDistributed
 	if errors.As(err, &nd) || (err == nil && p.DB != derivedSchema) {
@@ -116,7 +146,7 @@ func (s *Engine) runOver(ctx context.Context, ss *Session, t *pinned.Table, oute
 	if err != nil {
 		return true, err
 	}
-	pr, err := s.prepareInMemory(ctx, ss.DB, p, t, def)
+	pr, err := s.prep.prepareInMemory(ctx, ss.DB, p, t, def)
 	if err != nil {
 		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
 		if errors.Is(err, pinned.ErrUnsupported) {
@@ -128,31 +158,31 @@ func (s *Engine) runOver(ctx context.Context, ss *Session, t *pinned.Table, oute
 		return false, nil
 	}
 	ss.Kind = observe.KindDistributed
-	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	qid := strconv.FormatUint(s.ids.Next(), 10)
 	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	s.shipped(st)
 	return true, err
 }
 
 // materialize runs pr and keeps its result as an in-memory table.
-func (s *Engine) materialize(ctx context.Context, pr *prepared, name string) (*pinned.Table, error) {
+func (s *ephemeral) materialize(ctx context.Context, pr *prepared, name string) (*pinned.Table, error) {
 	c := &collector{}
-	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	qid := strconv.FormatUint(s.ids.Next(), 10)
 	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
 	s.shipped(st)
 	if err != nil {
 		return nil, err
 	}
-	return buildRows(s, derivedSchema, name, pr.fields, c.rows)
+	return buildRows(s.mem, derivedSchema, name, pr.fields, c.rows)
 }
 
 // buildRows makes an ephemeral in-memory table schema.name of rows (a
 // derived table's result, the session list of
 // information_schema.PROCESSLIST), for the pinned engine to run a
 // statement over.
-func buildRows(s *Engine, schema, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
+func buildRows(mem memory.Allocator, schema, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
 	c := &collector{fields: fields, rows: rows}
-	batches, err := c.batches(fields, s)
+	batches, err := c.batches(fields, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +233,7 @@ func derivedSource(sel *ast.SelectStmt) (*ast.SelectStmt, string, bool) {
 // RunUnion runs a UNION ALL whose every branch distributes: branches one
 // after another, rows conformed to the union's column types; with ORDER BY
 // or LIMIT on the union, over the branches' results held in memory.
-func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
+func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
 	if u.With != nil || u.SelectList == nil || u.SelectList.With != nil {
 		return false, nil
 	}
@@ -268,7 +298,7 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 				}
 				return callback(&sqltypes.Result{Rows: r.Rows})
 			}
-			qid := strconv.FormatUint(s.queryID.Next(), 10)
+			qid := strconv.FormatUint(s.ids.Next(), 10)
 			st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: fwd})
 			s.shipped(st)
 			if err != nil {
@@ -280,7 +310,7 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 	var rows [][]sqltypes.Value
 	for _, pr := range branches {
 		c := &collector{}
-		qid := strconv.FormatUint(s.queryID.Next(), 10)
+		qid := strconv.FormatUint(s.ids.Next(), 10)
 		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
 		s.shipped(st)
 		if err != nil {
@@ -296,7 +326,7 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 			return true, fmt.Errorf("UNION ALL with ORDER BY or LIMIT holds more than %d rows in memory; add a LIMIT to its branches or filter them", maxUnionRows)
 		}
 	}
-	t, err := buildRows(s, derivedSchema, "u", fields, rows)
+	t, err := buildRows(s.mem, derivedSchema, "u", fields, rows)
 	if err != nil {
 		return true, err
 	}

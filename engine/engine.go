@@ -25,7 +25,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/prometheus/client_golang/prometheus"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
@@ -59,10 +58,8 @@ type Engine struct {
 	sched    *schedule.Scheduler
 	merge    *merger
 	prep     *preparer
+	eph      *ephemeral
 	queryID  *observe.QueryIDs
-	// plColumns caches information_schema.PROCESSLIST's columns as the
-	// replicas describe them (processlist_schema.go).
-	plColumns atomic.Pointer[[]*querypb.Field]
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -87,7 +84,9 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.rep.workers = s.workers
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
-	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, gen: s.planGen}
+	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, gen: s.planGen, pins: s.pins}
+	s.eph = &ephemeral{log: log, mem: s.mem, rep: s.rep, prep: s.prep, merge: s.merge, plans: &s.plans, ids: ids,
+		snap: s.snap.Load, gen: s.planGen, plan: s.plan, shipped: s.shipped}
 	s.pinStore = &PinStore{cfg: cfg, log: log, ctx: s.ctx, wg: &s.wg, rep: s.rep, pins: s.pins,
 		snap: s.snap.Load, scan: s.scanPin}
 	if cfg.Primary != "" {
@@ -106,6 +105,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.pinStore.env = s.env
 	s.merge.env = s.env
 	s.prep.env = s.env
+	s.eph.env = s.env
 	cluster.Poll(ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 	if m != nil {
 		s.registerMetrics(m.Reg)

@@ -13,7 +13,7 @@ import (
 // replica tables); they are resolved now, so the plan keeps the versions it
 // was compiled against until a pin changes, and the plan cache's
 // generation with it.
-func (s *Engine) compilePinned(t *pinned.Table, fragment string, fields []*querypb.Field) (*pinned.Program, error) {
+func (s *preparer) compilePinned(t *pinned.Table, fragment string, fields []*querypb.Field) (*pinned.Program, error) {
 	tables := func(db, name string) *pinned.Table {
 		if db == t.DB && name == t.Name {
 			return t

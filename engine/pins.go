@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -372,7 +373,7 @@ func (s *Engine) scanPin(ctx context.Context, ss *Session, db, source string) (f
 		fields = c.fields
 	}
 	if c.rows != nil || len(batches) == 0 {
-		b, err := c.batches(fields, s)
+		b, err := c.batches(fields, s.mem)
 		if err != nil {
 			return nil, batches, err
 		}
@@ -398,8 +399,8 @@ func (c *collector) add(r *sqltypes.Result) error {
 	return nil
 }
 
-func (c *collector) batches(fields []*querypb.Field, s *Engine) ([]arrow.RecordBatch, error) {
-	rb := arrowexec.NewRowBuilder(s.mem, arrowexec.SchemaFor(fields))
+func (c *collector) batches(fields []*querypb.Field, mem memory.Allocator) ([]arrow.RecordBatch, error) {
+	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
 	defer rb.Release()
 	var out []arrow.RecordBatch
 	for i, row := range c.rows {
@@ -577,7 +578,7 @@ func dataType(f *querypb.Field) string {
 // preparePinned prepares a plan whose split table is pinned: metadata from
 // a replica (over the pin's definition as a derived table when the pin is
 // a query result), and the fragment compiled for the in-memory engine.
-func (s *Engine) preparePinned(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
+func (s *preparer) preparePinned(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
 	return s.prepareInMemory(ctx, db, p, t, func(d, n string) (string, bool) {
 		if x := s.pins.Get(d, n); x != nil && !x.Whole {
 			return x.Source, true
@@ -588,7 +589,7 @@ func (s *Engine) preparePinned(ctx context.Context, db string, p *planner.Plan, 
 
 // prepareInMemory is preparePinned for any in-memory table; def gives the
 // definitions replicas describe in place of tables only Shoal holds.
-func (s *Engine) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, def func(db, name string) (string, bool)) (*prepared, error) {
+func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, def func(db, name string) (string, bool)) (*prepared, error) {
 	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
 	if err != nil {
 		return nil, err
@@ -597,7 +598,7 @@ func (s *Engine) prepareInMemory(ctx context.Context, db string, p *planner.Plan
 	if frag, err = planner.ReplaceTables(frag, db, def); err != nil {
 		return nil, err
 	}
-	pr, err := s.prep.prepareSQL(ctx, db, p, meta, frag)
+	pr, err := s.prepareSQL(ctx, db, p, meta, frag)
 	if err != nil {
 		return nil, err
 	}

@@ -143,7 +143,7 @@ func (s *Engine) planPinned(ctx context.Context, snap *catalog.Snapshot, db, que
 			why = "the pinned table is not the statement's main table"
 			break
 		}
-		pr, err := s.preparePinned(ctx, db, p, t)
+		pr, err := s.prep.preparePinned(ctx, db, p, t)
 		if err == nil {
 			return pr, "", nil
 		}

@@ -87,6 +87,7 @@ type preparer struct {
 	plans   *planCache
 	metrics *observe.Metrics
 	gen     func() uint64 // the plan cache's current generation
+	pins    *pinned.Registry
 }
 
 func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {

@@ -49,7 +49,7 @@ const (
 // SelectProcesslist answers a SELECT over information_schema.PROCESSLIST
 // from list, the sessions the asking account may see (the router's), in
 // memory; connID is the asking session's id (CONNECTION_ID()). handled is false when sel does not read that table.
-func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list []observe.ProcRow, callback func(*sqltypes.Result) error) (handled bool, err error) {
+func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list []observe.ProcRow, callback func(*sqltypes.Result) error) (handled bool, err error) {
 	refs := processlistRefs(sel, ss.DB)
 	if len(refs) == 0 {
 		return false, nil
@@ -82,7 +82,7 @@ func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint
 	if err != nil {
 		return true, err
 	}
-	p, err := planner.PlanSelect(processlistCatalog{base: s.snap.Load().Tables, t: t}, ss.DB, sel)
+	p, err := planner.PlanSelect(processlistCatalog{base: s.snap().Tables, t: t}, ss.DB, sel)
 	var nd *planner.NotDistributed
 	switch {
 	case errors.As(err, &nd):
@@ -100,7 +100,7 @@ func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint
 		return true, s.processlistRefusal(ctx, check, err.Error())
 	}
 	ss.Kind = observe.KindLocal
-	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	qid := strconv.FormatUint(s.ids.Next(), 10)
 	_, err = s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	return true, err
 }
@@ -110,7 +110,7 @@ func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint
 // wrong (an unknown column is 1054, as on MariaDB), else 1235 saying why.
 // check is the statement with LIMIT 0: the replica resolves it, reads no
 // rows.
-func (s *Engine) processlistRefusal(ctx context.Context, check, why string) error {
+func (s *ephemeral) processlistRefusal(ctx context.Context, check, why string) error {
 	if metas := s.rep.orderedMetas(); len(metas) > 0 {
 		if _, err := describeOn(ctx, metas[0], check, 10); err != nil {
 			if se, ok := sqlerr.As(err); ok && se.Num < 2000 { // the server's answer, not a CR_* client error
@@ -130,7 +130,7 @@ func errProcesslistShape(why string) error {
 // columns, described once per coordinator: a replica that hangs must not
 // hang the statement an operator runs to see what hangs. Each replica is
 // tried in turn (healthy ones first) for at most describeWait.
-func (s *Engine) processlistColumns(ctx context.Context) ([]*querypb.Field, error) {
+func (s *ephemeral) processlistColumns(ctx context.Context) ([]*querypb.Field, error) {
 	if f := s.plColumns.Load(); f != nil {
 		return *f, nil
 	}
@@ -215,11 +215,11 @@ func describeOn(ctx context.Context, pool *replica.Pool, q string, maxRows int) 
 // whose select list is columns of the table (or *) gets its metadata from
 // the table's columns, with no replica round trip; others (expressions,
 // aggregates) are described by a replica over its own PROCESSLIST.
-func (s *Engine) prepareProcesslist(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
+func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
 	meta, ok1 := columnFields(p.MetaSQL, t.Fields)
 	frag, ok2 := columnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
 	if !ok1 || !ok2 || p.Aggregate {
-		return s.prepareInMemory(ctx, db, p, t, func(string, string) (string, bool) { return "", false })
+		return s.prep.prepareInMemory(ctx, db, p, t, func(string, string) (string, bool) { return "", false })
 	}
 	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
 	if err := pr.compileRows(); err != nil {
@@ -333,7 +333,7 @@ func (v *connectionIDBinder) Leave(n ast.Node) (ast.Node, bool) {
 // processlistTable builds the in-memory table: one row per session, in
 // the replica's columns. A column this version does not know (a later
 // MariaDB's) is NULL.
-func (s *Engine) processlistTable(fields []*querypb.Field, list []observe.ProcRow) (*pinned.Table, error) {
+func (s *ephemeral) processlistTable(fields []*querypb.Field, list []observe.ProcRow) (*pinned.Table, error) {
 	rows := make([][]sqltypes.Value, 0, len(list))
 	for _, r := range list {
 		row := make([]sqltypes.Value, len(fields))
@@ -346,7 +346,7 @@ func (s *Engine) processlistTable(fields []*querypb.Field, list []observe.ProcRo
 		}
 		rows = append(rows, row)
 	}
-	return buildRows(s, infoSchema, processlistName, fields, rows)
+	return buildRows(s.mem, infoSchema, processlistName, fields, rows)
 }
 
 // processlistValue is one column of a session's row, as text; ok false

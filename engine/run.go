@@ -27,7 +27,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 	s.metrics.PlanHits.Inc()
 	if e.pr == nil {
 		if e.derived {
-			if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
+			if handled, err := s.eph.tryDerived(ctx, ss, query, callback); handled {
 				return true, err
 			}
 		}
@@ -50,7 +50,7 @@ func (s *Engine) RunSelect(ctx context.Context, ss *Session, query string, sel *
 			// Planned, so not over a derived table: no second parse.
 			return s.Passthrough(ctx, ss, query, callback)
 		}
-		if handled, err := s.tryDerived(ctx, ss, query, callback); handled {
+		if handled, err := s.eph.tryDerived(ctx, ss, query, callback); handled {
 			return err
 		}
 		return s.Passthrough(ctx, ss, query, callback)
