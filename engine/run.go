@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/shoaldb/shoal/observe"
 	"vitess.io/vitess/go/sqltypes"
 )
 
@@ -57,4 +58,17 @@ func (s *Engine) RunSelect(ctx context.Context, ss *Session, query string, sel *
 	}
 	ss.Kind = pr.kind()
 	return s.runPrepared(ctx, pr, callback)
+}
+
+// RunUnion runs a UNION ALL whose branches distribute, the outer statement
+// in memory; handled is false when it is not such a statement.
+func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
+	return s.eph.RunUnion(ctx, ss, u, callback)
+}
+
+// SelectProcesslist answers a SELECT over information_schema.PROCESSLIST
+// from list (the sessions the asking account may see), in memory; handled
+// is false when sel does not read that table.
+func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list []observe.ProcRow, callback func(*sqltypes.Result) error) (bool, error) {
+	return s.eph.SelectProcesslist(ctx, ss, connID, sel, list, callback)
 }
