@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The compose end-to-end test: build the images (deploy/images.sh, base
+# images cached), bring the MariaDB flavour of docker-compose.yml up under a
+# project name of its own with a small data set, run the differential
+# queries and the container faults (package deploy/compose/e2e), run the
+# benchmark as a user would, then `down -v` and check that no container,
+# network or volume of the project is left. Prints the time of each step.
+#
+#   scripts/compose-test.sh            # ROWS=50000 by default
+#   ROWS=200000 scripts/compose-test.sh
+#   KEEP=1 scripts/compose-test.sh     # leave the cluster up (down -v by hand)
+#
+# Needs a Docker engine with Compose (docker compose or docker-compose),
+# root (for debootstrap, the first time) and Go.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=$PATH:/usr/local/go/bin:/usr/sbin:/sbin
+
+if docker compose version >/dev/null 2>&1; then
+  compose=(docker compose)
+elif command -v docker-compose >/dev/null; then
+  compose=(docker-compose)
+else
+  echo "compose-test: neither 'docker compose' nor docker-compose is installed" >&2
+  exit 1
+fi
+if ! docker info >/dev/null 2>&1; then
+  echo "compose-test: no Docker engine answers (docker info failed)" >&2
+  exit 1
+fi
+
+project=shoal-e2e-$(date +%s)-$$
+export COMPOSE_PROJECT_NAME=$project
+export COMPOSE_FILE=docker-compose.yml:docker-compose.mariadb.yml:deploy/compose/e2e/docker-compose.e2e.yml
+export ROWS=${ROWS:-50000} BUFFER_POOL=${BUFFER_POOL:-128M}
+export SHOAL_PORT='' SHOAL_HTTP_PORT='' # any free loopback port
+SHOAL_CLUSTER_SECRET=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+export SHOAL_CLUSTER_SECRET
+
+declare -a report
+step() { # step NAME SECONDS
+  report+=("$(printf '  %-34s %5d s' "$1" "$2")")
+  echo "compose-test: $1: $2 s" >&2
+}
+volumes_before=$(docker volume ls -q | sort)
+cleaned=0
+down() {
+  [ $cleaned = 1 ] && return 0
+  cleaned=1
+  local t0=$SECONDS
+  "${compose[@]}" --profile bench down -v --remove-orphans --timeout 5 >/dev/null 2>&1 || true
+  step "down -v" $((SECONDS - t0))
+  local left
+  left=$(docker ps -aq --filter "label=com.docker.compose.project=$project")
+  left+=$(docker network ls -q --filter "label=com.docker.compose.project=$project")
+  left+=$(docker volume ls -q --filter "label=com.docker.compose.project=$project")
+  left+=$(comm -13 <(echo "$volumes_before") <(docker volume ls -q | sort))
+  if [ -n "$left" ]; then
+    echo "compose-test: FAIL: down -v left containers, networks or volumes of $project:" >&2
+    echo "$left" >&2
+    return 1
+  fi
+  echo "compose-test: down -v left no container, network or volume of $project" >&2
+}
+on_exit() {
+  local rc=$?
+  if [ $rc != 0 ]; then
+    echo "compose-test: failed; the cluster's state and logs:" >&2
+    "${compose[@]}" ps >&2 || true
+    "${compose[@]}" logs --tail 30 >&2 || true
+  fi
+  if [ "${KEEP:-0}" = 1 ]; then
+    echo "compose-test: KEEP=1: cluster $project left up; stop it with:" >&2
+    echo "  COMPOSE_PROJECT_NAME=$project COMPOSE_FILE=$COMPOSE_FILE ${compose[*]} down -v" >&2
+  else
+    down || rc=1
+  fi
+  printf '%s\n' "compose-test: times (ROWS=$ROWS)" "${report[@]}" >&2
+  exit $rc
+}
+trap on_exit EXIT
+
+t0=$SECONDS
+deploy/images.sh
+step "images (deploy/images.sh)" $((SECONDS - t0))
+
+t0=$SECONDS
+echo "compose-test: up -d project $project, ROWS=$ROWS" >&2
+"${compose[@]}" up -d --no-build
+step "up -d (incl. load)" $((SECONDS - t0))
+# `up -d` returns once the coordinator has started after the load and
+# replication caught up; healthy is the catalog loaded.
+for _ in $(seq 120); do
+  st=$(docker inspect -f '{{.State.Health.Status}}' "$("${compose[@]}" ps -q coordinator)")
+  [ "$st" = healthy ] && break
+  sleep 1
+done
+[ "$st" = healthy ] || { echo "compose-test: coordinator is $st" >&2; exit 1; }
+step "up -d, coordinator healthy" $((SECONDS - t0))
+"${compose[@]}" logs --no-color loader | grep -E "ready in|loaded" >&2 || true
+
+export SHOAL_COMPOSE=1 SHOAL_COMPOSE_CMD="${compose[*]}"
+SHOAL_COMPOSE_COORDINATOR=$("${compose[@]}" port coordinator 4000)
+SHOAL_COMPOSE_HTTP=$("${compose[@]}" port coordinator 4080)
+SHOAL_COMPOSE_PRIMARY=$("${compose[@]}" port primary 3306)
+export SHOAL_COMPOSE_COORDINATOR SHOAL_COMPOSE_HTTP SHOAL_COMPOSE_PRIMARY
+echo "compose-test: coordinator $SHOAL_COMPOSE_COORDINATOR (http $SHOAL_COMPOSE_HTTP), primary $SHOAL_COMPOSE_PRIMARY" >&2
+
+t0=$SECONDS
+go test -count=1 -v -timeout 10m ./deploy/compose/e2e
+step "go test (differential, faults)" $((SECONDS - t0))
+
+t0=$SECONDS
+"${compose[@]}" --profile bench run --rm bench
+step "bench (--queries core)" $((SECONDS - t0))
+# `run` started the loader again (a dependency): it must have loaded nothing.
+last=$("${compose[@]}" logs --no-color --tail 1 loader)
+echo "$last" >&2
+grep -q "nothing to load" <<<"$last" || { echo "compose-test: FAIL: the loader ran again for bench and did not skip the load" >&2; exit 1; }
