@@ -8,7 +8,8 @@
 #
 #   scripts/compose-test.sh            # ROWS=50000 by default
 #   ROWS=200000 scripts/compose-test.sh
-#   KEEP=1 scripts/compose-test.sh     # leave the cluster up (down -v by hand)
+#   KEEP=1 scripts/compose-test.sh     # leave the cluster up (down -v by hand;
+#                                      # the next run removes it otherwise)
 #
 # Needs a Docker engine with Compose (docker compose or docker-compose),
 # root (for debootstrap, the first time) and Go.
@@ -29,6 +30,17 @@ if ! docker info >/dev/null 2>&1; then
   exit 1
 fi
 
+# Projects of earlier runs whose script is gone (killed, or KEEP=1) are
+# removed first; a run still going (another work tree) is left alone.
+for p in $(docker ps -a --format '{{.Label "com.docker.compose.project"}}' | grep -E '^shoal-e2e-[0-9]+-[0-9]+$' | sort -u); do
+  if ! kill -0 "${p##*-}" 2>/dev/null; then
+    echo "compose-test: removing $p, left by a run that is gone" >&2
+    docker ps -aq --filter "label=com.docker.compose.project=$p" | xargs -r docker rm -f >/dev/null
+    docker network ls -q --filter "label=com.docker.compose.project=$p" | xargs -r docker network rm >/dev/null
+    docker volume ls -q --filter "label=com.docker.compose.project=$p" | xargs -r docker volume rm >/dev/null
+  fi
+done
+
 project=shoal-e2e-$(date +%s)-$$
 export COMPOSE_PROJECT_NAME=$project
 export COMPOSE_FILE=docker-compose.yml:docker-compose.mariadb.yml:deploy/compose/e2e/docker-compose.e2e.yml
@@ -42,11 +54,14 @@ step() { # step NAME SECONDS
   report+=("$(printf '  %-34s %5d s' "$1" "$2")")
   echo "compose-test: $1: $2 s" >&2
 }
-volumes_before=$(docker volume ls -q | sort)
 cleaned=0
 down() {
   [ $cleaned = 1 ] && return 0
   cleaned=1
+  # Every volume the project's containers mount, named or anonymous.
+  local mounts
+  mounts=$(docker ps -aq --filter "label=com.docker.compose.project=$project" |
+    xargs -r docker inspect -f '{{range .Mounts}}{{if eq .Type "volume"}}{{.Name}} {{end}}{{end}}')
   local t0=$SECONDS
   "${compose[@]}" --profile bench down -v --remove-orphans --timeout 5 >/dev/null 2>&1 || true
   step "down -v" $((SECONDS - t0))
@@ -54,13 +69,15 @@ down() {
   left=$(docker ps -aq --filter "label=com.docker.compose.project=$project")
   left+=$(docker network ls -q --filter "label=com.docker.compose.project=$project")
   left+=$(docker volume ls -q --filter "label=com.docker.compose.project=$project")
-  left+=$(comm -13 <(echo "$volumes_before") <(docker volume ls -q | sort))
+  for v in $mounts; do
+    if docker volume inspect "$v" >/dev/null 2>&1; then left+=" volume $v"; fi
+  done
   if [ -n "$left" ]; then
     echo "compose-test: FAIL: down -v left containers, networks or volumes of $project:" >&2
     echo "$left" >&2
     return 1
   fi
-  echo "compose-test: down -v left no container, network or volume of $project" >&2
+  echo "compose-test: down -v left no container, network or volume of $project (checked labels and the $(wc -w <<<"$mounts") volumes its containers mounted)" >&2
 }
 on_exit() {
   local rc=$?
