@@ -43,6 +43,15 @@ SUITE=bookworm
 
 log() { printf '[images %s] %s\n' "$(date +%T)" "$*" >&2; }
 have_image() { docker image inspect "$1" >/dev/null 2>&1; }
+image_id() { docker image inspect -f '{{.Id}}' "$1" 2>/dev/null || true; }
+# drop_replaced IMAGE OLD_ID: remove the image IMAGE named before it was
+# rebuilt (and its untagged parents), so rebuilds do not pile up; one still
+# used by a container stays.
+drop_replaced() {
+  if [ -n "$2" ] && [ "$2" != "$(image_id "$1")" ]; then
+    docker rmi "$2" >/dev/null 2>&1 || true
+  fi
+}
 
 if ! docker info >/dev/null 2>&1; then
   echo "images.sh: no Docker engine answers (docker info failed)" >&2
@@ -122,10 +131,12 @@ import_rootfs() {
   shift
   rm -rf "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
     "$rootfs"/var/log/*.log "$rootfs"/var/log/apt/* "$rootfs"/tmp/* "$rootfs"/usr/share/doc/*/changelog*
-  local args=()
+  local args=() old
   for c in "$@"; do args+=(--change "$c"); done
+  old=$(image_id "$image")
   tar --numeric-owner --xattrs -C "$rootfs" -c . |
     docker import "${args[@]}" --message "shoal deploy/images.sh: debian $SUITE" - "$image" >/dev/null
+  drop_replaced "$image" "$old"
   log "imported $image ($(docker image inspect -f '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1/1e6}'))"
 }
 
@@ -171,8 +182,10 @@ if [ $shoal = 1 ]; then
   cp deploy/images/Dockerfile.shoal "$ctx/Dockerfile"
   # The classic builder: it uses the local base image as it is (BuildKit,
   # where installed, would ask a registry about it).
+  old=$(image_id "$SHOAL_IMAGE")
   DOCKER_BUILDKIT=0 docker build -q --build-arg BASE="$BASE_IMAGE" --build-arg VERSION="$version" -t "$SHOAL_IMAGE" "$ctx" >/dev/null 2>"$WORK/build.log" ||
     { cat "$WORK/build.log" >&2; exit 1; }
+  drop_replaced "$SHOAL_IMAGE" "$old"
   rm -rf "$ctx"
   log "built $SHOAL_IMAGE ($version) in $((SECONDS - t0)) s"
 fi
