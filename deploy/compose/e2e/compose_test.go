@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package e2e is the compose cluster's end-to-end test: answers through
 // the coordinator container compared exactly with the primary's, then
 // faults across containers (a replica and a worker killed mid-query, a
