@@ -8,16 +8,19 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// Duration is a time.Duration written as "1500ms", "30s", "2m" in YAML.
+// Duration is a time.Duration written as "1500ms", "30s", "2m" in YAML,
+// or as a number of seconds as MySQL writes its own (long_query_time: 2,
+// 0.5).
 type Duration time.Duration
 
-// UnmarshalYAML reads a Go duration string.
+// UnmarshalYAML reads a Go duration string or a number of seconds.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	var s string
 	if err := n.Decode(&s); err != nil {
@@ -25,7 +28,11 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("line %d: %w", n.Line, err)
+		secs, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if ferr != nil || secs < 0 || secs > (1<<63-1)/1e9 {
+			return fmt.Errorf("line %d: %w (or a number of seconds)", n.Line, err)
+		}
+		v = time.Duration(secs * float64(time.Second))
 	}
 	*d = Duration(v)
 	return nil

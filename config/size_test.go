@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseSize(t *testing.T) {
@@ -110,6 +111,31 @@ func TestWarnings(t *testing.T) {
 			if !strings.Contains(got[i], w) {
 				t.Errorf("%s: warning %q lacks %q", tc.name, got[i], w)
 			}
+		}
+	}
+}
+
+// TestDurationSeconds: durations also take a number of seconds, as MySQL
+// writes long_query_time.
+func TestDurationSeconds(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(p, []byte("long_query_time: 2\nfragment_timeout: 0.5\nquery_timeout: 1h\nstatus_interval: \"1.5\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var c Coordinator
+	if err := Load(p, &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.LongQueryTime == nil || c.LongQueryTime.D() != 2*time.Second || c.FragmentTimeout.D() != 500*time.Millisecond ||
+		c.QueryTimeout.D() != time.Hour || c.StatusInterval.D() != 1500*time.Millisecond {
+		t.Errorf("long_query_time %v fragment_timeout %s query_timeout %s status_interval %s", c.LongQueryTime, c.FragmentTimeout.D(), c.QueryTimeout.D(), c.StatusInterval.D())
+	}
+	for _, bad := range []string{"long_query_time: -1\n", "long_query_time: ten\n", "fragment_timeout: 1e30\n"} {
+		if err := os.WriteFile(p, []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := Load(p, &Coordinator{}); err == nil || !strings.Contains(err.Error(), "line 1") {
+			t.Errorf("%q: %v, want an error on line 1", bad, err)
 		}
 	}
 }
