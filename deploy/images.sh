@@ -16,8 +16,9 @@
 #   deploy/images.sh --bases      # only the bases
 #
 # Root is needed for debootstrap and chroot. Work files (rootfs, binary)
-# go to $SHOAL_IMAGES_WORK (default /var/tmp/shoal-images), never the
-# repository. SHOAL_DEBIAN_MIRROR overrides the archive
+# go to a directory of the run's own under $SHOAL_IMAGES_WORK (default
+# /var/tmp/shoal-images), never the repository, and are removed at exit.
+# SHOAL_IMAGE names the shoal image (default shoal:local). SHOAL_DEBIAN_MIRROR overrides the archive
 # (http://deb.debian.org/debian).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,16 +59,18 @@ if ! docker info >/dev/null 2>&1; then
   exit 1
 fi
 
-# build_base: debootstrap a minbase rootfs (cached as a tarball of the
-# bootstrap so a --rebuild of the MariaDB image alone does not download
-# the base again), then import it.
-rootfs=$WORK/rootfs
-cleanup_mounts() {
-  for m in "$rootfs/proc" "$rootfs/dev/pts"; do
-    if mountpoint -q "$m" 2>/dev/null; then umount -l "$m" || true; fi
-  done
+# Each run works in a directory of its own under $WORK (two work trees may
+# build at once), removed at exit.
+mkdir -p "$WORK"
+run=$(mktemp -d "$WORK/run.XXXXXX")
+rootfs=$run/rootfs
+mounts_under() { awk -v p="$1/" 'index($2, p) == 1 {print $2}' /proc/mounts | sort -r; }
+cleanup() {
+  for m in $(mounts_under "$rootfs"); do umount -l "$m" || true; done
+  # Never rm -rf through a mount (the chroot's /proc, /sys).
+  if [ -z "$(mounts_under "$rootfs")" ]; then rm -rf "$run"; fi
 }
-trap cleanup_mounts EXIT
+trap cleanup EXIT
 
 bootstrap() {
   if ! command -v debootstrap >/dev/null; then
@@ -84,13 +87,10 @@ bootstrap() {
     echo "images.sh: debootstrap and chroot need root (sudo deploy/images.sh)" >&2
     exit 1
   fi
-  cleanup_mounts
-  rm -rf "$rootfs"
-  mkdir -p "$WORK"
-  : >"$WORK/chroot.log"
+  : >"$run/chroot.log"
   log "debootstrap --variant=minbase $SUITE from $MIRROR"
-  debootstrap --variant=minbase --include=ca-certificates "$SUITE" "$rootfs" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 ||
-    { tail -20 "$WORK/debootstrap.log" >&2; exit 1; }
+  debootstrap --variant=minbase --include=ca-certificates "$SUITE" "$rootfs" "$MIRROR" >"$run/debootstrap.log" 2>&1 ||
+    { tail -20 "$run/debootstrap.log" >&2; exit 1; }
   cat >"$rootfs/etc/apt/sources.list" <<SOURCES
 deb $MIRROR $SUITE main
 deb $MIRROR $SUITE-updates main
@@ -114,11 +114,11 @@ in_chroot() {
   cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
   mountpoint -q "$rootfs/proc" || mount -t proc proc "$rootfs/proc"
   local rc=0
-  DEBIAN_FRONTEND=noninteractive LC_ALL=C chroot "$rootfs" /bin/sh -c "$1" >>"$WORK/chroot.log" 2>&1 || rc=$?
+  DEBIAN_FRONTEND=noninteractive LC_ALL=C chroot "$rootfs" /bin/sh -c "$1" >>"$run/chroot.log" 2>&1 || rc=$?
   umount -l "$rootfs/proc"
   if [ $rc != 0 ]; then
-    echo "images.sh: in the rootfs: $1: exit $rc; end of $WORK/chroot.log:" >&2
-    tail -20 "$WORK/chroot.log" >&2
+    echo "images.sh: in the rootfs: $1: exit $rc; end of $run/chroot.log:" >&2
+    tail -20 "$run/chroot.log" >&2
     exit $rc
   fi
   : >"$rootfs/etc/resolv.conf"
@@ -165,7 +165,6 @@ if [ $need_base = 1 ] || [ $need_mariadb = 1 ]; then
     in_chroot "chown mysql:mysql /run/mysqld /var/lib/mysql"
     import_rootfs "$MARIADB_IMAGE" "${base_env[@]}" 'EXPOSE 3306' 'CMD ["mariadbd"]'
   fi
-  rm -rf "$rootfs"
   log "base images built in $((SECONDS - t0)) s"
 else
   log "base images present: $BASE_IMAGE $MARIADB_IMAGE (--rebuild to make them again)"
@@ -173,8 +172,7 @@ fi
 
 if [ $shoal = 1 ]; then
   t0=$SECONDS
-  ctx=$WORK/shoal-context
-  rm -rf "$ctx"
+  ctx=$run/shoal-context
   mkdir -p "$ctx"
   version=$(git describe --tags --always --dirty 2>/dev/null || echo dev)
   log "building shoal $version (CGO_ENABLED=0)"
@@ -183,9 +181,8 @@ if [ $shoal = 1 ]; then
   # The classic builder: it uses the local base image as it is (BuildKit,
   # where installed, would ask a registry about it).
   old=$(image_id "$SHOAL_IMAGE")
-  DOCKER_BUILDKIT=0 docker build -q --build-arg BASE="$BASE_IMAGE" --build-arg VERSION="$version" -t "$SHOAL_IMAGE" "$ctx" >/dev/null 2>"$WORK/build.log" ||
-    { cat "$WORK/build.log" >&2; exit 1; }
+  DOCKER_BUILDKIT=0 docker build -q --build-arg BASE="$BASE_IMAGE" --build-arg VERSION="$version" -t "$SHOAL_IMAGE" "$ctx" >/dev/null 2>"$run/build.log" ||
+    { cat "$run/build.log" >&2; exit 1; }
   drop_replaced "$SHOAL_IMAGE" "$old"
-  rm -rf "$ctx"
   log "built $SHOAL_IMAGE ($version) in $((SECONDS - t0)) s"
 fi

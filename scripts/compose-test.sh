@@ -46,6 +46,9 @@ export COMPOSE_PROJECT_NAME=$project
 export COMPOSE_FILE=docker-compose.yml:docker-compose.mariadb.yml:deploy/compose/e2e/docker-compose.e2e.yml
 export ROWS=${ROWS:-50000} BUFFER_POOL=${BUFFER_POOL:-128M}
 export SHOAL_PORT='' SHOAL_HTTP_PORT='' # any free loopback port
+# The shoal image of this run, from this work tree: another work tree's
+# run on the same engine may be building shoal:local at the same time.
+export SHOAL_IMAGE=shoal:$project
 SHOAL_CLUSTER_SECRET=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 export SHOAL_CLUSTER_SECRET
 
@@ -91,6 +94,7 @@ on_exit() {
     echo "  COMPOSE_PROJECT_NAME=$project COMPOSE_FILE=$COMPOSE_FILE ${compose[*]} down -v" >&2
   else
     down || rc=1
+    docker rmi "$SHOAL_IMAGE" >/dev/null 2>&1 || true
   fi
   printf '%s\n' "compose-test: times (ROWS=$ROWS)" "${report[@]}" >&2
   exit $rc
