@@ -7,17 +7,21 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
 )
 
-// Duration is a time.Duration written as "1500ms", "30s", "2m" in YAML.
+// Duration is a time.Duration written as "1500ms", "30s", "2m" in YAML,
+// or as a number of seconds as MySQL writes its own (long_query_time: 2,
+// 0.5).
 type Duration time.Duration
 
-// UnmarshalYAML reads a Go duration string.
+// UnmarshalYAML reads a Go duration string or a number of seconds.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	var s string
 	if err := n.Decode(&s); err != nil {
@@ -25,7 +29,11 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil {
-		return fmt.Errorf("line %d: %w", n.Line, err)
+		secs, ferr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if ferr != nil || secs < 0 || secs > (1<<63-1)/1e9 {
+			return fmt.Errorf("line %d: %w (or a number of seconds)", n.Line, err)
+		}
+		v = time.Duration(secs * float64(time.Second))
 	}
 	*d = Duration(v)
 	return nil
@@ -130,7 +138,7 @@ type Coordinator struct {
 	StatusInterval Duration `yaml:"status_interval"`
 	// MergeMemoryLimit bounds the Arrow memory of one query's merge in
 	// bytes (default 1 GiB).
-	MergeMemoryLimit int64 `yaml:"merge_memory_limit"`
+	MergeMemoryLimit int64 `yaml:"merge_memory_limit" size:"bytes"`
 	// QueryMemoryLimit bounds, in bytes, the fragment results (Arrow
 	// batches received from workers) that all running queries together
 	// hold on the coordinator. A query whose next batch does not fit stops
@@ -139,13 +147,13 @@ type Coordinator struct {
 	// that cannot fit even alone, or waits longer, fails with 1041.
 	// Default 8 GiB; size it to about half the coordinator's RAM.
 	// Negative: no limit (usage is still measured).
-	QueryMemoryLimit int64 `yaml:"query_memory_limit"`
+	QueryMemoryLimit int64 `yaml:"query_memory_limit" size:"bytes"`
 	// QueryMemoryWait bounds one wait for query memory (default 30s).
 	QueryMemoryWait Duration `yaml:"query_memory_wait"`
 	// PinnedMemoryLimit bounds the memory of all pinned tables together
 	// (CACHE TABLE): a pin that would exceed it fails and changes
 	// nothing. Default 4 GiB; negative means no limit.
-	PinnedMemoryLimit int64 `yaml:"pinned_memory_limit"`
+	PinnedMemoryLimit int64 `yaml:"pinned_memory_limit" size:"bytes"`
 	// InMemoryConcurrency is how many statements over pinned tables run
 	// in memory at once; the others wait for a slot in arrival order
 	// (engine/runqueue). Default: the CPU count (GOMAXPROCS at start);
@@ -168,7 +176,7 @@ type Coordinator struct {
 	// bytes (default 64 MiB, MySQL 8's default): a larger one gets error
 	// 1153, and a client that sends far more (past an eighth again) is
 	// disconnected before the coordinator buffers it.
-	MaxAllowedPacket int `yaml:"max_allowed_packet"`
+	MaxAllowedPacket int `yaml:"max_allowed_packet" size:"bytes"`
 	// HTTPListen is the address of the HTTP listener serving /metrics
 	// (Prometheus) and /healthz. Unset: DefaultHTTPListen, skipped with a
 	// warning when that port is taken; "": no HTTP listener.
@@ -450,11 +458,15 @@ func validCompression(c string) bool {
 	return false
 }
 
-// Load reads a YAML file into v, rejecting unknown keys.
+// Load reads a YAML file into v, rejecting unknown keys. Byte sizes
+// accept units ("8GiB", "512MiB"; size.go).
 func Load(path string, v any) error {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
+	}
+	if b, err = expandSizes(b, reflect.TypeOf(v)); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)

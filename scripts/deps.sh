@@ -39,8 +39,10 @@ fi
 if command -v npm >/dev/null && [ ! -d "$(dirname "$0")/../e2e/clients/node/node_modules/mysql2" ]; then
   (cd "$(dirname "$0")/../e2e/clients/node" && npm ci --no-audit --no-fund >/dev/null) || echo "npm ci in e2e/clients/node failed: the mysql2 client test will be skipped" >&2
 fi
-# docker-compose (v1, from the distribution) only to check that
-# docker-compose.yml parses; no container engine is needed for that.
-if ! command -v docker-compose >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+# docker-compose (v1, from the distribution) where the compose plugin is
+# missing: it parses docker-compose.yml, and scripts/compose-test.sh runs the
+# cluster with it when a Docker engine is there (deploy/images.sh installs
+# debootstrap itself).
+if ! command -v docker-compose >/dev/null && ! docker compose version >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null 2>&1 || echo "docker-compose not installed: the compose file check is skipped" >&2
 fi

@@ -1,27 +1,84 @@
 #!/usr/bin/env bash
-# The whole test suite: formatting, vet, and every package's tests with the
-# race detector, including the end-to-end differential suite, which starts
-# its own MariaDB primary and replicas on free loopback ports.
-set -euo pipefail
+# The whole test suite: formatting, vet, every package's tests with the
+# race detector (including the end-to-end differential suite, which starts
+# its own MariaDB primary and replicas on free loopback ports), the fuzz
+# targets briefly, the soak without the race detector, and the compose
+# end-to-end test on a Docker engine.
+#
+# Every stage runs even when an earlier one failed, and each is reported
+# (PASS, FAIL or SKIP with its reason) in a summary at the end; the script
+# exits non-zero when any stage failed. The log is .local/test.log.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh || exit 1
 export PATH=$PATH:/usr/local/go/bin:/usr/sbin
-unformatted=$(gofmt -l $(git ls-files '*.go'))
-if [ -n "$unformatted" ]; then
-  echo "gofmt would change:" $unformatted >&2
-  exit 1
-fi
-go vet ./...
-# The container deployment cannot run here (no container engine); check that
-# its compose file parses.
+mkdir -p .local
+log=.local/test.log
+: >"$log"
+summary=()
+failed=0
+
+# stage NAME COMMAND...: runs the command, its output to the terminal and
+# the log, and records the outcome.
+stage() {
+  local name=$1
+  shift
+  echo "=== stage: $name" | tee -a "$log"
+  local start=$SECONDS
+  if "$@" 2>&1 | tee -a "$log"; then
+    summary+=("PASS $name ($((SECONDS - start)) s)")
+  else
+    summary+=("FAIL $name ($((SECONDS - start)) s)")
+    failed=1
+  fi
+}
+
+skip() {
+  echo "SKIP $1: $2" | tee -a "$log"
+  summary+=("SKIP $1: $2")
+}
+
+gofmt_check() {
+  local unformatted
+  unformatted=$(gofmt -l $(git ls-files '*.go'))
+  if [ -n "$unformatted" ]; then
+    echo "gofmt would change:" $unformatted
+    return 1
+  fi
+}
+
+compose_config() {
+  docker-compose -f docker-compose.yml config -q &&
+    docker-compose -f docker-compose.yml -f docker-compose.mariadb.yml config -q
+}
+
+stage gofmt gofmt_check
+stage "go vet" go vet ./...
+# The compose files parse, both flavours (the last stage runs the MariaDB one).
 if command -v docker-compose >/dev/null; then
-  docker-compose -f docker-compose.yml config -q
+  stage "compose files parse" compose_config
+else
+  skip "compose files parse" "no docker-compose"
 fi
-go test -race -timeout 25m -count=1 ./... 2>&1 | tee /tmp/shoal-test.log
+stage "go test -race ./..." go test -race -timeout 25m -count=1 ./...
 # The fuzz targets briefly (scripts/fuzz.sh runs them longer): query front
 # end and ticket decoding, 200,000 inputs each (10-30 s; a count, not a
 # duration, so Go 1.26's deadline race cannot fail the run: see fuzz.sh).
-FUZZTIME=${FUZZTIME:-200000x} scripts/fuzz.sh 2>&1 | tee -a /tmp/shoal-test.log
+export FUZZTIME=${FUZZTIME:-200000x}
+stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # The soak once more without the race detector, whose shadow memory grows
 # with the run: here its RSS bound holds (e2e/soak_test.go).
-go test -count=1 -timeout 10m -run 'TestSoak$' ./e2e 2>&1 | tee -a /tmp/shoal-test.log
+stage "soak without the race detector" go test -count=1 -timeout 10m -run 'TestSoak$' ./e2e
+# The compose end-to-end stage (scripts/compose-test.sh): images built here,
+# the MariaDB flavour up, differential queries and container faults, the
+# benchmark, down -v.
+if ! command -v docker >/dev/null || ! docker info >/dev/null 2>&1; then
+  skip "compose e2e" "no Docker engine answers (docker info failed)"
+else
+  stage "compose e2e" scripts/compose-test.sh
+fi
+
+echo
+echo "summary:"
+printf '  %s\n' "${summary[@]}" | tee -a "$log"
+exit $failed

@@ -67,6 +67,11 @@ func runCoordinator(args []string) error {
 		cfg.ReplicaPassword = pw
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	withDefaults := cfg
+	withDefaults.Defaults()
+	for _, w := range withDefaults.Warnings() {
+		log.Warn(w)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	s, err := coordinator.New(ctx, cfg, log)

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +31,7 @@ func runGen(args []string) error {
 	chunk := fs.Int64("chunk-rows", 200_000, "rows per LOAD DATA statement (one transaction each)")
 	progress := fs.String("progress", "auto", "progress on stderr: auto (in place on a terminal, else every 10%), tty, lines or off")
 	tsv := fs.Bool("tsv", false, "write the rows as TSV to stdout instead of loading them (no server needed)")
+	ifMissing := fs.Bool("if-missing", false, "load nothing when the database's ontime table already holds --rows rows (a one-shot loader that runs again, as docker-compose.yml's)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal gen [flags]
 
@@ -69,9 +72,28 @@ flags:
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
+	if *ifMissing {
+		if n, err := ontimeRows(ctx, o.DSN, *database); err == nil && n == *rows {
+			fmt.Fprintf(os.Stderr, "database %s on %s already holds %d ontime rows: nothing to load (--if-missing)\n", *database, cfg.Addr, n)
+			return nil
+		}
+	}
 	if err := gen.Load(ctx, o); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "database %s on %s ready in %s\n", *database, cfg.Addr, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// ontimeRows counts the rows of database's ontime table (an error when
+// there is none).
+func ontimeRows(ctx context.Context, dsn, database string) (int64, error) {
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var n int64
+	err = db.QueryRowContext(ctx, "SELECT COUNT(*) FROM `"+strings.ReplaceAll(database, "`", "``")+"`.ontime").Scan(&n)
+	return n, err
 }

@@ -94,7 +94,11 @@ flags:
 	for _, r := range c.Replicas {
 		s := r.MySQL
 		if r.Worker != "" {
-			s += " (worker " + r.Worker + ")"
+			s += " (worker " + r.Worker
+			if r.WorkerHTTP != "" {
+				s += ", http " + r.WorkerHTTP
+			}
+			s += ")"
 		}
 		if r.CPU != nil {
 			s += fmt.Sprintf(" on cpu %d", *r.CPU)
@@ -105,6 +109,11 @@ flags:
 		time.Since(start).Round(time.Second), *rows, c.LoadTime.Round(time.Millisecond))
 	fmt.Printf("  primary   %s\n  replicas  %s\n", c.Primary, strings.Join(reps, ", "))
 	if c.Coordinator.MySQL != "" {
+		fmt.Printf("  coordinator %s", c.Coordinator.MySQL)
+		if c.Coordinator.HTTP != "" {
+			fmt.Printf(" (status page http://%s/)", c.Coordinator.HTTP)
+		}
+		fmt.Println()
 		_, port, _ := strings.Cut(c.Coordinator.MySQL, ":")
 		fmt.Printf("connect:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
 		if c.TLSCA != "" {
@@ -123,8 +132,20 @@ flags:
 		_, port, _ := strings.Cut(c.Primary, ":")
 		fmt.Printf("connect to the primary:\n  mariadb -h127.0.0.1 -P%s -uroot %s\n", port, c.Database)
 	}
-	fmt.Printf("stop:\n  shoal local down --dir %s\n", *dir)
+	fmt.Printf("stop:\n  %s local down --dir %s\n", selfCommand(), *dir)
 	return nil
+}
+
+// selfCommand is how to run this binary again from the same directory: the
+// path it was started by ("bin/shoal", "./shoal", an absolute path), or
+// plain "shoal" when it was found on PATH (or by go run, whose binary is
+// gone once it exits).
+func selfCommand() string {
+	arg0 := os.Args[0]
+	if !strings.ContainsRune(arg0, os.PathSeparator) || strings.Contains(arg0, "go-build") {
+		return "shoal"
+	}
+	return arg0
 }
 
 func runLocalDown(args []string) error {

@@ -100,6 +100,8 @@ type Cluster struct {
 // Coordinator holds the coordinator's client address ("" with NoShoal).
 type Coordinator struct {
 	MySQL string `json:"mysql"`
+	// HTTP is its HTTP address: status page, /metrics, /healthz.
+	HTTP string `json:"http,omitempty"`
 	// Shaped holds, with Options.Shape, the client addresses of the
 	// coordinators that reach the workers through shaped links, by IPC
 	// compression: ShapedNone and ShapedLZ4.
@@ -113,6 +115,8 @@ type Coordinator struct {
 type Replica struct {
 	MySQL  string `json:"mysql"`
 	Worker string `json:"worker"`
+	// WorkerHTTP is the worker's HTTP address (/metrics, /healthz).
+	WorkerHTTP string `json:"worker_http,omitempty"`
 	// CPU is the CPU the replica and its worker are pinned to (PinCPUs);
 	// nil when not pinned.
 	CPU *int `json:"cpu,omitempty"`

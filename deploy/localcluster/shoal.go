@@ -32,8 +32,15 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 		return err
 	}
 	c.TLSCA = certFile
+	// The coordinator's HTTP listener (status page, /metrics, /healthz)
+	// on a free port too: the default one would go to the first cluster
+	// on the machine only.
+	hp, err := freePorts(1)
+	if err != nil {
+		return err
+	}
 	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User, ClusterSecret: secret,
-		TLSCert: certFile, TLSKey: keyFile}
+		TLSCert: certFile, TLSKey: keyFile, HTTPListen: new(fmt.Sprintf("127.0.0.1:%d", hp[0]))}
 	var pin *pinner // worker i runs on replica i's CPU (pin.go)
 	if o.PinCPUs {
 		if pin, err = newPinner(); err != nil {
@@ -66,6 +73,7 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 			return err
 		}
 		c.Replicas[i].Worker = w.Listen
+		c.Replicas[i].WorkerHTTP = httpAddr
 		coord.Replicas = append(coord.Replicas, config.Replica{
 			Name: fmt.Sprintf("replica%d", i+1), MySQL: c.Replicas[i].MySQL, Worker: w.Listen,
 		})
@@ -74,6 +82,7 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 		return err
 	}
 	c.Coordinator.MySQL = coord.Listen
+	c.Coordinator.HTTP = *coord.HTTPListen
 	logf("coordinator on %s, workers on %d replicas", coord.Listen, len(c.Replicas))
 	if o.Shape != "" {
 		return startShaped(reg, c, o, dir, bin, pin, coord, logf) // shape.go

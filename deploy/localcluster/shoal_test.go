@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -152,6 +153,20 @@ func TestUpDownWithShoalProcesses(t *testing.T) {
 	if co.Listen != c.Coordinator.MySQL || len(co.Replicas) != 1 || co.Replicas[0].Worker != w.Listen || co.ReplicaUser != "root" {
 		t.Errorf("coordinator.yaml: %+v", co)
 	}
+	// Every listener on a port of its own, the HTTP ones too: the default
+	// 4080/4180 would go to the first cluster on the machine only.
+	if co.HTTPListen == nil || *co.HTTPListen != c.Coordinator.HTTP || c.Coordinator.HTTP == config.DefaultHTTPListen ||
+		w.HTTPListen == nil || *w.HTTPListen != c.Replicas[0].WorkerHTTP || c.Replicas[0].WorkerHTTP == config.DefaultWorkerHTTPListen {
+		t.Errorf("HTTP listeners: coordinator.yaml %v, worker1.yaml %v; cluster %q, %q", co.HTTPListen, w.HTTPListen, c.Coordinator.HTTP, c.Replicas[0].WorkerHTTP)
+	}
+	if loaded, err := Load(dir); err != nil || loaded.Coordinator.HTTP != c.Coordinator.HTTP || loaded.Replicas[0].WorkerHTTP != c.Replicas[0].WorkerHTTP {
+		t.Errorf("cluster.json does not record the HTTP addresses: %+v (%v)", loaded, err)
+	}
+	if resp, err := http.Get("http://" + c.Coordinator.HTTP + "/healthz"); err != nil {
+		t.Errorf("coordinator /healthz: %v", err)
+	} else {
+		resp.Body.Close()
+	}
 	if co.TLSCert == "" || co.TLSCert != c.TLSCA {
 		t.Errorf("coordinator.yaml: tls_cert %q, cluster tls_ca %q: want the generated certificate in both", co.TLSCert, c.TLSCA)
 	} else if _, err := tls.LoadX509KeyPair(co.TLSCert, co.TLSKey); err != nil {
@@ -181,7 +196,7 @@ func TestUpDownWithShoalProcesses(t *testing.T) {
 	if pids := running(proxy); len(pids) > 0 {
 		t.Errorf("netshape proxy %s still runs after Down: pids %v", proxy, pids)
 	}
-	for _, a := range []string{c.Coordinator.MySQL, c.Coordinator.Shaped[ShapedNone], c.Coordinator.Shaped[ShapedLZ4], c.Replicas[0].Worker, proxy} {
+	for _, a := range []string{c.Coordinator.MySQL, c.Coordinator.HTTP, c.Coordinator.Shaped[ShapedNone], c.Coordinator.Shaped[ShapedLZ4], c.Replicas[0].Worker, proxy} {
 		if _, err := net.DialTimeout("tcp", a, time.Second); err == nil {
 			t.Errorf("%s still open after Down", a)
 		}
