@@ -1,26 +1,46 @@
 package pinned
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/go-sql-driver/mysql"
+	"github.com/shoaldb/shoal/deploy/localcluster"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // TestFiltersAgainstMariaDB counts the rows each vectorized WHERE passes
 // over statesTable (trailing spaces kept) and asks MariaDB the same
-// question of the same rows. It needs a server: set
-// SHOAL_TEST_MARIADB_DSN (user:pass@unix(/path/sock)/test, say); it
+// question of the same rows, on a server it starts (or the one
+// SHOAL_TEST_MARIADB_DSN names: user:pass@unix(/path/sock)/test, say); it
 // creates and drops the table pinned_oracle_states there.
 func TestFiltersAgainstMariaDB(t *testing.T) {
 	dsn := os.Getenv("SHOAL_TEST_MARIADB_DSN")
 	if dsn == "" {
-		t.Skip("SHOAL_TEST_MARIADB_DSN is not set")
+		// A server of the test's own (SHOAL_TEST_MYSQL names one to use).
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		addr, stop, err := localcluster.TestMySQL(ctx)
+		if err != nil {
+			t.Fatalf("the MariaDB oracle needs a server: %v", err)
+		}
+		defer stop()
+		admin, err := sql.Open("mysql", "root@tcp("+addr+")/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = admin.Exec("CREATE DATABASE IF NOT EXISTS pinned_oracle")
+		admin.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dsn = "root@tcp(" + addr + ")/pinned_oracle"
 	}
 	db, err := sql.Open("mysql", dsn)
 	if err != nil {

@@ -43,3 +43,14 @@ func StartMySQL(ctx context.Context) (addr string, stop func() error, err error)
 	}
 	return s.addr(), stop, nil
 }
+
+// TestMySQL is the server a package's tests use: the one SHOAL_TEST_MYSQL
+// names (host:port, left running), else one StartMySQL starts. A caller
+// that gets an error fails its tests rather than skipping them: the
+// project's scripts install the server, so a missing one is a failure.
+func TestMySQL(ctx context.Context) (addr string, stop func() error, err error) {
+	if a := os.Getenv("SHOAL_TEST_MYSQL"); a != "" {
+		return a, func() error { return nil }, nil
+	}
+	return StartMySQL(ctx)
+}
