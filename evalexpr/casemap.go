@@ -32,9 +32,17 @@ type CaseMap struct {
 type CaseMapSource func(coll collations.ID) (*CaseMap, error)
 
 type caseMaps struct {
-	mu   sync.Mutex
+	mu   sync.Mutex // guards src and maps, never held across a read
 	src  CaseMapSource
-	maps map[collations.ID]*CaseMap // errors are not kept: a replica may be down for a while
+	maps map[collations.ID]*caseMapEntry
+}
+
+// caseMapEntry is one collation's mapping; its mutex is held while it is
+// read, so a second compile of the same collation waits for that read and
+// others proceed. An error is not kept: a replica may be down for a while.
+type caseMapEntry struct {
+	mu sync.Mutex
+	m  *CaseMap
 }
 
 // SetCaseMaps installs the source of case mappings for the collations
@@ -44,25 +52,33 @@ func (e *Env) SetCaseMaps(src CaseMapSource) {
 	e.cm.mu.Lock()
 	defer e.cm.mu.Unlock()
 	e.cm.src = src
-	e.cm.maps = map[collations.ID]*CaseMap{}
+	e.cm.maps = map[collations.ID]*caseMapEntry{}
 }
 
 // caseMap returns the mapping of coll, reading it once.
 func (e *Env) caseMap(coll collations.ID) (*CaseMap, error) {
 	e.cm.mu.Lock()
-	defer e.cm.mu.Unlock()
-	if m, ok := e.cm.maps[coll]; ok {
-		return m, nil
-	}
-	if e.cm.src == nil {
+	src := e.cm.src
+	if src == nil {
+		e.cm.mu.Unlock()
 		return nil, fmt.Errorf("no case mapping for collation %d", coll)
 	}
-	m, err := e.cm.src(coll)
-	if err != nil {
-		return nil, err
+	ent := e.cm.maps[coll]
+	if ent == nil {
+		ent = &caseMapEntry{}
+		e.cm.maps[coll] = ent
 	}
-	e.cm.maps[coll] = m
-	return m, nil
+	e.cm.mu.Unlock()
+	ent.mu.Lock()
+	defer ent.mu.Unlock()
+	if ent.m == nil {
+		m, err := src(coll)
+		if err != nil {
+			return nil, err
+		}
+		ent.m = m
+	}
+	return ent.m, nil
 }
 
 // CaseMapQuery returns the statement that reads the case mapping of a

@@ -1,7 +1,9 @@
 package evalexpr
 
 import (
+	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -103,5 +105,55 @@ func TestProbe(t *testing.T) {
 		if _, err := env.Compile(src, layout); err != nil {
 			t.Errorf("%s: %v", src, err)
 		}
+	}
+}
+
+// TestCaseMapReadOutsideLock: a collation whose mapping is being read
+// (a slow replica) does not hold up another collation's, and each is read
+// once; a failed read is tried again.
+func TestCaseMapReadOutsideLock(t *testing.T) {
+	e, err := NewEnv("10.11.6-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, release := collations.ID(45), make(chan struct{})
+	var mu sync.Mutex
+	reads := map[collations.ID]int{}
+	fail := true
+	e.SetCaseMaps(func(coll collations.ID) (*CaseMap, error) {
+		mu.Lock()
+		reads[coll]++
+		f := fail && coll != slow
+		mu.Unlock()
+		if coll == slow {
+			<-release
+		}
+		if f {
+			return nil, errors.New("replica down")
+		}
+		return &CaseMap{}, nil
+	})
+	done := make(chan error, 1)
+	go func() { _, err := e.caseMap(slow); done <- err }()
+	if _, err := e.caseMap(224); err == nil {
+		t.Fatal("a failed read gave a mapping")
+	}
+	mu.Lock()
+	fail = false
+	mu.Unlock()
+	for range 2 {
+		if _, err := e.caseMap(224); err != nil {
+			t.Fatalf("while another collation's read waits: %v", err)
+		}
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.caseMap(slow); err != nil {
+		t.Fatal(err)
+	}
+	if reads[224] != 2 || reads[slow] != 1 {
+		t.Errorf("reads %v, want 224 twice (one failed) and %d once", reads, slow)
 	}
 }
