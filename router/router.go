@@ -79,9 +79,14 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	if ok, err := s.showProcesslist(ss, query, callback); ok {
 		return err
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueryTimeout.D())
 	defer cancel()
-	defer context.AfterFunc(s.ctx, cancel)() // shutdown
+	if parent != s.ctx {
+		// A front end's own context (a Flight RPC's) ends at shutdown
+		// too; the MySQL front end's is the router's already.
+		defer context.AfterFunc(s.ctx, cancel)()
+	}
 	ss.setCancel(cancel)
 	defer ss.setCancel(nil)
 	if watch != nil {
