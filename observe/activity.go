@@ -2,6 +2,7 @@ package observe
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
 )
@@ -93,4 +94,18 @@ func TruncateRunes(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// Running fills r for a session running act: the statement, how long it
+// has run, and for a distributed one its fragments done ("fragments 5/16
+// done", the progress in percent).
+func (r *ProcRow) Running(act *Activity, now time.Time) {
+	r.Command, r.Time, r.State, r.Info = "Query", now.Sub(act.Start), "executing", act.Query
+	r.QueryID, r.Examined, r.Act = act.ID, act.Rows.Load(), act
+	if total := act.Total.Load(); total > 0 {
+		done := min(act.Done.Load(), total)
+		r.Fragments, r.Done = total, done
+		r.State = fmt.Sprintf("fragments %d/%d done", done, total)
+		r.Progress = 100 * float64(done) / float64(total)
+	}
 }

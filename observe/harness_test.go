@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -51,7 +50,8 @@ func (f *fakeSource) running(ss *session) (act *Activity, ok bool) {
 	return ss.act, ss.act != nil
 }
 
-// ProcessList lists the sessions as the router's process list does.
+// ProcessList lists the sessions; a running one as the router lists it
+// (ProcRow.Running).
 func (f *fakeSource) ProcessList() []ProcRow {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -60,12 +60,7 @@ func (f *fakeSource) ProcessList() []ProcRow {
 	for _, ss := range f.sessions {
 		r := ProcRow{ID: ss.id, User: ss.user, DB: ss.db, Command: "Sleep", Time: now.Sub(ss.since)}
 		if act := ss.act; act != nil {
-			r.Command, r.Time, r.State, r.Info, r.Act = "Query", now.Sub(act.Start), "executing", act.Query, act
-			if total := act.Total.Load(); total > 0 {
-				r.Fragments, r.Done = total, min(act.Done.Load(), total)
-				r.State = fmt.Sprintf("fragments %d/%d done", r.Done, total)
-				r.Progress = 100 * float64(r.Done) / float64(total)
-			}
+			r.Running(act, now)
 		}
 		out = append(out, r)
 	}

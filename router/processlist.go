@@ -118,14 +118,7 @@ func (s *Router) processList(viewer string, self *Session, selfQuery string) []o
 		case ss == self:
 			r.Command, r.Time, r.State, r.Info = "Query", 0, "starting", selfQuery
 		case act != nil:
-			r.Command, r.Time, r.State, r.Info = "Query", now.Sub(act.Start), "executing", act.Query
-			r.QueryID, r.Examined, r.Act = act.ID, act.Rows.Load(), act
-			if total := act.Total.Load(); total > 0 {
-				done := min(act.Done.Load(), total)
-				r.Fragments, r.Done = total, done
-				r.State = fmt.Sprintf("fragments %d/%d done", done, total)
-				r.Progress = 100 * float64(done) / float64(total)
-			}
+			r.Running(act, now)
 		}
 		out = append(out, r)
 		return true
