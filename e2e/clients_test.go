@@ -447,12 +447,15 @@ func TestConnectSequences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
+	// Both connections take the tools' SETs (isolation level, sql_mode,
+	// character_set_results): discarded, not pooled, so no later test
+	// inherits them.
+	defer discard(cs)
 	cd, err := env.direct.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cd.Close()
+	defer discard(cd)
 	// exact: rows must be equal; false: the value is per server (a
 	// replica is another server), so only columns, types and errors.
 	steps := []struct {
