@@ -146,7 +146,7 @@ func (s *Server) Pins() []*pinned.Table {
 	if s.eng == nil {
 		return nil
 	}
-	return s.eng.Pins().List()
+	return s.eng.PinStore().Registry().List()
 }
 
 // ProcessList implements observe.Source.

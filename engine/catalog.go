@@ -12,33 +12,26 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 )
 
-func (s *Engine) refreshCatalog(ctx context.Context) error {
+// readCatalog reads the catalog from the first replica that answers,
+// healthy ones first, reusing old's split-key samples where they still
+// hold.
+func (s *replicas) readCatalog(ctx context.Context, old *catalog.Snapshot) (*catalog.Snapshot, error) {
 	var last error
-	for _, p := range s.rep.orderedMetas() {
+	for _, p := range s.orderedMetas() {
 		b, err := p.Get(ctx)
 		if err != nil {
 			last = err
 			continue
 		}
-		snap, err := catalog.Read(ctx, b, s.catalogOptions(), s.snap.Load(), s.log) // tables, then split-key samples
+		snap, err := catalog.Read(ctx, b, s.catalogOptions(), old, s.log) // tables, then split-key samples
 		p.Put(b, err)
 		if err != nil {
 			last = err
 			continue
 		}
-		if old := s.snap.Load(); old != nil {
-			// Plans depend on the schema, not on row counts or key bounds
-			// (fragments read those at execution): keep the cached plans
-			// unless the schema changed.
-			snap.Gen = old.Gen
-			if !catalog.SameSchema(old, snap) {
-				snap.Gen++
-			}
-		}
-		s.snap.Store(snap)
-		return nil
+		return snap, nil
 	}
-	return last
+	return nil, last
 }
 
 // orderedMetas lists the replicas' metadata pools, healthy ones first.
@@ -84,7 +77,7 @@ func (s *replicas) onMeta(ctx context.Context, fn func(*replica.Conn) error) err
 }
 
 // catalogOptions sizes the split-key samples for today's workers.
-func (s *Engine) catalogOptions() catalog.Options {
+func (s *replicas) catalogOptions() catalog.Options {
 	slots := 0
 	for _, w := range s.workers {
 		slots += w.Slots()
@@ -95,13 +88,13 @@ func (s *Engine) catalogOptions() catalog.Options {
 
 // caseMap reads a collation's case mapping from a replica (for LOWER and
 // UPPER in the final stage, evalexpr/casemap.go).
-func (s *Engine) caseMap(coll collations.ID) (*evalexpr.CaseMap, error) {
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+func (s *replicas) caseMap(ctx context.Context, coll collations.ID) (*evalexpr.CaseMap, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var names, mapped *sqltypes.Result
 	var runes []rune
 	var qerr error
-	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+	err := s.onMeta(ctx, func(b *replica.Conn) error {
 		var err error
 		names, err = b.Fetch(fmt.Sprintf("SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLLATIONS WHERE ID = %d", coll), 2)
 		if err != nil || len(names.Rows) != 1 {

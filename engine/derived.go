@@ -50,8 +50,6 @@ type ephemeral struct {
 	plans   *planCache
 	ids     *observe.QueryIDs
 	snap    func() *catalog.Snapshot
-	gen     func() uint64 // the plan cache's generation
-	plan    func(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error)
 	shipped func(*schedule.Stats)
 	// plColumns caches information_schema.PROCESSLIST's columns as the
 	// replicas describe them (processlist_schema.go).
@@ -70,7 +68,7 @@ func (s *ephemeral) tryDerived(ctx context.Context, ss *Session, query string, c
 	if !ok {
 		return false, nil
 	}
-	gen := s.gen()
+	gen := s.prep.generation()
 	handled, err := s.runDerived(ctx, ss, sel, callback)
 	if handled {
 		s.plans.put(ss.DB+"\x00"+query, &cacheEntry{gen: gen, pass: "derived table over a distributed aggregate", derived: true})
@@ -94,7 +92,7 @@ func (s *ephemeral) runDerived(ctx context.Context, ss *Session, sel *ast.Select
 	if !ok {
 		return false, nil
 	}
-	ipr, why, err := s.plan(ctx, ss.DB, innerSQL, innerSel)
+	ipr, why, err := s.prep.plan(ctx, ss.DB, innerSQL, innerSel)
 	if err != nil || ipr == nil || !ipr.plan.Aggregate || ipr.prog != nil {
 		s.log.Debug("derived table passes through", "inner", innerSQL, "reason", why, "err", err)
 		return false, nil
@@ -256,7 +254,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 		if !ok {
 			return false, nil
 		}
-		pr, _, err := s.plan(ctx, ss.DB, text, bsel)
+		pr, _, err := s.prep.plan(ctx, ss.DB, text, bsel)
 		if err != nil || pr == nil || pr.prog != nil {
 			return false, nil
 		}

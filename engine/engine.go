@@ -10,9 +10,10 @@
 // memory budget, the workers and replica pools — all read through atomic
 // pointers or sync types, so statements take no global lock.
 //
-// It imports engine/catalog, replica, observe (to record into) and the
-// leaf packages (planner, pushdown, arrowexec, pinned, worker, ticket,
-// sqlerr, sqlparse); never the router or the front ends.
+// It imports engine/pinstore (the pins' lives), engine/schedule,
+// engine/catalog, replica, observe (to record into) and the leaf packages
+// (planner, pushdown, arrowexec, pinned, worker, ticket, sqlerr,
+// sqlparse); never the router or the front ends.
 package engine
 
 import (
@@ -25,10 +26,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/prometheus/client_golang/prometheus"
+	"vitess.io/vitess/go/mysql/collations"
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/cluster"
+	"github.com/shoaldb/shoal/engine/pinstore"
 	"github.com/shoaldb/shoal/engine/querymem"
 	"github.com/shoaldb/shoal/engine/runqueue"
 	"github.com/shoaldb/shoal/engine/schedule"
@@ -50,9 +53,9 @@ type Engine struct {
 	snap     atomic.Pointer[catalog.Snapshot]
 	plans    planCache
 	pins     *pinned.Registry
-	pinStore *PinStore
+	pinStore *pinstore.Store
 	qmem     *querymem.Budget // query_memory_limit
-	runq     *runqueue.Queue  // inmemory_concurrency; nil: no limit
+	inmem    *inMemory
 	workers  []*cluster.Worker
 	rep      *replicas // replica pools, passthrough, freshness floors
 	sched    *schedule.Scheduler
@@ -72,8 +75,9 @@ type Engine struct {
 func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *observe.Metrics, ids *observe.QueryIDs) (*Engine, error) {
 	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
 		qmem: querymem.New(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
+	s.inmem = &inMemory{cfg: cfg, mem: s.mem, metrics: m}
 	if cfg.InMemoryConcurrency > 0 {
-		s.runq = runqueue.New(cfg.InMemoryConcurrency, cfg.InMemoryQueueWait.D())
+		s.inmem.runq = runqueue.New(cfg.InMemoryConcurrency, cfg.InMemoryQueueWait.D())
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.rep = &replicas{cfg: cfg, log: log}
@@ -84,15 +88,13 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.rep.workers = s.workers
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
-	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, gen: s.planGen, pins: s.pins}
+	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins}
 	s.eph = &ephemeral{log: log, mem: s.mem, rep: s.rep, prep: s.prep, merge: s.merge, plans: &s.plans, ids: ids,
-		snap: s.snap.Load, gen: s.planGen, plan: s.plan, shipped: s.shipped}
-	s.pinStore = &PinStore{cfg: cfg, log: log, ctx: s.ctx, wg: &s.wg, rep: s.rep, pins: s.pins,
-		snap: s.snap.Load, scan: s.scanPin}
+		snap: s.snap.Load, shipped: s.shipped}
 	if cfg.Primary != "" {
 		s.rep.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
 	}
-	if err := s.refreshCatalog(ctx); err != nil {
+	if err := s.RefreshCatalog(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("reading the catalog from the replicas: %w", err)
 	}
@@ -101,8 +103,8 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.Close()
 		return nil, err
 	}
-	s.env.SetCaseMaps(s.caseMap)
-	s.pinStore.env = s.env
+	s.env.SetCaseMaps(func(coll collations.ID) (*evalexpr.CaseMap, error) { return s.rep.caseMap(s.ctx, coll) })
+	s.pinStore = pinstore.New(s.ctx, &s.wg, cfg, log, s.env, pinSource{s}, s.pins)
 	s.merge.env = s.env
 	s.prep.env = s.env
 	s.eph.env = s.env
@@ -118,7 +120,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 func (s *Engine) Start() {
 	s.wg.Add(1)
 	go s.background()
-	s.pinStore.loadConfiguredPins()
+	s.pinStore.Start()
 }
 
 // Close cancels running work, waits for the background loops and closes
@@ -146,28 +148,39 @@ func (s *Engine) background() {
 		case <-poll.C:
 			cluster.Poll(s.ctx, s.workers, s.cfg.MaxReplicaLag.D(), s.log)
 		case <-cat.C:
-			if err := s.refreshCatalog(s.ctx); err != nil {
+			if err := s.RefreshCatalog(s.ctx); err != nil {
 				s.log.Warn("catalog refresh failed; keeping the previous one", "err", err)
 			}
 		}
 	}
 }
 
-// RefreshCatalog re-reads the catalog now (after DDL, for example).
-func (s *Engine) RefreshCatalog(ctx context.Context) error { return s.refreshCatalog(ctx) }
+// RefreshCatalog re-reads the catalog now (after DDL, for example) from
+// the first replica that answers, healthy ones first. Plans depend on the
+// schema, not on row counts or key bounds (fragments read those at
+// execution): the cached plans are kept unless the schema changed.
+func (s *Engine) RefreshCatalog(ctx context.Context) error {
+	old := s.snap.Load()
+	snap, err := s.rep.readCatalog(ctx, old)
+	if err != nil {
+		return err
+	}
+	if old != nil {
+		snap.Gen = old.Gen
+		if !catalog.SameSchema(old, snap) {
+			snap.Gen++
+		}
+	}
+	s.snap.Store(snap)
+	return nil
+}
 
 // Snapshot is the current catalog snapshot.
 func (s *Engine) Snapshot() *catalog.Snapshot { return s.snap.Load() }
 
-// HasSchema reports whether the catalog knows database db.
-func (s *Engine) HasSchema(db string) bool { return s.snap.Load().Schemas[db] }
-
 // PinStore runs the pinned-table statements (CACHE, UNCACHE, REFRESH,
-// SHOW CACHED TABLES).
-func (s *Engine) PinStore() *PinStore { return s.pinStore }
-
-// Pins is the registry of pinned tables.
-func (s *Engine) Pins() *pinned.Registry { return s.pins }
+// SHOW CACHED TABLES) and holds the registry of pinned tables.
+func (s *Engine) PinStore() *pinstore.Store { return s.pinStore }
 
 // Env is the expression evaluator's environment (the replicas' version).
 func (s *Engine) Env() *evalexpr.Env { return s.env }
@@ -189,7 +202,7 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 		}, func() float64 { return float64(s.plans.size.Load()) }),
 	)
 	s.qmem.Register(reg)
-	if q := s.runq; q != nil {
+	if q := s.inmem.runq; q != nil {
 		reg.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "shoal_inmemory_running", Help: "Statements running in memory (at most inmemory_concurrency).",
@@ -216,7 +229,7 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
 	observe.TracePlan(ctx, pr, qid) // the status page's plans
 	if pr.prog != nil {
-		return s.runPinned(ctx, pr, sink)
+		return s.inmem.run(ctx, pr, sink)
 	}
 	if s.sched.Slots() == 0 {
 		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")

@@ -31,9 +31,9 @@ func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*s
 // plan returns the prepared plan of a SELECT, or nil and the reason when it
 // passes through. Plans are cached per database and statement text, for
 // one generation of the catalog and of the pinned tables.
-func (s *Engine) plan(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
-	snap := s.snap.Load()
-	gen := s.planGen()
+func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+	snap := s.snap()
+	gen := s.generation()
 	key := db + "\x00" + query
 	if e, ok := s.plans.get(key, gen); ok {
 		s.metrics.PlanHits.Inc()
@@ -60,18 +60,18 @@ func (s *Engine) plan(ctx context.Context, db, query string, sel *ast.SelectStmt
 	return pr, pass, nil
 }
 
-// planGen is the generation plans are cached for: it changes with the
+// generation is the generation plans are cached for: it changes with the
 // catalog snapshot and with every CACHE, UNCACHE and REFRESH.
-func (s *Engine) planGen() uint64 { return s.snap.Load().Gen<<32 | s.pins.Gen()&0xffffffff }
+func (s *preparer) generation() uint64 { return s.snap().Gen<<32 | s.pins.Gen()&0xffffffff }
 
 // planOn plans and prepares sel over cat without caching; a small
 // statement is routed to one replica (route.go).
-func (s *Engine) planOn(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+func (s *preparer) planOn(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
 	return s.planOnWith(ctx, cat, db, query, sel, true)
 }
 
 // planOnWith is planOn, routing by cost only if route is true.
-func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt, route bool) (*prepared, string, error) {
+func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, query string, sel *ast.SelectStmt, route bool) (*prepared, string, error) {
 	p, err := planner.PlanSelect(cat, db, sel)
 	if err != nil {
 		var nd *planner.NotDistributed
@@ -82,10 +82,10 @@ func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query 
 	}
 	key := shapeKey(db, query) // shape.go
 	if route {
-		pass, note, listed := s.prep.routeByCost(ctx, s.snap.Load(), db, query, p, s.prep.explainShaped(key))
+		pass, note, listed := s.routeByCost(ctx, s.snap(), db, query, p, s.explainShaped(key))
 		if pass != "" {
 			if listed {
-				s.prep.updateShape(key, func(n *shapeInfo) { n.pass = pass })
+				s.updateShape(key, func(n *shapeInfo) { n.pass = pass })
 			}
 			return nil, pass, nil
 		}
@@ -93,7 +93,7 @@ func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query 
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	pr, err := s.prep.prepareShaped(ctx, db, p, key)
+	pr, err := s.prepareShaped(ctx, db, p, key)
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement
@@ -114,7 +114,7 @@ func (s *Engine) planOnWith(ctx context.Context, cat planner.Catalog, db, query 
 // to the replicas when every pinned table it reads is a whole-table pin
 // (the replicas hold the same table), and fails with a clear error when it
 // reads a pinned query result, which only the coordinator holds.
-func (s *Engine) planPinned(ctx context.Context, snap *catalog.Snapshot, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
+func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
 	var resultPin string // a pinned query result the statement reads
 	pinnedRef := false
 	for _, ref := range planner.TableRefs(sel, db) {
@@ -143,7 +143,7 @@ func (s *Engine) planPinned(ctx context.Context, snap *catalog.Snapshot, db, que
 			why = "the pinned table is not the statement's main table"
 			break
 		}
-		pr, err := s.prep.preparePinned(ctx, db, p, t)
+		pr, err := s.preparePinned(ctx, db, p, t)
 		if err == nil {
 			return pr, "", nil
 		}
@@ -176,7 +176,7 @@ func (s *Engine) Explain(ctx context.Context, ss *Session, query string, ex *ast
 	if err != nil {
 		return err
 	}
-	pr, reason, err := s.plan(ctx, ss.DB, text, sel)
+	pr, reason, err := s.prep.plan(ctx, ss.DB, text, sel)
 	if err != nil {
 		return err
 	}

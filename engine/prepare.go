@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
@@ -86,7 +88,8 @@ type preparer struct {
 	rep     *replicas
 	plans   *planCache
 	metrics *observe.Metrics
-	gen     func() uint64 // the plan cache's current generation
+	log     *slog.Logger
+	snap    func() *catalog.Snapshot
 	pins    *pinned.Registry
 }
 

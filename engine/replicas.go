@@ -2,6 +2,7 @@ package engine
 
 import (
 	"log/slog"
+	"slices"
 
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -110,6 +111,21 @@ func (s *replicas) healthyMetas() []*replica.Pool {
 	for i, w := range s.workers {
 		if w.Healthy() {
 			out = append(out, s.metas[i])
+		}
+	}
+	return out
+}
+
+// addrs lists the replicas' MySQL addresses, the ones serving reads now
+// first and the others after them (for failover).
+func (s *replicas) addrs() []string {
+	var out []string
+	for _, p := range s.healthyMetas() {
+		out = append(out, p.Addr)
+	}
+	for _, r := range s.cfg.Replicas {
+		if !slices.Contains(out, r.MySQL) {
+			out = append(out, r.MySQL)
 		}
 	}
 	return out

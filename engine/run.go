@@ -15,7 +15,7 @@ import (
 // session's database (its plan, or that it passes through): repeated
 // statements skip parsing and planning. ok is false when it does not.
 func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (ok bool, err error) {
-	e, ok := s.plans.get(ss.DB+"\x00"+query, s.planGen())
+	e, ok := s.plans.get(ss.DB+"\x00"+query, s.prep.generation())
 	if !ok {
 		// The same shape with other literals (shape.go): a point lookup
 		// by a new key passes through unparsed.
@@ -42,7 +42,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 // memory over pins, as a derived table over a distributed aggregate, or
 // on one replica unchanged.
 func (s *Engine) RunSelect(ctx context.Context, ss *Session, query string, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) error {
-	pr, pass, err := s.plan(ctx, ss.DB, query, sel)
+	pr, pass, err := s.prep.plan(ctx, ss.DB, query, sel)
 	if err != nil {
 		return err
 	}

@@ -25,6 +25,9 @@ type Session struct {
 	sets    []string
 }
 
+// Database is the session's current database ("" for none).
+func (ss *Session) Database() string { return ss.DB }
+
 // CloseBackend closes the session's replica connection (it is reopened,
 // with the session's SETs replayed, on next use).
 func (ss *Session) CloseBackend() {

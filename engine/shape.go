@@ -65,7 +65,7 @@ func (s *preparer) shape(key string) *shapeInfo {
 	if key == "" {
 		return nil
 	}
-	e, ok := s.plans.get(key, s.gen())
+	e, ok := s.plans.get(key, s.generation())
 	if !ok {
 		return nil
 	}
@@ -82,7 +82,7 @@ func (s *preparer) updateShape(key string, f func(*shapeInfo)) {
 		sh = *old
 	}
 	f(&sh)
-	s.plans.put(key, &cacheEntry{gen: s.gen(), shape: &sh})
+	s.plans.put(key, &cacheEntry{gen: s.generation(), shape: &sh})
 }
 
 // shapePasses reports whether query's shape in db passes through

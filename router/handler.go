@@ -104,7 +104,7 @@ func readsOnly(query string) bool {
 }
 
 func (s *Router) use(ctx context.Context, ss *Session, db string, callback func(*sqltypes.Result) error) error {
-	if !s.eng.HasSchema(db) {
+	if !s.eng.Snapshot().Schemas[db] {
 		// The catalog may be older than the database: let the session's
 		// replica decide with one statement (and answer 1049 itself)
 		// rather than re-reading the whole catalog for every unknown name.

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/engine/pinstore"
 	"github.com/shoaldb/shoal/sqlerr"
 	"vitess.io/vitess/go/sqltypes"
 )
@@ -25,7 +25,7 @@ import (
 //	                                    high-water mark (append-only tables)
 //	SHOW CACHED TABLES
 
-const ident = engine.IdentPattern
+const ident = pinstore.IdentPattern
 
 var (
 	cacheRe      = regexp.MustCompile(`(?is)^\s*CACHE\s+TABLE\s+(` + ident + `(?:\s*\.\s*` + ident + `)?)(?:\s+OPTIONS\s*\(((?:[^()']|'(?:[^']|'')*')*)\))?(?:\s+AS\s+(.+?))?\s*;?\s*$`)

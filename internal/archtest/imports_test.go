@@ -20,6 +20,7 @@ var layer = map[string]int{
 	"frontend/flightwire": 50,
 	"router":              40,
 	"engine":              30,
+	"engine/pinstore":     27,
 	"engine/schedule":     25,
 	"engine/catalog":      20,
 	"replica":             18,

@@ -1,4 +1,4 @@
-package engine
+package pinstore
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 )
 
 // Live pins: CACHE TABLE … OPTIONS ('refresh' = 'live') keeps the pin
-// current from a replica's binary log (package livepin). The engine keeps
+// current from a replica's binary log (package livepin). The store keeps
 // the running pins by name; a pin publishes its versions through the
 // registry only while it is the one registered under its name, so an
 // UNCACHE or a new CACHE TABLE of the name can never be undone by a
@@ -165,7 +165,7 @@ func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
 func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // cacheLive starts the live pin spec and swaps out any pin of its name.
-func (s *PinStore) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
+func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	key := spec.DB + "." + spec.Name
 	e := &liveEntry{}
 	s.live.mu.Lock()
@@ -178,15 +178,7 @@ func (s *PinStore) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	if old != nil && old.pin != nil {
 		old.pin.Stop()
 	}
-	var addrs []string
-	for _, p := range s.rep.healthyMetas() {
-		addrs = append(addrs, p.Addr)
-	}
-	for _, r := range s.cfg.Replicas {
-		if !strings.Contains(strings.Join(addrs, ","), r.MySQL) {
-			addrs = append(addrs, r.MySQL) // unhealthy ones last, for failover
-		}
-	}
+	addrs := s.src.ReplicaAddrs()
 	publish := func(t *pinned.Table) error {
 		s.live.mu.Lock()
 		defer s.live.mu.Unlock()
@@ -222,7 +214,7 @@ func (s *PinStore) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 // putLive swaps in a live pin's version within the memory budget.
 // Unlike putPin it neither logs nor returns memory to the OS: a live pin
 // publishes several versions a second.
-func (s *PinStore) putLive(t *pinned.Table) error {
+func (s *Store) putLive(t *pinned.Table) error {
 	budget := s.cfg.PinnedMemoryLimit
 	if ok, others := s.pins.Put(t, budget); !ok {
 		return sqlerr.New(sqlerr.ErrOutOfResources, "HY000",
@@ -234,7 +226,7 @@ func (s *PinStore) putLive(t *pinned.Table) error {
 
 // stopLive stops the live pin db.name, if any; drop also unpins it under
 // the same lock, so no version of it can be published after.
-func (s *PinStore) stopLive(db, name string, drop bool) (found bool) {
+func (s *Store) stopLive(db, name string, drop bool) (found bool) {
 	key := db + "." + name
 	s.live.mu.Lock()
 	e := s.live.pins[key]
@@ -251,7 +243,7 @@ func (s *PinStore) stopLive(db, name string, drop bool) (found bool) {
 
 // liveStatus is the status of the live pin db.name; ok is false for a
 // pin that is not live.
-func (s *PinStore) liveStatus(db, name string) (st livepin.Status, ok bool) {
+func (s *Store) liveStatus(db, name string) (st livepin.Status, ok bool) {
 	s.live.mu.Lock()
 	e := s.live.pins[db+"."+name]
 	s.live.mu.Unlock()
@@ -262,7 +254,7 @@ func (s *PinStore) liveStatus(db, name string) (st livepin.Status, ok bool) {
 }
 
 // liveSpecOf is the spec a running live pin was started with.
-func (s *PinStore) liveSpecOf(db, name string) (livepin.Spec, bool) {
+func (s *Store) liveSpecOf(db, name string) (livepin.Spec, bool) {
 	s.live.mu.Lock()
 	defer s.live.mu.Unlock()
 	if e := s.live.pins[db+"."+name]; e != nil && e.pin != nil {
@@ -272,7 +264,7 @@ func (s *PinStore) liveSpecOf(db, name string) (livepin.Spec, bool) {
 }
 
 // refreshLive reloads a live pin in full: a new pin replaces it.
-func (s *PinStore) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Table, error) {
+func (s *Store) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Table, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
