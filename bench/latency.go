@@ -8,8 +8,8 @@ import (
 // Latency summarises a set of durations exactly: every duration is kept
 // and sorted, no buckets.
 type Latency struct {
-	N                        int
-	Mean, P50, P95, P99, Max time.Duration
+	N                              int
+	Mean, P50, P95, P99, P999, Max time.Duration
 }
 
 // Summarize returns the summary of ds, sorting ds in place. Percentiles are
@@ -30,6 +30,7 @@ func Summarize(ds []time.Duration) Latency {
 		P50:  Percentile(ds, 50),
 		P95:  Percentile(ds, 95),
 		P99:  Percentile(ds, 99),
+		P999: Percentile(ds, 99.9),
 		Max:  ds[len(ds)-1],
 	}
 }

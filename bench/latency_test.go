@@ -57,6 +57,7 @@ func TestSummarize(t *testing.T) {
 		P50:  100 * time.Millisecond,
 		P95:  190 * time.Millisecond,
 		P99:  198 * time.Millisecond,
+		P999: 200 * time.Millisecond,
 		Max:  200 * time.Millisecond,
 	}
 	if got != want {

@@ -29,8 +29,13 @@ type mixClass struct {
 func mixClasses() []mixClass {
 	key := func(r *rand.Rand, lo, hi int64) int64 { return lo + r.Int64N(max(hi-lo, 1)) }
 	return []mixClass{
+		{"select-1", func(*rand.Rand, int64, int64) string { return "select 1" }, 0},
 		{"point", func(r *rand.Rand, lo, hi int64) string {
 			return fmt.Sprintf("select * from ontime where id = %d", key(r, lo, hi))
+		}, 0},
+		{"point-same", func(_ *rand.Rand, lo, hi int64) string {
+			// The same text every time: what the text plan cache answers.
+			return fmt.Sprintf("select * from ontime where id = %d", lo+(hi-lo)/2)
 		}, 0},
 		{"point-expr", func(r *rand.Rand, lo, hi int64) string {
 			return fmt.Sprintf("select * from ontime where id = %d + 0*%d", key(r, lo, hi), r.IntN(1000))
@@ -57,13 +62,13 @@ func runBenchMix(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal bench mix [--dir D] [--conns 1,8] [--time 5s] [--classes a,b]
 
-A BI-like mix — point lookups by primary key with a new literal each time
-(point), the same through a constant expression (point-expr), 200-key
+A BI-like mix — select 1, point lookups by primary key with a new literal
+each time (point) and with the same text repeated (point-same), the same through a constant expression (point-expr), 200-key
 ranges (short-range), a selective indexed count, a full-table aggregate and
 an export — run class by class at each connection count, directly on the
 first replica of the local cluster in D and through its coordinator, in
-the same run. Prints per class and side p50/p99, the ratio Shoal/direct
-of p50 and p99, and how Shoal routes the class (its EXPLAIN's first line).
+the same run. Prints per class and side p50/p99/p999, the ratio
+Shoal/direct of p50 and p99, and how Shoal routes the class (its EXPLAIN's first line).
 Large classes run a bounded number of statements per side.
 
 flags:
@@ -107,8 +112,8 @@ flags:
 }
 
 func runMix(ctx context.Context, w io.Writer, direct, shoal *sql.DB, classes []mixClass, steps []int, per time.Duration, lo, hi int64) error {
-	fmt.Fprintf(w, "%-16s %5s %10s %10s %10s %10s %7s %7s %6s %6s  %s\n",
-		"class", "conns", "direct p50", "direct p99", "shoal p50", "shoal p99", "p50 x", "p99 x", "n dir", "n sh", "Shoal's route")
+	fmt.Fprintf(w, "%-16s %5s %10s %10s %10s %10s %10s %10s %7s %7s %7s %6s %6s  %s\n",
+		"class", "conns", "direct p50", "direct p99", "dir p999", "shoal p50", "shoal p99", "sh p999", "p50 x", "p99 x", "p999 x", "n dir", "n sh", "Shoal's route")
 	for _, c := range classes {
 		route := mixRoute(ctx, shoal, c.gen(rand.New(rand.NewPCG(1, 2)), lo, hi))
 		for _, conns := range steps {
@@ -120,12 +125,12 @@ func runMix(ctx context.Context, w io.Writer, direct, shoal *sql.DB, classes []m
 			if err != nil {
 				return fmt.Errorf("%s through Shoal: %w", c.name, err)
 			}
-			fmt.Fprintf(w, "%-16s %5d %10s %10s %10s %10s %7.2f %7.2f %6d %6d  %s\n",
-				c.name, conns, mixMS(d.P50), mixMS(d.P99), mixMS(s.P50), mixMS(s.P99),
-				float64(s.P50)/float64(max(d.P50, 1)), float64(s.P99)/float64(max(d.P99, 1)), d.N, s.N, route)
+			fmt.Fprintf(w, "%-16s %5d %10s %10s %10s %10s %10s %10s %7.2f %7.2f %7.2f %6d %6d  %s\n",
+				c.name, conns, mixMS(d.P50), mixMS(d.P99), mixMS(d.P999), mixMS(s.P50), mixMS(s.P99), mixMS(s.P999),
+				float64(s.P50)/float64(max(d.P50, 1)), float64(s.P99)/float64(max(d.P99, 1)), float64(s.P999)/float64(max(d.P999, 1)), d.N, s.N, route)
 		}
 	}
-	fmt.Fprintln(w, "p50 x, p99 x: Shoal's latency over direct (below 1: Shoal faster)")
+	fmt.Fprintln(w, "p50 x, p99 x, p999 x: Shoal's latency over direct (below 1: Shoal faster); p999 is nearest-rank, the slowest statement when n < 1000")
 	return nil
 }
 

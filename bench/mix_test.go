@@ -20,7 +20,10 @@ func TestMixClassesNewLiterals(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"point", "point-expr", "short-range", "selective-count", "aggregate", "export"} {
+	if c := mixClasses()[2]; c.name != "point-same" || c.gen(r, 1, 1000) != c.gen(r, 1, 1000) {
+		t.Errorf("point-same must repeat its text")
+	}
+	for _, want := range []string{"select-1", "point", "point-same", "point-expr", "short-range", "selective-count", "aggregate", "export"} {
 		if !seen[want] {
 			t.Errorf("no class %s", want)
 		}
