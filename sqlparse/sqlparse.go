@@ -11,7 +11,9 @@ package sqlparse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -30,15 +32,25 @@ const RestoreFlags = format.RestoreStringSingleQuotes |
 // FuzzPlan) becomes a parse error: hostile input must not take down a
 // connection or a worker.
 func Parse(sql string) (stmts []ast.StmtNode, err error) {
+	p := parsers.Get().(*parser.Parser)
 	defer func() {
 		if r := recover(); r != nil {
+			// The parser's state after a panic is unknown: not pooled.
 			stmts, err = nil, fmt.Errorf("the parser cannot read the statement: %v", r)
+			return
 		}
+		parsers.Put(p)
 	}()
-	p := parser.New()
 	stmts, _, err = p.ParseSQL(sql)
-	return stmts, err
+	// The parser reuses its result slice on the next parse; the nodes are
+	// new each time.
+	return slices.Clone(stmts), err
 }
+
+// parsers are idle parsers; ParseSQL resets a parser's scanner and
+// parameters, so a parser lent out holds nothing of the previous parse
+// that reaches the next statement's nodes.
+var parsers = sync.Pool{New: func() any { return parser.New() }}
 
 // ParseOne parses exactly one statement.
 func ParseOne(sql string) (ast.StmtNode, error) {
