@@ -47,9 +47,10 @@ const (
 // selectProcesslist runs sel when it reads information_schema.PROCESSLIST
 // (handled false otherwise). It runs on the session's goroutine.
 // SelectProcesslist answers a SELECT over information_schema.PROCESSLIST
-// from list, the sessions the asking account may see (the router's), in
-// memory; connID is the asking session's id (CONNECTION_ID()). handled is false when sel does not read that table.
-func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list []observe.ProcRow, callback func(*sqltypes.Result) error) (handled bool, err error) {
+// from list(), the sessions the asking account may see (the router's), in
+// memory; list is called only for such a statement, so that every other
+// SELECT does not pay for a walk of all sessions; connID is the asking session's id (CONNECTION_ID()). handled is false when sel does not read that table.
+func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list func() []observe.ProcRow, callback func(*sqltypes.Result) error) (handled bool, err error) {
 	refs := processlistRefs(sel, ss.DB)
 	if len(refs) == 0 {
 		return false, nil
@@ -78,7 +79,7 @@ func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID u
 	if err != nil {
 		return true, err
 	}
-	t, err := s.processlistTable(base, list)
+	t, err := s.processlistTable(base, list())
 	if err != nil {
 		return true, err
 	}

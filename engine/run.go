@@ -67,8 +67,9 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 }
 
 // SelectProcesslist answers a SELECT over information_schema.PROCESSLIST
-// from list (the sessions the asking account may see), in memory; handled
+// from list() (the sessions the asking account may see; called only for
+// such a statement), in memory; handled
 // is false when sel does not read that table.
-func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list []observe.ProcRow, callback func(*sqltypes.Result) error) (bool, error) {
+func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list func() []observe.ProcRow, callback func(*sqltypes.Result) error) (bool, error) {
 	return s.eph.SelectProcesslist(ctx, ss, connID, sel, list, callback)
 }

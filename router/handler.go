@@ -67,7 +67,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 	case planner.Select:
 		sel := stmt.(*ast.SelectStmt)
 		// information_schema.PROCESSLIST is the coordinator's sessions.
-		if handled, err := s.eng.SelectProcesslist(ctx, &ss.Session, ss.id, sel, s.processList(ss.user, nil, ""), callback); handled {
+		if handled, err := s.eng.SelectProcesslist(ctx, &ss.Session, ss.id, sel, func() []observe.ProcRow { return s.processList(ss.user, nil, "") }, callback); handled {
 			return err
 		}
 		return s.eng.RunSelect(ctx, &ss.Session, query, sel, callback)
