@@ -84,8 +84,12 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 	if route {
 		pass, note, listed := s.routeByCost(ctx, s.snap(), db, query, p, s.explainShaped(key))
 		if pass != "" {
-			if listed {
+			switch {
+			case listed:
 				s.updateShape(key, func(n *shapeInfo) { n.pass = pass })
+			case s.cfg.RouteSmallRows > 0 && windowShape(query, p, s.splitUnique(p)):
+				max := uint64(s.cfg.RouteSmallRows - 1) // hi-lo+1 keys at most
+				s.updateShape(key, func(n *shapeInfo) { n.window, n.windowMax = true, max })
 			}
 			return nil, pass, nil
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -21,6 +22,11 @@ import (
 //   - pass: the statement runs on one replica for the keys it lists on
 //     the primary key (routeByCost's listed): a statement of the shape
 //     passes through with neither parsing nor planning;
+//   - window: the statement's key window on a unique integer primary key
+//     is its two literals, [first, second] (`id BETWEEN 10 AND 209`): a
+//     statement of the shape whose two literals span fewer keys than
+//     route_small_rows reads at most that many rows, and passes through
+//     unparsed like a listed one; a wider window is planned;
 //   - the result's and the fragment's columns (the LIMIT 0 describe
 //     round trip): the select list, GROUP BY, HAVING and ORDER BY are
 //     the shape's own text, and WHERE values and LIMIT counts decide no
@@ -37,6 +43,10 @@ import (
 // never changed.
 type shapeInfo struct {
 	pass string
+	// window: the key window is the shape's two integer literals, in
+	// order; windowMax is the widest window (hi - lo) that passes.
+	window    bool
+	windowMax uint64
 	// fields and fragFields are the described columns of a plan whose
 	// select lists are metaHead and fragHead.
 	fields, fragFields []*querypb.Field
@@ -85,11 +95,72 @@ func (s *preparer) updateShape(key string, f func(*shapeInfo)) {
 	s.plans.put(key, &cacheEntry{gen: s.generation(), shape: &sh})
 }
 
-// shapePasses reports whether query's shape in db passes through
-// whatever its values: it can, with neither parsing nor planning.
+// shapePasses reports whether query passes through by its shape in db,
+// with neither parsing nor planning: its shape passes whatever the
+// values, or its two literals are a key window narrow enough.
 func (s *preparer) shapePasses(db, query string) bool {
-	sh := s.shape(shapeKey(db, query))
-	return sh != nil && sh.pass != ""
+	d, lits, ok := sqlparse.DigestLiterals(query)
+	if !ok {
+		return false
+	}
+	sh := s.shape("\x02" + db + "\x00" + d) // shapeKey's
+	switch {
+	case sh == nil:
+		return false
+	case sh.pass != "":
+		return true
+	case sh.window && len(lits) == 2:
+		lo, hi, ok := intPair(lits)
+		return ok && lo <= hi && uint64(hi)-uint64(lo) <= sh.windowMax
+	}
+	return false
+}
+
+// intPair reads two decimal integer literals.
+func intPair(lits []string) (lo, hi int64, ok bool) {
+	lo, err1 := strconv.ParseInt(lits[0], 10, 64)
+	hi, err2 := strconv.ParseInt(lits[1], 10, 64)
+	return lo, hi, err1 == nil && err2 == nil
+}
+
+// splitUnique reports whether p's split key is its table's primary key
+// alone (each key one row).
+func (s *preparer) splitUnique(p *planner.Plan) bool {
+	t, ok := s.snap().Tables.Table(p.DB, p.Table)
+	return ok && t.SplitUnique
+}
+
+// windowShape reports whether p, a statement routed to one replica by
+// its key window, has a window shape: its only masked literals are two
+// integers that are its key window's bounds, in order, over a unique
+// integer key, with nothing in the WHERE clause that could widen the
+// window for other values (OR, XOR, NOT, CASE, parentheses). The check
+// is by value on this statement and by the absence of those words on its
+// shape; for a shape that passes it, a window [lo, hi] holds at most
+// hi-lo+1 rows.
+func windowShape(query string, p *planner.Plan, unique bool) bool {
+	if !unique || p.Split != planner.SplitInt || p.KeyLo == nil || p.KeyHi == nil || p.KeyPoints >= 0 {
+		return false
+	}
+	d, lits, ok := sqlparse.DigestLiterals(query)
+	if !ok || len(lits) != 2 {
+		return false
+	}
+	lo, hi, ok := intPair(lits)
+	if !ok || lo != *p.KeyLo || hi != *p.KeyHi || lo >= hi {
+		return false
+	}
+	i := strings.Index(strings.ToLower(d), " where ")
+	if i < 0 {
+		return false
+	}
+	l := strings.ToLower(d[i:]) + " "
+	for _, w := range []string{" or ", " xor ", " not ", " case ", "||", "!", "(", "<>"} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // selectHead is a statement's text up to its first FROM: the select list

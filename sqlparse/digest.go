@@ -18,6 +18,18 @@ import "strings"
 // strings with a backslash (read differently under
 // NO_BACKSLASH_ESCAPES).
 func Digest(q string) (string, bool) {
+	d, _, ok := digest(q, false)
+	return d, ok
+}
+
+// DigestLiterals is Digest with the literals its markers replaced, in
+// order, as written (a string with its quotes).
+func DigestLiterals(q string) (string, []string, bool) {
+	return digest(q, true)
+}
+
+func digest(q string, keep bool) (string, []string, bool) {
+	var lits []string
 	var b strings.Builder
 	b.Grow(len(q))
 	const (
@@ -38,6 +50,9 @@ func Digest(q string) (string, bool) {
 	mask := func(lit, marker string) {
 		if region != other {
 			emit(marker)
+			if keep {
+				lits = append(lits, lit)
+			}
 		} else {
 			emit(lit)
 		}
@@ -50,7 +65,7 @@ func Digest(q string) (string, bool) {
 			i++
 		case IsCommentStart(q, i):
 			if strings.HasPrefix(q[i:], "/*!") || strings.HasPrefix(q[i:], "/*M!") {
-				return "", false
+				return "", nil, false
 			}
 			i = CommentEnd(q, i)
 			space = true
@@ -58,12 +73,12 @@ func Digest(q string) (string, bool) {
 			j := SkipQuoted(q, i, '\'', true)
 			lit := q[i:j]
 			if strings.IndexByte(lit, '\\') >= 0 || len(lit) < 2 || lit[len(lit)-1] != '\'' {
-				return "", false
+				return "", nil, false
 			}
 			mask(lit, "?s")
 			i = j
 		case c == '"' || c == '?' || c == ';':
-			return "", false
+			return "", nil, false
 		case c == '`':
 			j := SkipQuoted(q, i, '`', false)
 			emit(q[i:j])
@@ -101,7 +116,7 @@ func Digest(q string) (string, bool) {
 			}
 			if first {
 				if !strings.EqualFold(w, "select") {
-					return "", false
+					return "", nil, false
 				}
 				first = false
 			}
@@ -114,7 +129,7 @@ func Digest(q string) (string, bool) {
 				case "GROUP", "HAVING", "ORDER", "WINDOW", "FOR", "LOCK", "INTO", "PROCEDURE":
 					region = other
 				case "UNION", "INTERSECT", "EXCEPT":
-					return "", false
+					return "", nil, false
 				}
 			}
 			emit(w)
@@ -131,9 +146,9 @@ func Digest(q string) (string, bool) {
 		}
 	}
 	if first {
-		return "", false
+		return "", nil, false
 	}
-	return b.String(), true
+	return b.String(), lits, true
 }
 
 // numberKind is the marker of a numeric literal, "" when lit is not one.

@@ -1,6 +1,9 @@
 package sqlparse
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestDigest(t *testing.T) {
 	for _, tc := range []struct{ q, want string }{
@@ -50,5 +53,24 @@ func TestDigest(t *testing.T) {
 	b, _ := Digest("select * from t where id = '5'")
 	if a == b {
 		t.Errorf("5 and '5' share the digest %q", a)
+	}
+}
+
+func TestDigestLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		q, want string
+		lits    []string
+	}{
+		{"select a, 7 from t where id between 10 and 20", "select a, 7 from t where id between ?i and ?i", []string{"10", "20"}},
+		{"select a from t where s = 'x''y' and v > -2.5 limit 3", "select a from t where s = ?s and v > -?d limit ?i", []string{"'x''y'", "2.5", "3"}},
+		{"select a from t", "select a from t", nil},
+	} {
+		got, lits, ok := DigestLiterals(tc.q)
+		if !ok || got != tc.want || !slices.Equal(lits, tc.lits) {
+			t.Errorf("DigestLiterals(%q) = %q, %q, %v\nwant %q, %q", tc.q, got, lits, ok, tc.want, tc.lits)
+		}
+		if d, _ := Digest(tc.q); d != got {
+			t.Errorf("Digest(%q) = %q, DigestLiterals %q", tc.q, d, got)
+		}
 	}
 }
