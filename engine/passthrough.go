@@ -38,7 +38,10 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 	if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
 		return err
 	}
-	rows := make([][]sqltypes.Value, 0, chunkRows)
+	// Rows grow by append up to a chunk: most passthrough statements
+	// return one row or a few, and a chunk's worth of row headers (6 KB)
+	// allocated up front per statement was most of their garbage.
+	var rows [][]sqltypes.Value
 	for {
 		if ctx.Err() != nil {
 			ss.CloseBackend()
@@ -59,7 +62,7 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 			if err := callback(&sqltypes.Result{Rows: rows}); err != nil {
 				return err
 			}
-			rows = make([][]sqltypes.Value, 0, chunkRows)
+			rows = make([][]sqltypes.Value, 0, chunkRows) // a large result: chunks from here on
 		}
 	}
 	if len(rows) > 0 {
