@@ -124,7 +124,8 @@ func TestShapeCacheNewLiterals(t *testing.T) {
 	}
 }
 
-// A point lookup by a new key passes through by its shape, unparsed.
+// A point lookup by a new key, or a short key window, passes through by
+// its shape, unparsed.
 func TestShapeCachePointLookups(t *testing.T) {
 	db := routedCoordinator(t, nil)
 	for k := 0; k < 30; k++ {
@@ -133,6 +134,10 @@ func TestShapeCachePointLookups(t *testing.T) {
 		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id = %d + 0*%d", id, k), true)
 		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id in (%d, %d) order by id", id, id+11), true)
 		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id = '%d'", id), true)
+		// A short window passes by its shape; a wide one of the same
+		// shape is planned (and distributed) again.
+		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id between %d and %d order by id", id, id+150), true)
+		diffOn(t, db, fmt.Sprintf("select count(*), sum(Distance) from ontime where id between %d and %d", id, id+150+k*40000), true)
 	}
 	// A shape learnt from one literal type does not answer for another.
 	diffOn(t, db, "select id from ontime where id = '7.5'", true)
