@@ -22,7 +22,7 @@ import (
 // querySetHelp describes --queries (querySet).
 const querySetHelp = "query set: core (Percona q1, q2), breadth (join, count distinct), rows (selective, export) or all"
 
-// Command implements `shoal bench [scan|dashboard|pinned|fragments|affinity|mix]
+// Command implements `shoal bench [scan|dashboard|pinned|fragments|affinity|mix|live]
 // [flags]`; scan is the default, and --workload NAME selects a workload too.
 func Command(args []string) error {
 	workload, rest, err := splitWorkload(args)
@@ -42,8 +42,10 @@ func Command(args []string) error {
 		return runBenchAffinity(rest) // bench_affinity.go
 	case "mix":
 		return runBenchMix(rest) // mix.go
+	case "live":
+		return runBenchLive(rest) // live.go
 	}
-	return fmt.Errorf("bench: unknown workload %q (scan, dashboard, pinned, fragments, affinity or mix)", workload)
+	return fmt.Errorf("bench: unknown workload %q (scan, dashboard, pinned, fragments, affinity, mix or live)", workload)
 }
 
 // splitWorkload takes the workload name off args: a first argument that

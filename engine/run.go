@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/shoaldb/shoal/observe"
+	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
 )
 
@@ -34,17 +36,66 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 		}
 		return true, s.Passthrough(ctx, ss, query, callback)
 	}
+	var lf liveFloor
+	behind, err := s.awaitLivePins(ctx, e.pr, &lf)
+	if err != nil {
+		return true, err
+	}
+	if behind {
+		// Its live pins have newer versions now: plan again over them.
+		sel, perr := parseSelect(query)
+		if perr != nil {
+			return false, nil // the caller parses it and reports
+		}
+		return true, s.runSelect(ctx, ss, query, sel, &lf, callback)
+	}
 	ss.Kind = e.pr.kind()
 	return true, s.runPrepared(ctx, e.pr, callback)
+}
+
+// parseSelect parses a statement text the plan cache holds a plan of.
+func parseSelect(query string) (*ast.SelectStmt, error) {
+	stmt, err := sqlparse.ParseOne(query)
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := stmt.(*ast.SelectStmt)
+	if !ok {
+		return nil, errors.New("not a SELECT")
+	}
+	return sel, nil
 }
 
 // RunSelect plans sel (the parsed query) and runs it distributed, in
 // memory over pins, as a derived table over a distributed aggregate, or
 // on one replica unchanged.
 func (s *Engine) RunSelect(ctx context.Context, ss *Session, query string, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) error {
-	pr, pass, err := s.prep.plan(ctx, ss.DB, query, sel)
-	if err != nil {
-		return err
+	return s.runSelect(ctx, ss, query, sel, &liveFloor{}, callback)
+}
+
+// runSelect is RunSelect under lf, the statement's floor over live pins
+// (livefloor.go): a plan over live pin versions older than the floor
+// waits for newer ones and is made again.
+func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *ast.SelectStmt, lf *liveFloor, callback func(*sqltypes.Result) error) error {
+	var (
+		pr   *prepared
+		pass string
+		err  error
+	)
+	for round := 0; ; round++ {
+		if round == maxFloorReplans {
+			return errFloorReplans(lf)
+		}
+		if pr, pass, err = s.prep.plan(ctx, ss.DB, query, sel); err != nil {
+			return err
+		}
+		behind, err := s.awaitLivePins(ctx, pr, lf)
+		if err != nil {
+			return err
+		}
+		if !behind {
+			break
+		}
 	}
 	if pr == nil {
 		if strings.HasPrefix(pass, routedPrefix) {

@@ -71,3 +71,34 @@ func MinPosition(mariadb bool, positions []string) (string, error) {
 func IsMariaDB(version string) bool {
 	return strings.Contains(strings.ToLower(version), "mariadb")
 }
+
+// Covers reports whether a server at position pos has applied everything
+// in floor: what MASTER_GTID_WAIT(floor) and WAIT_FOR_EXECUTED_GTID_SET
+// wait for. MariaDB: every domain of floor is in pos with a sequence
+// number at least as high (the server id is not compared, as MariaDB does
+// not). MySQL: floor is a subset of pos. An empty floor is always covered.
+func Covers(mariadb bool, pos, floor string) (bool, error) {
+	if strings.TrimSpace(floor) == "" {
+		return true, nil
+	}
+	if mariadb {
+		f, err := replication.ParseMariadbGTIDSet(floor)
+		if err != nil {
+			return false, err
+		}
+		p, err := replication.ParseMariadbGTIDSet(pos)
+		if err != nil {
+			return false, err
+		}
+		return p.Contains(f), nil
+	}
+	f, err := replication.ParseMysql56GTIDSet(floor)
+	if err != nil {
+		return false, err
+	}
+	p, err := replication.ParseMysql56GTIDSet(pos)
+	if err != nil {
+		return false, err
+	}
+	return p.Contains(f), nil
+}

@@ -35,3 +35,36 @@ func TestMinPosition(t *testing.T) {
 		t.Error("malformed position accepted")
 	}
 }
+
+// TestCovers: a live pin's position against a statement's floor. Compare
+// whole strings, or the server ids, or drop a domain check, and a case
+// fails.
+func TestCovers(t *testing.T) {
+	const a = "3e11fa47-71ca-11e1-9e33-c80aa9429562"
+	for _, c := range []struct {
+		name       string
+		mariadb    bool
+		pos, floor string
+		want       bool
+	}{
+		{"no floor", true, "0-1-5", "", true},
+		{"equal", true, "0-1-42", "0-1-42", true},
+		{"ahead", true, "0-1-43", "0-1-42", true},
+		{"behind", true, "0-1-41", "0-1-42", false},
+		{"ahead numerically, not as text", true, "0-1-100", "0-1-99", true},
+		{"other server id, same domain", true, "0-2-50", "0-1-42", true},
+		{"domain missing", true, "0-1-50", "0-1-42,1-3-1", false},
+		{"every domain", true, "0-1-50,1-3-2", "0-1-42,1-3-1", true},
+		{"empty position", true, "", "0-1-1", false},
+		{"mysql subset", false, a + ":1-100", a + ":1-90", true},
+		{"mysql gap", false, a + ":1-10:20-30", a + ":1-25", false},
+	} {
+		got, err := Covers(c.mariadb, c.pos, c.floor)
+		if err != nil || got != c.want {
+			t.Errorf("%s: Covers(%q, %q) = %v, %v; want %v", c.name, c.pos, c.floor, got, err, c.want)
+		}
+	}
+	if _, err := Covers(true, "0-1-5", "0-1-x"); err == nil {
+		t.Error("malformed floor accepted")
+	}
+}

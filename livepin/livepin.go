@@ -40,6 +40,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/replstream"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -100,8 +101,11 @@ type Pin struct {
 	st      *state
 	status  Status
 	pending time.Time // receive time of the oldest unpublished transaction
-	dirty   chan struct{}
-	err     error // why the pin stopped
+	// advanced is closed (and replaced) whenever status.Position moves:
+	// WaitFor's readers wake on it.
+	advanced chan struct{}
+	dirty    chan struct{}
+	err      error // why the pin stopped
 	// reloadedFor: see state.reloadedFor; only run's goroutine writes it,
 	// before the load that reads it.
 	reloadedFor map[string]bool
@@ -124,7 +128,8 @@ func Start(ctx context.Context, spec Spec, cfg Config) (*Pin, *pinned.Table, err
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	p := &Pin{spec: spec, cfg: cfg, done: make(chan struct{}), dirty: make(chan struct{}, 1), reloadedFor: map[string]bool{}}
+	p := &Pin{spec: spec, cfg: cfg, done: make(chan struct{}), dirty: make(chan struct{}, 1), reloadedFor: map[string]bool{},
+		advanced: make(chan struct{})}
 	p.status.State = "loading"
 	st, t, err := p.load(ctx)
 	if err != nil {
@@ -167,7 +172,8 @@ func (p *Pin) Status() Status {
 
 func (p *Pin) loaded(st *state) {
 	p.status.State = "following"
-	p.status.Position, p.status.Replica = st.pos, st.addr
+	p.status.Replica = st.addr
+	p.setPosition(st.pos)
 	p.status.Applied, p.status.Txs, p.status.Versions = 0, 0, 1
 	p.status.Loads++
 	p.status.LastLoad = time.Now()
@@ -224,6 +230,49 @@ func (p *Pin) run(ctx context.Context, st *state) {
 			case <-time.After(wait):
 			}
 			wait = min(2*wait, 30*time.Second)
+		}
+	}
+}
+
+// setPosition makes pos the visible version's position and wakes
+// WaitFor's readers. The caller holds p.mu.
+func (p *Pin) setPosition(pos string) {
+	if pos == p.status.Position {
+		return
+	}
+	p.status.Position = pos
+	close(p.advanced)
+	p.advanced = make(chan struct{})
+}
+
+// ErrStopped is WaitFor's answer when the pin stops while it waits.
+var ErrStopped = errors.New("the live pin stopped")
+
+// WaitFor waits until the visible version reflects every transaction of
+// floor, a GTID position of the replication topology (the primary's
+// position when a statement started, under consistency: primary): the
+// version in the registry then holds every change committed up to it.
+// It returns nil at once when the pin is there already; ctx's error when
+// ctx ends first (the caller's deadline is the wait's bound); ErrStopped
+// when the pin stops.
+func (p *Pin) WaitFor(ctx context.Context, floor string) error {
+	for {
+		p.mu.Lock()
+		pos, advanced := p.status.Position, p.advanced
+		p.mu.Unlock()
+		ok, err := gtid.Covers(true, pos, floor) // live pins follow MariaDB only (loadFrom)
+		if err != nil {
+			return fmt.Errorf("comparing the live pin's position %q with %q: %w", pos, floor, err)
+		}
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-p.done:
+			return ErrStopped
+		case <-advanced:
 		}
 	}
 }
@@ -314,7 +363,7 @@ func (p *Pin) publisher(ctx context.Context) {
 		if !changed {
 			p.mu.Lock()
 			if p.st == st {
-				p.status.Position = pos
+				p.setPosition(pos)
 			}
 			p.mu.Unlock()
 			continue
@@ -323,8 +372,9 @@ func (p *Pin) publisher(ctx context.Context) {
 		p.mu.Lock()
 		if err == nil && p.st == st { // a reload may have replaced st meanwhile
 			t.LoadTook = time.Since(last)
+			t.Position = pos
 			if err = p.cfg.Publish(t); err == nil {
-				p.status.Position = pos
+				p.setPosition(pos)
 				p.status.Versions++
 			}
 		}
@@ -373,7 +423,7 @@ func (p *Pin) load(ctx context.Context) (*state, *pinned.Table, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			t.LoadTook = time.Since(start)
+			t.LoadTook, t.Position = time.Since(start), st.pos
 			return st, t, nil
 		}
 		var nl *ErrNotLive

@@ -108,6 +108,11 @@ type Table struct {
 	split int
 	// Refresh says how this version was made.
 	Refresh Refresh
+	// Position is the GTID position of the replication stream this
+	// version reflects, for a live pin's version (package livepin); ""
+	// for a snapshot pin. Statements under a consistency floor run on a
+	// version whose Position covers their floor.
+	Position string
 
 	hits atomic.Int64
 	// derived holds what Programs over this version share (shared.go).

@@ -206,3 +206,11 @@ func isMySQL(err error) bool {
 	var me *mysql.MySQLError
 	return errors.As(err, &se) || errors.As(err, &me)
 }
+
+// PinBehind reports a live pin that did not show a statement's freshness
+// floor within wait: the same error as a replica behind the floor
+// (ErrReplicaBehind), naming the pin and the replica it follows.
+func PinBehind(pin, replica, floor string, wait fmt.Stringer) *Error {
+	return New(ErrReplicaBehind, "HY000",
+		"Shoal: live pin %s (following replica %s) has not applied GTID position %s (the statement's consistency floor) within %s; not answering from stale data. SHOW CACHED TABLES shows its state and lag", pin, replica, floor, wait)
+}

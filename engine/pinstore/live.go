@@ -274,3 +274,18 @@ func (s *Store) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Tab
 	}
 	return t, nil
 }
+
+// WaitLive waits until the live pin db.name shows a version at GTID
+// position floor or later (livepin.Pin.WaitFor), until ctx ends. live is
+// false when db.name is not a live pin (nothing to wait for); replica is
+// the replica it follows, for the caller's error.
+func (s *Store) WaitLive(ctx context.Context, db, name, floor string) (live bool, replica string, err error) {
+	s.live.mu.Lock()
+	e := s.live.pins[db+"."+name]
+	s.live.mu.Unlock()
+	if e == nil || e.pin == nil {
+		return false, "", nil
+	}
+	err = e.pin.WaitFor(ctx, floor)
+	return true, e.pin.Status().Replica, err
+}
