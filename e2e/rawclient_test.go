@@ -30,11 +30,13 @@ type rawSide struct {
 var rawShoal, rawDirect *rawSide
 
 // compareDefs turns on the comparison of column definitions
-// (SHOAL_E2E_COLDEFS=1). Off by default: today most distributed results
-// differ from MariaDB's in flags (Shoal sets BINARY_FLAG 0x80 on numbers
-// and drops GROUP_FLAG 0x8000 and NOT_NULL on group keys) and in the
-// decimals of string functions (39 for 0), because the definitions come
-// from the metadata statement, not from the statement itself (issue 13).
+// (SHOAL_E2E_COLDEFS=1). Still off by default: Shoal now describes the
+// client's own statement text through MariaDB's temporary-table plan
+// (engine/coldefs.go), and 5 of the 2,000 random queries (seed 1) still
+// differ (docs/sql.md, "Column definitions"): 3 whose WHERE lists primary
+// keys (the probe's key predicate makes the range impossible, so MariaDB
+// describes select items) and 2 grouping by FlightDate with AVG, not yet
+// understood. Turn it on by default once those are fixed or excluded.
 var compareDefs = os.Getenv("SHOAL_E2E_COLDEFS") == "1"
 
 func newRawSide(addr, user, pass, db string) (*rawSide, error) {

@@ -144,7 +144,7 @@ func (s *ephemeral) runOver(ctx context.Context, ss *Session, t *pinned.Table, o
 	if err != nil {
 		return true, err
 	}
-	pr, err := s.prep.prepareInMemory(ctx, ss.DB, p, t, def)
+	pr, err := s.prep.prepareInMemory(ctx, ss.DB, p, t, describeQuery{}, def)
 	if err != nil {
 		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
 		if errors.Is(err, pinned.ErrUnsupported) {

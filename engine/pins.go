@@ -229,8 +229,17 @@ func dataType(f *querypb.Field) string {
 // preparePinned prepares a plan whose split table is pinned: metadata from
 // a replica (over the pin's definition as a derived table when the pin is
 // a query result), and the fragment compiled for the in-memory engine.
-func (s *preparer) preparePinned(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
-	return s.prepareInMemory(ctx, db, p, t, func(d, n string) (string, bool) {
+//
+// query is the client's text when every table it reads is on the replicas
+// (whole-table pins), "" when it reads a pinned query result.
+func (s *preparer) preparePinned(ctx context.Context, db, query string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
+	d := describeQuery{}
+	if query != "" {
+		// The replicas hold every table it reads: describe the client's
+		// own text.
+		d = describeQuery{text: query, empty: emptyPredicate(s.snap().Tables, p)}
+	}
+	return s.prepareInMemory(ctx, db, p, t, d, func(d, n string) (string, bool) {
 		if x := s.pins.Get(d, n); x != nil && !x.Whole {
 			return x.Source, true
 		}
@@ -240,7 +249,7 @@ func (s *preparer) preparePinned(ctx context.Context, db string, p *planner.Plan
 
 // prepareInMemory is preparePinned for any in-memory table; def gives the
 // definitions replicas describe in place of tables only Shoal holds.
-func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, def func(db, name string) (string, bool)) (*prepared, error) {
+func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, d describeQuery, def func(db, name string) (string, bool)) (*prepared, error) {
 	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
 	if err != nil {
 		return nil, err
@@ -249,7 +258,8 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 	if frag, err = planner.ReplaceTables(frag, db, def); err != nil {
 		return nil, err
 	}
-	pr, err := s.prepareSQL(ctx, db, p, meta, frag)
+	d.meta = meta
+	pr, err := s.prepareSQL(ctx, db, p, d, frag)
 	if err != nil {
 		return nil, err
 	}

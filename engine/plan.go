@@ -97,7 +97,7 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	pr, err := s.prepareShaped(ctx, db, p, key)
+	pr, err := s.prepareShaped(ctx, db, p, key, describeQuery{text: query, meta: p.MetaSQL, empty: emptyPredicate(cat, p)})
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement
@@ -147,7 +147,11 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 			why = "the pinned table is not the statement's main table"
 			break
 		}
-		pr, err := s.preparePinned(ctx, db, p, t)
+		text := query
+		if resultPin != "" {
+			text = "" // no replica holds it
+		}
+		pr, err := s.preparePinned(ctx, db, text, p, t)
 		if err == nil {
 			return pr, "", nil
 		}

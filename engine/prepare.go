@@ -94,7 +94,7 @@ type preparer struct {
 }
 
 func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
-	pr, err := s.prepareSQL(ctx, db, p, p.MetaSQL, pushdown.Empty(p))
+	pr, err := s.prepareSQL(ctx, db, p, describeQuery{meta: p.MetaSQL}, pushdown.Empty(p))
 	if err != nil {
 		return nil, err
 	}
@@ -147,13 +147,34 @@ func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][
 	return out, nil
 }
 
-// prepareSQL is prepare with the metadata statements given.
-func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, metaSQL, fragSQL string) (*prepared, error) {
-	fields, err := s.describe(ctx, db, metaSQL, fragSQL)
+// prepareSQL is prepare with the metadata statements given: the result's
+// columns as d describes them (coldefs.go), the fragment's from fragSQL.
+func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d describeQuery, fragSQL string) (*prepared, error) {
+	var fields, fragFields []*querypb.Field
+	fragFailed := false
+	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+		if err := b.Use(db); err != nil {
+			return err
+		}
+		var err error
+		if fields, err = describeResult(b, d); err != nil {
+			return err
+		}
+		r, err := b.Fetch(fragSQL, 10)
+		if err != nil {
+			fragFailed = true
+			return err
+		}
+		fragFields = r.Fields
+		return nil
+	})
+	if err != nil && fragFailed {
+		return nil, fmt.Errorf("metadata of %s: %w", sqlparse.Truncate(fragSQL, 120), err)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return s.compilePrepared(p, fields[0], fields[1])
+	return s.compilePrepared(p, fields, fragFields)
 }
 
 // compilePrepared binds p to the result's and the fragment's columns and

@@ -174,7 +174,7 @@ func selectHead(sql string) string {
 
 // prepareShaped is prepare, with the columns and the row estimate of an
 // earlier statement of the shape key when it has them.
-func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string) (*prepared, error) {
+func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string, d describeQuery) (*prepared, error) {
 	sh := s.shape(key)
 	fragSQL := pushdown.Empty(p)
 	metaHead, fragHead := selectHead(p.MetaSQL), selectHead(fragSQL)
@@ -186,7 +186,7 @@ func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan
 		}
 		pr, err = s.compilePrepared(p, sh.fields, sh.fragFields)
 	} else {
-		pr, err = s.prepareSQL(ctx, db, p, p.MetaSQL, fragSQL)
+		pr, err = s.prepareSQL(ctx, db, p, d, fragSQL)
 		if err == nil {
 			s.updateShape(key, func(n *shapeInfo) {
 				n.fields, n.fragFields, n.metaHead, n.fragHead, n.described = pr.fields, pr.fragFields, metaHead, fragHead, true
