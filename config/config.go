@@ -217,6 +217,21 @@ type Coordinator struct {
 	// listener, results as Arrow record batches). "" (the default): off.
 	// TLS with tls_cert and tls_key, as the MySQL listener.
 	FlightSQLListen string `yaml:"flight_sql_listen,omitempty"`
+	// WorkerTLSCA is a PEM file of the CA that signed the workers'
+	// certificates: the coordinator talks TLS to every worker and verifies
+	// it. Unset: TLS verified by the system's roots to workers off
+	// loopback, plain text on loopback (tls.go).
+	WorkerTLSCA string `yaml:"worker_tls_ca,omitempty"`
+	// WorkerTLSCert and WorkerTLSKey are the coordinator's client
+	// certificate for workers that require one (tls_client_ca).
+	WorkerTLSCert string `yaml:"worker_tls_cert,omitempty"`
+	WorkerTLSKey  string `yaml:"worker_tls_key,omitempty"`
+	// WorkerPlaintext talks plain text to every worker, for TLS terminated
+	// elsewhere; the coordinator logs a warning for workers off loopback.
+	WorkerPlaintext bool `yaml:"worker_plaintext,omitempty"`
+	// PProf serves /debug/pprof/ on the HTTP listener (default off: the
+	// profiles and the trace cost CPU and show internals).
+	PProf bool `yaml:"pprof,omitempty"`
 }
 
 // Worker is a worker's configuration.
@@ -248,6 +263,17 @@ type Worker struct {
 	// (exports, high-cardinality GROUP BY); on loopback it only costs CPU.
 	// The coordinator decompresses whatever it receives.
 	IPCCompression string `yaml:"ipc_compression,omitempty"`
+	// TLSCert and TLSKey are PEM files (certificate chain, private key) of
+	// the Flight listener: set, the worker serves TLS only (tls.go).
+	TLSCert string `yaml:"tls_cert,omitempty"`
+	TLSKey  string `yaml:"tls_key,omitempty"`
+	// TLSClientCA is a PEM CA file: callers must present a certificate it
+	// signed (mutual TLS). Needs TLSCert.
+	TLSClientCA string `yaml:"tls_client_ca,omitempty"`
+	// Plaintext serves without TLS on a listen address that is not
+	// loopback (TLS terminated elsewhere); the worker logs a warning.
+	// Without it such a worker refuses to start.
+	Plaintext bool `yaml:"plaintext,omitempty"`
 }
 
 // SecretEnv is the environment variable that overrides cluster_secret on
@@ -415,7 +441,7 @@ func (c *Coordinator) Validate() error {
 	if c.ConsistencyWait < 0 {
 		return fmt.Errorf("config: consistency_wait must not be negative")
 	}
-	return nil
+	return c.validateWorkerTLS()
 }
 
 // Defaults fills zero fields of w with their defaults.
@@ -445,7 +471,7 @@ func (w *Worker) Validate() error {
 	if !validCompression(w.IPCCompression) {
 		return fmt.Errorf("config: worker ipc_compression %q: use none, lz4 or zstd", w.IPCCompression)
 	}
-	return nil
+	return w.validateTLS()
 }
 
 // validCompression reports whether c names an IPC compression codec (or is

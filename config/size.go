@@ -174,7 +174,7 @@ func isLoopback(addr string) bool {
 // Warnings lists settings that work but that an operator most likely does
 // not want: an account root without a password on a listener other
 // machines reach, an HTTP listener (status page with statement text,
-// /debug/pprof) beyond loopback. Call it after Defaults; the coordinator
+// /debug/pprof) beyond loopback, plain text to workers on other hosts. Call it after Defaults; the coordinator
 // logs each at start.
 func (c *Coordinator) Warnings() []string {
 	var w []string
@@ -194,7 +194,18 @@ func (c *Coordinator) Warnings() []string {
 		}
 	}
 	if c.HTTPListen != nil && *c.HTTPListen != "" && !isLoopback(*c.HTTPListen) {
-		w = append(w, fmt.Sprintf("config: http_listen %s is not loopback: the status page (statement text) and /debug/pprof are open to whoever reaches it", *c.HTTPListen))
+		what := "the status page (statement text) is"
+		if c.PProf {
+			what = "the status page (statement text) and /debug/pprof are"
+		}
+		w = append(w, fmt.Sprintf("config: http_listen %s is not loopback: %s open to whoever reaches it", *c.HTTPListen, what))
+	}
+	if c.WorkerPlaintext {
+		for _, r := range c.Replicas {
+			if !isLoopback(r.Worker) {
+				w = append(w, fmt.Sprintf("config: worker_plaintext: the cluster secret and fragment results go to worker %s in clear unless TLS is terminated in front of it", r.Worker))
+			}
+		}
 	}
 	return w
 }

@@ -18,6 +18,7 @@ package engine
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -40,6 +41,7 @@ import (
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/worker"
 )
 
 // Engine runs statements for every session of one coordinator.
@@ -79,11 +81,19 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	if cfg.InMemoryConcurrency > 0 {
 		s.inmem.runq = runqueue.New(cfg.InMemoryConcurrency, cfg.InMemoryQueueWait.D())
 	}
+	// TLS to the workers (config/tls.go), read before anything starts.
+	workerTLS := make([]*tls.Config, len(cfg.Replicas))
+	for i, r := range cfg.Replicas {
+		var err error
+		if workerTLS[i], err = cfg.WorkerTLS(r.Worker); err != nil {
+			return nil, err
+		}
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.rep = &replicas{cfg: cfg, log: log}
-	for _, r := range cfg.Replicas {
+	for i, r := range cfg.Replicas {
 		s.rep.metas = append(s.rep.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
-		s.workers = append(s.workers, cluster.NewWorker(r, cfg.ClusterSecret))
+		s.workers = append(s.workers, cluster.NewWorker(r, cfg.ClusterSecret, worker.WithTLS(workerTLS[i])))
 	}
 	s.rep.workers = s.workers
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)

@@ -31,7 +31,7 @@ import (
 // configuration must be free; the default one is best effort (a second
 // coordinator on the same machine logs a warning and serves without it).
 // HTTP is the coordinator's HTTP listener: /metrics, /healthz, the status
-// page and its JSON, and pprof.
+// page and its JSON, and pprof when enabled.
 type HTTP struct {
 	cfg      config.Coordinator
 	log      *slog.Logger
@@ -73,11 +73,13 @@ func (s *HTTP) start() error {
 	mux.HandleFunc("GET /{$}", s.statusPage)
 	mux.HandleFunc("GET /status", s.statusPage)
 	mux.HandleFunc("GET /status/queries.json", s.queriesJSON)
-	// Profiles for operators chasing a slow path (the HTTP port listens on
-	// loopback by default).
-	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
-	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	// Profiles for operators chasing a slow path, only when pprof: true
+	// (the HTTP port listens on loopback by default).
+	if s.cfg.PProf {
+		mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+		mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+		mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
+	}
 	s.http = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.httpAddr = lis.Addr()
 	s.wg.Add(1)

@@ -2,16 +2,19 @@ package worker
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
@@ -27,6 +30,8 @@ const maxRecvMsg = 256 << 20
 // worker is enough (gRPC multiplexes streams over one connection).
 type Client struct {
 	addr string
+	tls  bool // the client talks TLS
+	cert bool // with a client certificate
 	conn *grpc.ClientConn
 	fc   flight.FlightServiceClient
 }
@@ -36,6 +41,8 @@ type DialOption func(*dialConfig)
 
 type dialConfig struct {
 	creds credentials.TransportCredentials
+	tls   bool // creds are WithTLS's (for the hints of explain)
+	cert  bool // and they present a client certificate
 	grpc  []grpc.DialOption
 }
 
@@ -43,6 +50,16 @@ type dialConfig struct {
 // plain TCP).
 func WithTransportCredentials(c credentials.TransportCredentials) DialOption {
 	return func(d *dialConfig) { d.creds = c }
+}
+
+// WithTLS makes the client talk TLS with c (nil: plain text).
+func WithTLS(c *tls.Config) DialOption {
+	return func(d *dialConfig) {
+		if c != nil {
+			d.creds, d.tls = credentials.NewTLS(c), true
+			d.cert = len(c.Certificates) > 0 || c.GetClientCertificate != nil
+		}
+	}
 }
 
 // WithGRPCOptions appends raw gRPC dial options (interceptors, keepalive,
@@ -70,7 +87,7 @@ func Dial(ctx context.Context, addr string, opts ...DialOption) (*Client, error)
 	if err != nil {
 		return nil, fmt.Errorf("worker %s: %w", addr, err)
 	}
-	return &Client{addr: addr, conn: conn, fc: flight.NewFlightServiceClient(conn)}, nil
+	return &Client{addr: addr, tls: cfg.tls, cert: cfg.cert, conn: conn, fc: flight.NewFlightServiceClient(conn)}, nil
 }
 
 // Addr is the worker's address.
@@ -152,11 +169,11 @@ func (c *Client) Status(ctx context.Context) (Status, error) {
 	var st Status
 	stream, err := c.fc.DoAction(ctx, &flight.Action{Type: ActionStatus})
 	if err != nil {
-		return st, statusErr(err)
+		return st, c.explain(statusErr(err))
 	}
 	res, err := stream.Recv()
 	if err != nil {
-		return st, statusErr(err)
+		return st, c.explain(statusErr(err))
 	}
 	if err := json.Unmarshal(res.GetBody(), &st); err != nil {
 		return st, fmt.Errorf("worker %s: decoding status: %w", c.addr, err)
@@ -173,4 +190,42 @@ func statusErr(err error) error {
 		return gs.GRPCStatus().Err()
 	}
 	return err
+}
+
+// explain adds what to configure to a transport error whose cause is a TLS
+// mismatch between the coordinator and the worker: a certificate the
+// coordinator cannot verify, a worker that wants a client certificate, TLS
+// spoken to a plain-text worker or plain text to a TLS one. Other errors
+// are returned as they are. The result wraps err (status.Code still works).
+func (c *Client) explain(err error) error {
+	if status.Code(err) != codes.Unavailable {
+		return err
+	}
+	msg := err.Error()
+	var hint string
+	switch {
+	case strings.Contains(msg, "certificate signed by unknown authority"), strings.Contains(msg, "failed to verify certificate"):
+		hint = "the coordinator cannot verify the worker's TLS certificate: set worker_tls_ca to the PEM file of the CA that signed it"
+	case strings.Contains(msg, "certificate required"), strings.Contains(msg, "bad certificate"), strings.Contains(msg, "unknown certificate authority"):
+		hint = "the worker requires a client certificate (tls_client_ca): set worker_tls_cert and worker_tls_key on the coordinator, signed by that CA"
+	case c.tls && !c.cert && closed(msg):
+		// Under TLS 1.3 the worker checks the client's certificate after the
+		// client's handshake ended: its refusal shows as a closed connection.
+		hint = "the worker closed the TLS connection: if it requires a client certificate (tls_client_ca), set worker_tls_cert and worker_tls_key on the coordinator, signed by that CA"
+	case c.tls && closed(msg):
+		hint = "the worker closed the TLS connection: if it requires a client certificate (tls_client_ca), that CA must have signed worker_tls_cert"
+	case c.tls && (strings.Contains(msg, "first record does not look like a TLS handshake") || strings.Contains(msg, "authentication handshake failed")):
+		hint = "the TLS handshake failed: does the worker serve TLS (tls_cert, tls_key)? Without it set worker_plaintext: true on the coordinator"
+	case !c.tls && (strings.Contains(msg, "server preface") || strings.Contains(msg, "connection reset")):
+		hint = "the worker closed a plain-text connection: if it serves TLS (tls_cert), set worker_tls_ca on the coordinator"
+	default:
+		return err
+	}
+	return fmt.Errorf("%w; %s", err, hint)
+}
+
+// closed reports whether a transport error message says the peer closed
+// the connection.
+func closed(msg string) bool {
+	return strings.Contains(msg, "broken pipe") || strings.Contains(msg, "connection reset") || strings.Contains(msg, "EOF")
 }

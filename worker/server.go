@@ -44,6 +44,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
 
 	"github.com/shoaldb/shoal/config"
@@ -124,12 +125,23 @@ func New(cfg config.Worker) (*Server, error) {
 		limitMargin: limitMargin,
 	}
 	auth := authorizer{secret: []byte(cfg.ClusterSecret)}
-	s.grpc = grpc.NewServer(
+	opts := []grpc.ServerOption{
 		grpc.WaitForHandlers(true), // Stop returns after every fragment ended
-		grpc.MaxRecvMsgSize(2*ticket.MaxSize),
+		grpc.MaxRecvMsgSize(2 * ticket.MaxSize),
 		grpc.ChainUnaryInterceptor(auth.unary),
 		grpc.ChainStreamInterceptor(auth.stream),
-	)
+	}
+	tc, err := cfg.ServerTLS()
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if tc != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(tc)))
+	} else if w := cfg.PlaintextWarning(); w != "" {
+		s.log.Warn(w)
+	}
+	s.grpc = grpc.NewServer(opts...)
 	flight.RegisterFlightServiceServer(s.grpc, s)
 	s.metrics = newWorkerMetrics(s)
 	return s, nil

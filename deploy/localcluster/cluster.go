@@ -23,6 +23,8 @@
 //	netshapeN.log/.pid      with Shape: the proxy in front of worker N (shape.go)
 //	coordinator-shaped[-lz4].yaml/.log/.pid  with Shape: coordinators behind the proxies
 //	tls-cert.pem, tls-key.pem  the coordinator's self-signed TLS certificate (key 0600)
+//	certs/                  the cluster's CA (ca.pem, ca-key.pem) and the coordinator's and
+//	                        workers' certificates (NAME.pem, NAME-key.pem) for their mutual TLS
 package localcluster
 
 import (

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/internal/certs"
 )
 
 // startShoal writes the worker and coordinator configurations, starts one
@@ -39,8 +40,21 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 	if err != nil {
 		return err
 	}
+	// The coordinator and the workers talk mutual TLS with certificates
+	// from a CA made for this cluster (certs/).
+	certsDir := filepath.Join(dir, "certs")
+	ca, err := certs.NewCA(certsDir, "shoal local cluster CA")
+	if err != nil {
+		return err
+	}
+	loopback := []string{"127.0.0.1", "::1", "localhost"}
+	cCert, cKey, err := ca.Issue(certsDir, "coordinator", loopback)
+	if err != nil {
+		return err
+	}
 	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User, ClusterSecret: secret,
-		TLSCert: certFile, TLSKey: keyFile, HTTPListen: new(fmt.Sprintf("127.0.0.1:%d", hp[0]))}
+		TLSCert: certFile, TLSKey: keyFile, HTTPListen: new(fmt.Sprintf("127.0.0.1:%d", hp[0])),
+		WorkerTLSCA: ca.CertFile, WorkerTLSCert: cCert, WorkerTLSKey: cKey}
 	var pin *pinner // worker i runs on replica i's CPU (pin.go)
 	if o.PinCPUs {
 		if pin, err = newPinner(); err != nil {
@@ -56,6 +70,10 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 			return err
 		}
 		httpAddr := fmt.Sprintf("127.0.0.1:%d", hp[0])
+		wCert, wKey, err := ca.Issue(certsDir, name, loopback)
+		if err != nil {
+			return err
+		}
 		w := config.Worker{
 			HTTPListen: &httpAddr,
 			Listen:     fmt.Sprintf("127.0.0.1:%d", ports[1+i]),
@@ -64,6 +82,7 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 			Slots:      o.WorkerSlots,
 
 			ClusterSecret: secret,
+			TLSCert:       wCert, TLSKey: wKey, TLSClientCA: ca.CertFile,
 		}
 		cpu := -1
 		if c.Replicas[i].CPU != nil {

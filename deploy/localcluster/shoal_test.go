@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -162,10 +163,20 @@ func TestUpDownWithShoalProcesses(t *testing.T) {
 	if loaded, err := Load(dir); err != nil || loaded.Coordinator.HTTP != c.Coordinator.HTTP || loaded.Replicas[0].WorkerHTTP != c.Replicas[0].WorkerHTTP {
 		t.Errorf("cluster.json does not record the HTTP addresses: %+v (%v)", loaded, err)
 	}
+	// Healthy means the coordinator's status poll reached the worker,
+	// here over mutual TLS with the cluster's own CA.
 	if resp, err := http.Get("http://" + c.Coordinator.HTTP + "/healthz"); err != nil {
 		t.Errorf("coordinator /healthz: %v", err)
 	} else {
+		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("coordinator /healthz: %s %s", resp.Status, body)
+		}
+	}
+	if w.TLSCert == "" || w.TLSClientCA == "" || co.WorkerTLSCA != w.TLSClientCA || co.WorkerTLSCert == "" || w.Plaintext || co.WorkerPlaintext {
+		t.Errorf("worker traffic must be mutual TLS with the cluster's CA: worker tls_cert %q tls_client_ca %q; coordinator worker_tls_ca %q worker_tls_cert %q",
+			w.TLSCert, w.TLSClientCA, co.WorkerTLSCA, co.WorkerTLSCert)
 	}
 	if co.TLSCert == "" || co.TLSCert != c.TLSCA {
 		t.Errorf("coordinator.yaml: tls_cert %q, cluster tls_ca %q: want the generated certificate in both", co.TLSCert, c.TLSCA)

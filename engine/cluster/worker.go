@@ -29,7 +29,8 @@ import (
 type Worker struct {
 	cfg    config.Replica
 	secret string
-	mu     sync.Mutex // guards client creation only
+	dial   []worker.DialOption // transport (TLS) options
+	mu     sync.Mutex          // guards client creation only
 	client *worker.Client
 	status atomic.Pointer[worker.Status]
 	up     atomic.Bool
@@ -39,8 +40,10 @@ type Worker struct {
 	checked atomic.Int64
 }
 
-func NewWorker(r config.Replica, secret string) *Worker {
-	return &Worker{cfg: r, secret: secret}
+// NewWorker is the replica r's worker, called with the cluster secret and
+// dial's options (worker.WithTLS) once a poll or a fragment needs it.
+func NewWorker(r config.Replica, secret string, dial ...worker.DialOption) *Worker {
+	return &Worker{cfg: r, secret: secret, dial: dial}
 }
 
 func (w *Worker) Name() string {
@@ -66,7 +69,7 @@ func (w *Worker) Conn(ctx context.Context) (*worker.Client, error) {
 	if w.client != nil {
 		return w.client, nil
 	}
-	c, err := worker.Dial(ctx, w.cfg.Worker, worker.WithSecret(w.secret))
+	c, err := worker.Dial(ctx, w.cfg.Worker, append([]worker.DialOption{worker.WithSecret(w.secret)}, w.dial...)...)
 	if err != nil {
 		return nil, err
 	}
