@@ -16,7 +16,9 @@ RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}"
 FROM ${BASE_IMAGE}
 ARG VERSION=dev
 LABEL org.opencontainers.image.title="shoal" org.opencontainers.image.version="${VERSION}"
-RUN useradd --system --uid 10001 shoal
+# /var/lib/shoal/certs belongs to shoal so that a fresh named volume mounted
+# there (the compose cluster's certs) is writable by `shoal certs`.
+RUN useradd --system --uid 10001 shoal && install -d -o shoal -m 0755 /var/lib/shoal/certs
 COPY --from=build /out/shoal /usr/local/bin/shoal
 USER shoal
 ENTRYPOINT ["/usr/local/bin/shoal"]

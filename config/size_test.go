@@ -98,6 +98,12 @@ func TestWarnings(t *testing.T) {
 		{"flight sql open", func(c *Coordinator) { c.FlightSQLListen = "0.0.0.0:4001" }, []string{"flight_sql_listen 0.0.0.0:4001"}},
 		{"http open", func(c *Coordinator) { c.HTTPListen = new("0.0.0.0:4080") }, []string{"http_listen 0.0.0.0:4080 is not loopback"}},
 		{"http off", func(c *Coordinator) { c.HTTPListen = new("") }, nil},
+		{"http open with pprof", func(c *Coordinator) { c.HTTPListen = new("0.0.0.0:4080"); c.PProf = true }, []string{"/debug/pprof are open"}},
+		{"plaintext to loopback workers", func(c *Coordinator) { c.WorkerPlaintext = true }, nil},
+		{"plaintext to remote workers", func(c *Coordinator) {
+			c.WorkerPlaintext = true
+			c.Replicas = append(c.Replicas, Replica{MySQL: "10.0.0.2:3306", Worker: "10.0.0.2:4100"})
+		}, []string{"worker_plaintext: the cluster secret and fragment results go to worker 10.0.0.2:4100 in clear"}},
 	} {
 		c := Coordinator{Replicas: []Replica{{MySQL: "127.0.0.1:3307", Worker: "127.0.0.1:4100"}}}
 		tc.mod(&c)

@@ -28,6 +28,7 @@ func commands() map[string]command {
 		"local":       {"start or stop a local cluster: shoal local up|down", runLocal},
 		"gen":         {"generate and load the ontime sample data", runGen},
 		"bench":       {"measure queries directly vs through Shoal on a local cluster", bench.Command},
+		"certs":       {"make a CA and certificates for coordinator-worker TLS", runCerts},
 		"netshape":    {"relay TCP over a shaped link (rate, delay) for benchmarks", runNetshape},
 		"version":     {"print the version", runVersion},
 	}

@@ -299,6 +299,17 @@ func TestOrdering(t *testing.T) {
 			dep("coordinator", "worker1", "service_healthy")
 			dep("coordinator", "worker2", "service_healthy")
 			dep("coordinator", "replicated", "service_completed_successfully")
+			dep("worker1", "certs", "service_completed_successfully")
+			dep("worker2", "certs", "service_completed_successfully")
+			if c := strings.Join(s["certs"].Command, " "); !strings.HasPrefix(c, "certs --dir /var/lib/shoal/certs ") ||
+				!strings.Contains(c, " coordinator") || !strings.Contains(c, " worker1") || !strings.Contains(c, " worker2") {
+				t.Errorf("certs: %s: want certificates for the coordinator and both workers", c)
+			}
+			for _, name := range []string{"certs", "worker1", "worker2", "coordinator"} {
+				if !slices.ContainsFunc(s[name].Volumes, func(v string) bool { return strings.HasPrefix(v, "certs:/var/lib/shoal/certs") }) {
+					t.Errorf("%s does not mount the certs volume at /var/lib/shoal/certs: %v", name, s[name].Volumes)
+				}
+			}
 			dep("bench", "coordinator", "service_healthy")
 			if c := s["replicated"].Command; !slices.Equal(c, []string{"wait", "replica1", "replica2"}) || s["replicated"].Image != fl.dbImage {
 				t.Errorf("replicated: %s %v", s["replicated"].Image, c)
@@ -324,7 +335,7 @@ func TestOrdering(t *testing.T) {
 				!strings.Contains(strings.Join(b.Command, " "), "--queries core") {
 				t.Errorf("bench: profiles %v command %v: want the bench profile, --queries core, no -v (row dumps)", b.Profiles, b.Command)
 			}
-			for _, v := range []string{"primary-data", "replica1-data", "replica2-data"} {
+			for _, v := range []string{"primary-data", "replica1-data", "replica2-data", "certs"} {
 				if _, ok := fl.f.Volumes[v]; !ok {
 					t.Errorf("no volume %s", v)
 				}
@@ -357,6 +368,9 @@ func TestShoalConfigs(t *testing.T) {
 		if err := w.Validate(); err != nil {
 			t.Fatal(err)
 		}
+		if w.TLSCert != "/var/lib/shoal/certs/"+name+".pem" || w.TLSClientCA != "/var/lib/shoal/certs/ca.pem" || w.Plaintext {
+			t.Errorf("%s: tls_cert %q tls_client_ca %q plaintext %v: want mutual TLS with the certs service's files", name, w.TLSCert, w.TLSClientCA, w.Plaintext)
+		}
 		if want := servers[i+1] + ":3306"; w.MySQL != want {
 			t.Errorf("%s reads %s, want %s", name, w.MySQL, want)
 		}
@@ -372,6 +386,11 @@ func TestShoalConfigs(t *testing.T) {
 	ce.Defaults()
 	if err := ce.Validate(); err != nil {
 		t.Fatal(err)
+	}
+	for _, co := range []config.Coordinator{c, ce} {
+		if co.WorkerTLSCA != "/var/lib/shoal/certs/ca.pem" || co.WorkerTLSCert != "/var/lib/shoal/certs/coordinator.pem" || co.WorkerPlaintext {
+			t.Errorf("coordinator worker_tls_ca %q worker_tls_cert %q: want the certs service's CA and client certificate", co.WorkerTLSCA, co.WorkerTLSCert)
+		}
 	}
 	if !slices.EqualFunc(ce.Replicas, c.Replicas, func(a, b config.Replica) bool { return a == b }) {
 		t.Errorf("e2e coordinator replicas %v differ from %v", ce.Replicas, c.Replicas)
