@@ -276,9 +276,32 @@ type Worker struct {
 	Plaintext bool `yaml:"plaintext,omitempty"`
 }
 
-// SecretEnv is the environment variable that overrides cluster_secret on
-// the coordinator and the workers.
-const SecretEnv = "SHOAL_CLUSTER_SECRET"
+// The environment variables that carry secrets, one name per secret: a
+// secret the coordinator and the workers share (the cluster secret, the
+// replica account's password) has one variable for both.
+const (
+	// SecretEnv overrides cluster_secret on the coordinator and the
+	// workers.
+	SecretEnv = "SHOAL_CLUSTER_SECRET"
+	// ReplicaPasswordEnv overrides the replica account's password: the
+	// coordinator's replica_password and the workers' password.
+	ReplicaPasswordEnv = "SHOAL_REPLICA_PASSWORD"
+)
+
+// retiredEnv maps secret variables of earlier releases to the one that
+// replaced them.
+var retiredEnv = map[string]string{"SHOAL_WORKER_PASSWORD": ReplicaPasswordEnv}
+
+// CheckEnv reports a retired secret variable set in the environment, so
+// that a password is never silently ignored after an upgrade.
+func CheckEnv() error {
+	for old, now := range retiredEnv {
+		if os.Getenv(old) != "" {
+			return fmt.Errorf("config: %s is no longer read: set %s instead (one variable for the coordinator's replica_password and the workers' password)", old, now)
+		}
+	}
+	return nil
+}
 
 // DefaultHTTPListen is the coordinator's HTTP address when http_listen is
 // not set.

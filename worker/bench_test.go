@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/internal/certs"
 	"github.com/shoaldb/shoal/ticket"
 )
 
@@ -35,8 +36,9 @@ func BenchmarkFragment(b *testing.B) {
 	benchTable(b)
 	const query = "SELECT id, a, d, s, dt FROM " + testDB + ".bench"
 	for _, codec := range []string{"none", "lz4", "zstd"} {
-		b.Run("flight-"+codec, func(b *testing.B) { benchFlight(b, query, codec) })
+		b.Run("flight-"+codec, func(b *testing.B) { benchFlight(b, query, codec, false) })
 	}
+	b.Run("flight-none-tls", func(b *testing.B) { benchFlight(b, query, "none", true) })
 	b.Run("database-sql", func(b *testing.B) {
 		for b.Loop() {
 			rows, err := admin.Query(query)
@@ -61,11 +63,35 @@ func BenchmarkFragment(b *testing.B) {
 	})
 }
 
-// benchFlight reads query through a worker whose ipc_compression is codec.
-func benchFlight(b *testing.B, query, codec string) {
-	ts := startServer(b, func(c *config.Worker) { c.IPCCompression = codec })
+// benchFlight reads query through a worker whose ipc_compression is codec,
+// over TLS (a certificate from a CA made for the run) when tlsOn.
+func benchFlight(b *testing.B, query, codec string, tlsOn bool) {
+	var cert, key, caFile string
+	if tlsOn {
+		dir := b.TempDir()
+		ca, err := certs.NewCA(dir, "bench CA")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if cert, key, err = ca.Issue(dir, "worker", []string{"127.0.0.1"}); err != nil {
+			b.Fatal(err)
+		}
+		caFile = ca.CertFile
+	}
+	ts := startServer(b, func(c *config.Worker) { c.IPCCompression, c.TLSCert, c.TLSKey = codec, cert, key })
+	client := ts.client
+	if tlsOn {
+		tc, err := config.Coordinator{WorkerTLSCA: caFile}.WorkerTLS(ts.client.Addr())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if client, err = Dial(context.Background(), ts.client.Addr(), WithTLS(tc)); err != nil {
+			b.Fatal(err)
+		}
+		defer client.Close()
+	}
 	for b.Loop() {
-		s, err := ts.client.Fragment(context.Background(), ticket.Ticket{SQL: query}, ts.mem)
+		s, err := client.Fragment(context.Background(), ticket.Ticket{SQL: query}, ts.mem)
 		if err != nil {
 			b.Fatal(err)
 		}

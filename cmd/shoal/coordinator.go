@@ -63,7 +63,10 @@ func runCoordinator(args []string) error {
 			cfg.Replicas = append(cfg.Replicas, config.Replica{MySQL: m, Worker: w})
 		}
 	}
-	if pw := os.Getenv("SHOAL_REPLICA_PASSWORD"); pw != "" {
+	if err := config.CheckEnv(); err != nil {
+		return err
+	}
+	if pw := os.Getenv(config.ReplicaPasswordEnv); pw != "" {
 		cfg.ReplicaPassword = pw
 	}
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))

@@ -95,3 +95,19 @@ func TestVersionAndUsage(t *testing.T) {
 		t.Errorf("shoal version --nosuch: exit %d, output:\n%s", code, out)
 	}
 }
+
+// TestRetiredSecretEnv: the worker and the coordinator refuse to start
+// with the retired SHOAL_WORKER_PASSWORD set, naming the variable that
+// replaced it, rather than run without the password it carries.
+func TestRetiredSecretEnv(t *testing.T) {
+	t.Setenv("SHOAL_WORKER_PASSWORD", "pw")
+	for _, args := range [][]string{
+		{"worker", "--mysql", "127.0.0.1:1", "--http", "off", "--listen", "127.0.0.1:0"},
+		{"coordinator", "--replicas", "127.0.0.1:1=127.0.0.1:2", "--http", "off", "--listen", "127.0.0.1:0"},
+	} {
+		out, code := shoal(t, args...)
+		if code != 1 || !strings.Contains(out, "SHOAL_WORKER_PASSWORD is no longer read: set SHOAL_REPLICA_PASSWORD instead") {
+			t.Errorf("shoal %s: exit %d, output %q", args[0], code, out)
+		}
+	}
+}

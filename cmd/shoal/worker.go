@@ -20,7 +20,7 @@ func runWorker(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: shoal worker [--config worker.yaml] [flags]\n\n"+
 			"Runs the Arrow Flight worker next to one replica. Flags override the config file;\n"+
-			"the replica password may also come from SHOAL_WORKER_PASSWORD (it overrides the file,\n"+
+			"the replica password may also come from SHOAL_REPLICA_PASSWORD (it overrides the file,\n"+
 			"--password overrides both).")
 		fs.PrintDefaults()
 	}
@@ -29,7 +29,7 @@ func runWorker(args []string) error {
 	httpListen := fs.String("http", "", `HTTP address for /metrics and /healthz (default 127.0.0.1:4180; "off" disables)`)
 	mysqlAddr := fs.String("mysql", "", "host:port of the local replica")
 	user := fs.String("user", "", "replica account (default root)")
-	password := fs.String("password", "", "replica password (prefer SHOAL_WORKER_PASSWORD: flags show in ps)")
+	password := fs.String("password", "", "replica password (prefer SHOAL_REPLICA_PASSWORD: flags show in ps)")
 	level := fs.String("log-level", "info", "debug, info, warn or error")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
@@ -57,7 +57,10 @@ func runWorker(args []string) error {
 	if *user != "" {
 		cfg.User = *user
 	}
-	if pw := os.Getenv("SHOAL_WORKER_PASSWORD"); pw != "" {
+	if err := config.CheckEnv(); err != nil {
+		return err
+	}
+	if pw := os.Getenv(config.ReplicaPasswordEnv); pw != "" {
 		cfg.Password = pw
 	}
 	if *password != "" {
