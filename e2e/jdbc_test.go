@@ -33,7 +33,7 @@ func needClient(t *testing.T, format string, args ...any) {
 	if os.Getenv("CI") != "" {
 		t.Fatalf(format, args...)
 	}
-	t.Skipf(format, args...)
+	clientSkip(t, format, args...)
 }
 
 // splitServers cuts the client's output into one slice of lines per

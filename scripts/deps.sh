@@ -17,9 +17,9 @@ if ! command -v mariadbd >/dev/null && ! command -v mysqld >/dev/null; then
     exit 1
   fi
 fi
-# Client tests (e2e/clients_test.go, e2e/jdbc_test.go): PyMySQL and the
-# JDBC driver from the distribution, and Node's mysql2 when node and npm
-# are present (skipped otherwise).
+# Client tests (e2e/clients_test.go, e2e/jdbc_test.go): PyMySQL, the JDBC
+# driver and Node's mysqljs from the distribution, and Node's mysql2 when
+# npm reaches its registry.
 if ! /usr/bin/python3 -c 'import pymysql' 2>/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "installing python3-pymysql (PyMySQL client test)..." >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pymysql >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pymysql >/dev/null; }
@@ -36,10 +36,17 @@ if ! command -v chromium >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get 
   echo "installing chromium (status page screenshot test)..." >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 fi
+# Node client test (e2e TestClientNode): mysqljs from Debian's node-mysql
+# (no npm registry needed; it brings nodejs when node is missing), and
+# mysql2 from npm as well where the registry answers.
+if ! NODE_PATH=/usr/share/nodejs node -e "require('mysql')" >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing node-mysql (Node client test)..." >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq node-mysql >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq node-mysql >/dev/null; } || echo "node-mysql not installed: the Node client test is skipped" >&2
+fi
 if command -v npm >/dev/null && [ ! -d "$(dirname "$0")/../e2e/clients/node/node_modules/mysql2" ]; then
   # Bounded: where the npm registry is out of reach npm retries for
   # minutes before it gives up.
-  (cd "$(dirname "$0")/../e2e/clients/node" && timeout 60 npm ci --no-audit --no-fund --fetch-retries=0 >/dev/null 2>&1) || echo "SKIP node mysql2 client test: npm ci failed (registry out of reach?)" >&2
+  (cd "$(dirname "$0")/../e2e/clients/node" && timeout 60 npm ci --no-audit --no-fund --fetch-retries=0 >/dev/null 2>&1) || echo "npm ci failed (registry out of reach?): the Node test runs with Debian's node-mysql only" >&2
 fi
 # docker-compose (v1, from the distribution) where the compose plugin is
 # missing: it parses docker-compose.yml, and scripts/compose-test.sh runs the
