@@ -184,20 +184,40 @@ func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteS
 		ss.Kind = observe.KindLocal
 		return sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to EXECUTE: the statement has %d parameter(s), USING names %d", len(n.marks), len(st.UsingVars))
 	}
-	text := n.text
-	if len(n.marks) > 0 {
-		vals, err := s.readVariables(ctx, ss, st.UsingVars)
-		if err != nil {
-			return err
-		}
-		lits := make([]string, len(vals))
-		for i, v := range vals {
-			lits[i] = literal(v)
-		}
-		text = bind(n.text, n.marks, lits)
+	if len(n.marks) == 0 {
+		ss.Kind = ""
+		return s.query(ctx, ss, n.text, callback)
 	}
+	vals, err := s.readVariables(ctx, ss, st.UsingVars)
+	if err != nil {
+		return err
+	}
+	lits := make([]string, len(vals))
+	for i, v := range vals {
+		lits[i] = literal(v)
+	}
+	b := bind(n.text, n.marks, lits)
 	ss.Kind = ""
-	return s.query(ctx, ss, text, callback)
+	return s.query(ctx, ss, b.text, func(r *sqltypes.Result) error {
+		if r.Fields == nil {
+			return callback(r)
+		}
+		// Unaliased columns are named from the statement as prepared,
+		// with its `?` markers, as MySQL names them.
+		at := 0 // computed columns' names appear in select-list order
+		cp := *r
+		cp.Fields = append(cp.Fields[:0:0], r.Fields...)
+		for i, f := range cp.Fields {
+			if f.OrgName != "" {
+				continue
+			}
+			if name, ok := b.originalName(f.Name, &at); ok {
+				cp.Fields[i] = f.CloneVT()
+				cp.Fields[i].Name = name
+			}
+		}
+		return callback(&cp)
+	})
 }
 
 // readVariables reads the values of user variables from the session's
@@ -259,15 +279,62 @@ func literal(v sqltypes.Value) string {
 	return sqlparse.QuoteString(raw)
 }
 
+// bound is a named statement with its values bound.
+type bound struct {
+	orig  string   // as prepared, with markers
+	text  string   // with literals
+	spans [][2]int // each literal's [start, end) in text
+}
+
 // bind replaces the marker at each offset in marks with lits[i].
-func bind(text string, marks []int, lits []string) string {
-	var b strings.Builder
+func bind(orig string, marks []int, lits []string) *bound {
+	b := &bound{orig: orig}
+	var t strings.Builder
 	last := 0
 	for i, p := range marks {
-		b.WriteString(text[last:p])
-		b.WriteString(lits[i])
+		t.WriteString(orig[last:p])
+		start := t.Len()
+		t.WriteString(lits[i])
+		b.spans = append(b.spans, [2]int{start, t.Len()})
 		last = p + 1
 	}
-	b.WriteString(text[last:])
-	return b.String()
+	t.WriteString(orig[last:])
+	b.text = t.String()
+	return b
+}
+
+// originalName maps a column name taken from the bound text (an unaliased
+// expression containing literals) back to the prepared text. The name is
+// looked for from *at on, and *at moves past it, so equal names are told
+// apart by their order. (frontend/mysqlwire maps COM_STMT_EXECUTE's
+// columns the same way.)
+func (b *bound) originalName(name string, at *int) (string, bool) {
+	if name == "" || *at >= len(b.text) {
+		return "", false
+	}
+	i := strings.Index(b.text[*at:], name)
+	if i < 0 {
+		return "", false
+	}
+	lo, hi := *at+i, *at+i+len(name)
+	*at = hi
+	covers := false
+	olo, ohi := lo, hi
+	for _, sp := range b.spans {
+		switch {
+		case sp[1] <= lo: // before: shift both ends
+			olo -= sp[1] - sp[0] - 1
+			ohi -= sp[1] - sp[0] - 1
+		case sp[0] >= hi: // after
+		case sp[0] >= lo && sp[1] <= hi: // inside
+			covers = true
+			ohi -= sp[1] - sp[0] - 1
+		default: // cut: not a whole expression
+			return "", false
+		}
+	}
+	if !covers {
+		return "", false
+	}
+	return b.orig[olo:ohi], true
 }

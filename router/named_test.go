@@ -42,8 +42,21 @@ func TestNamedBind(t *testing.T) {
 		{"select '?', ? + ?", []int{12, 16}, []string{"'a'", "NULL"}, "select '?', 'a' + NULL"},
 		{"select 1", nil, nil, "select 1"},
 	} {
-		if got := bind(c.text, c.marks, c.lits); got != c.want {
+		if got := bind(c.text, c.marks, c.lits).text; got != c.want {
 			t.Errorf("bind(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+func TestNamedColumnNames(t *testing.T) {
+	b := bind("select ?, ? + 1, concat(?, 'x'), ? from t", []int{7, 10, 24, 33}, []string{"5", "12.5", "'WN'", "NULL"})
+	if b.text != "select 5, 12.5 + 1, concat('WN', 'x'), NULL from t" {
+		t.Fatalf("bound %q", b.text)
+	}
+	at := 0
+	for _, c := range [][2]string{{"5", "?"}, {"12.5 + 1", "? + 1"}, {"concat('WN', 'x')", "concat(?, 'x')"}, {"NULL", "?"}} {
+		if got, ok := b.originalName(c[0], &at); !ok || got != c[1] {
+			t.Errorf("originalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
 		}
 	}
 }
