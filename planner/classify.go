@@ -56,7 +56,9 @@ func Classify(stmt ast.StmtNode) (Kind, string) {
 			return Passthrough, "" // DESCRIBE t
 		}
 		if _, ok := s.Stmt.(*ast.SetOprStmt); ok {
-			return Passthrough, ""
+			// Explained by the coordinator when it runs distributed,
+			// else passed through.
+			return Explain, ""
 		}
 		return Refuse, "EXPLAIN of a write"
 	case *ast.UseStmt:
