@@ -208,7 +208,7 @@ func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteS
 		cp := *r
 		cp.Fields = append(cp.Fields[:0:0], r.Fields...)
 		for i, f := range cp.Fields {
-			if f.OrgName != "" {
+			if f.OrgTable != "" { // a table's column keeps its name
 				continue
 			}
 			if name, ok := b.originalName(f.Name, &at); ok {
@@ -329,6 +329,9 @@ func (b *bound) originalName(name string, at *int) (string, bool) {
 		case sp[0] >= lo && sp[1] <= hi: // inside
 			covers = true
 			ohi -= sp[1] - sp[0] - 1
+		case sp[0] <= lo && hi <= sp[1]: // a string literal named by its value
+			*at = sp[1]
+			return "?", true
 		default: // cut: not a whole expression
 			return "", false
 		}

@@ -54,6 +54,12 @@ func TestNamedColumnNames(t *testing.T) {
 		t.Fatalf("bound %q", b.text)
 	}
 	at := 0
+	for _, c := range [][2]string{{"WN", "?"}, {"12.5 + 1", "? + 1"}, {"concat('WN', 'x')", "concat(?, 'x')"}} {
+		if got, ok := bind("select ?, ? + 1, concat(?, 'x')", []int{7, 10, 24}, []string{"'WN'", "12.5", "'WN'"}).originalName(c[0], &at); !ok || got != c[1] {
+			t.Errorf("originalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
+		}
+	}
+	at = 0
 	for _, c := range [][2]string{{"5", "?"}, {"12.5 + 1", "? + 1"}, {"concat('WN', 'x')", "concat(?, 'x')"}, {"NULL", "?"}} {
 		if got, ok := b.originalName(c[0], &at); !ok || got != c[1] {
 			t.Errorf("originalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
