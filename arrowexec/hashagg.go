@@ -216,6 +216,27 @@ func (h *HashAgg) add(rec arrow.RecordBatch) error {
 	return h.checkMem()
 }
 
+// AddNew merges rec like Add and reports, for each of its rows, whether
+// its key opened a group: no row before it, in this batch or an earlier
+// one, had a key equal to it. With no aggregates it is a set of keys
+// under the keys' collations.
+func (h *HashAgg) AddNew(rec arrow.RecordBatch) ([]bool, error) {
+	before := int32(h.ngroups)
+	if err := h.Add(rec); err != nil {
+		return nil, err
+	}
+	n := int(rec.NumRows())
+	first := make([]bool, n)
+	next := before // groups are numbered in the order they open
+	for r, g := range h.rowGrp[:n] {
+		if g == next {
+			first[r] = true
+			next++
+		}
+	}
+	return first, nil
+}
+
 // newGroup registers group h.ngroups for key, taking its displayed key
 // values from row r of rec.
 func (h *HashAgg) newGroup(key string, rec arrow.RecordBatch, r int) error {

@@ -385,3 +385,36 @@ func BenchmarkHashAggMerge(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// TestHashAggAddNew: AddNew reports the rows whose key opens a group,
+// across batches and within one, under the keys' collation, NULL a key
+// of its own.
+func TestHashAggAddNew(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{field("g", tInt, ""), field("k", tStr, "")}, nil)
+	h := NewHashAgg(mem, nil, []KeySpec{{}, {Collation: generalCI}}, nil, 0)
+	defer h.Release()
+	for _, tc := range []struct {
+		rows [][]sqltypes.Value
+		want []bool
+	}{
+		{[][]sqltypes.Value{row(i64(1), str("a")), row(i64(1), str("A ")), row(i64(2), str("a")), row(i64(1), sqltypes.NULL), row(i64(1), str("b"))},
+			[]bool{true, false, true, true, true}},
+		{[][]sqltypes.Value{row(i64(2), str("A")), row(i64(1), sqltypes.NULL), row(i64(3), str("a")), row(i64(3), str("a"))},
+			[]bool{false, false, true, false}},
+	} {
+		rec := batch(t, mem, schema, tc.rows...)
+		got, err := h.AddNew(rec)
+		rec.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("AddNew = %v, want %v", got, tc.want)
+		}
+	}
+	if h.Groups() != 5 {
+		t.Errorf("Groups() = %d, want 5", h.Groups())
+	}
+}

@@ -95,7 +95,7 @@ func runGenerated(t *testing.T, q Query, o *outcome) {
 		o.explainErr, o.reason = true, "no rows"
 	default:
 		first := ex.rows[0][0]
-		o.distributed = strings.HasPrefix(first, "split ")
+		o.distributed = strings.HasPrefix(first, "split ") || strings.HasPrefix(first, "derived table ") || strings.HasPrefix(first, "union all of ")
 		if !o.distributed {
 			o.reason = strings.TrimPrefix(first, "passthrough to one replica: ")
 		}

@@ -76,35 +76,54 @@ func (s *ephemeral) tryDerived(ctx context.Context, ss *Session, query string, c
 	return handled, err
 }
 
-// runDerived runs sel when its FROM is one derived table or one CTE over
-// an aggregate that distributes. handled is false when it is not such a
-// statement (the caller passes it through).
-func (s *ephemeral) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) (handled bool, err error) {
+// derivedPlan is a statement over one derived table or CTE whose inner
+// aggregate distributes: the inner plan, and the outer statement to run
+// over its result as derivedSchema.<alias>.
+type derivedPlan struct {
+	inner    *prepared
+	innerSQL string
+	alias    string
+	outerSQL string
+}
+
+// def is the definition of the ephemeral table, for the outer
+// statement's metadata query.
+func (d *derivedPlan) def(db, name string) (string, bool) {
+	if db == derivedSchema && name == d.alias {
+		return d.innerSQL, true
+	}
+	return "", false
+}
+
+// planDerived plans sel when its FROM is one derived table or one CTE over
+// an aggregate that distributes; nil when it is not such a statement (it
+// passes through).
+func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt) *derivedPlan {
 	inner, alias, ok := derivedSource(sel)
 	if !ok {
-		return false, nil
+		return nil
 	}
 	innerSQL, err := sqlparse.Restore(inner)
 	if err != nil {
-		return false, nil
+		return nil
 	}
 	innerSel, ok := mustReparse(innerSQL)
 	if !ok {
-		return false, nil
+		return nil
 	}
 	ipr, why, err := s.prep.plan(ctx, ss.DB, innerSQL, innerSel)
 	if err != nil || ipr == nil || !ipr.plan.Aggregate || ipr.prog != nil {
 		s.log.Debug("derived table passes through", "inner", innerSQL, "reason", why, "err", err)
-		return false, nil
+		return nil
 	}
 	// The outer statement reads the ephemeral table in place of the
 	// derived table; its columns keep the names the client wrote.
 	if planner.NameFields(sel) != nil {
-		return false, nil
+		return nil
 	}
 	outer, ok := mustReparse(mustRestore(sel))
 	if !ok {
-		return false, nil
+		return nil
 	}
 	outer.With = nil
 	ts := outer.From.TableRefs.Left.(*ast.TableSource)
@@ -112,54 +131,70 @@ func (s *ephemeral) runDerived(ctx context.Context, ss *Session, sel *ast.Select
 	ts.AsName = ast.NewCIStr(alias)
 	outerSQL, err := sqlparse.Restore(outer)
 	if err != nil {
+		return nil
+	}
+	return &derivedPlan{inner: ipr, innerSQL: innerSQL, alias: alias, outerSQL: outerSQL}
+}
+
+// runDerived runs sel when its FROM is one derived table or one CTE over
+// an aggregate that distributes. handled is false when it is not such a
+// statement (the caller passes it through).
+func (s *ephemeral) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) (handled bool, err error) {
+	d := s.planDerived(ctx, ss, sel)
+	if d == nil {
 		return false, nil
 	}
-	def := func(d, n string) (string, bool) {
-		if d == derivedSchema && n == alias {
-			return innerSQL, true
-		}
-		return "", false
-	}
-	t, err := s.materialize(ctx, ipr, alias)
+	t, err := s.materialize(ctx, d.inner, d.alias)
 	if err != nil {
 		return true, err
 	}
-	return s.runOver(ctx, ss, t, outerSQL, def, callback)
+	return s.runOver(ctx, ss, t, d.outerSQL, d.def, callback)
 }
 
 // runOver plans outerSQL with t as derivedSchema.<t.Name> and runs it in
 // memory. handled is false when the outer statement cannot run there.
 func (s *ephemeral) runOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool), callback func(*sqltypes.Result) error) (bool, error) {
-	outer, ok := mustReparse(outerSQL)
-	if !ok {
-		return false, nil
-	}
-	cat := derivedCatalog{base: s.snap().Tables, t: t}
-	p, err := planner.PlanSelect(cat, ss.DB, outer)
-	var nd *planner.NotDistributed
-	if errors.As(err, &nd) || (err == nil && p.DB != derivedSchema) {
-		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
-		return false, nil
-	}
-	if err != nil {
-		return true, err
-	}
-	pr, err := s.prep.prepareInMemory(ctx, ss.DB, p, t, describeQuery{}, def)
-	if err != nil {
-		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
-		if errors.Is(err, pinned.ErrUnsupported) {
-			return false, nil
-		}
-		if _, ok := sqlerr.As(err); ok {
-			return true, err
-		}
-		return false, nil
+	pr, handled, err := s.prepareOver(ctx, ss, t, outerSQL, def)
+	if pr == nil {
+		return handled, err
 	}
 	ss.Kind = observe.KindDistributed
 	qid := strconv.FormatUint(s.ids.Next(), 10)
 	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
 	s.shipped(st)
 	return true, err
+}
+
+// prepareOver plans and prepares outerSQL with t as
+// derivedSchema.<t.Name>, to run in memory. With no plan, handled is
+// false when the outer statement cannot run there (err is then nil).
+func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool)) (pr *prepared, handled bool, err error) {
+	outer, ok := mustReparse(outerSQL)
+	if !ok {
+		return nil, false, nil
+	}
+	cat := derivedCatalog{base: s.snap().Tables, t: t}
+	p, err := planner.PlanSelect(cat, ss.DB, outer)
+	var nd *planner.NotDistributed
+	if errors.As(err, &nd) || (err == nil && p.DB != derivedSchema) {
+		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	pr, err = s.prep.prepareInMemory(ctx, ss.DB, p, t, describeQuery{}, def)
+	if err != nil {
+		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
+		if errors.Is(err, pinned.ErrUnsupported) {
+			return nil, false, nil
+		}
+		if _, ok := sqlerr.As(err); ok {
+			return nil, true, err
+		}
+		return nil, false, nil
+	}
+	return pr, true, nil
 }
 
 // materialize runs pr and keeps its result as an in-memory table.
@@ -228,42 +263,59 @@ func derivedSource(sel *ast.SelectStmt) (*ast.SelectStmt, string, bool) {
 	return q, ts.AsName.O, true
 }
 
-// RunUnion runs a UNION ALL whose every branch distributes: branches one
-// after another, rows conformed to the union's column types; with ORDER BY
-// or LIMIT on the union, over the branches' results held in memory.
-func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
-	if u.With != nil || u.SelectList == nil || u.SelectList.With != nil {
-		return false, nil
+// unionPlan is a UNION ALL whose every branch distributes: the
+// branches' plans, the union's columns (from a replica), and, when the
+// union has ORDER BY or LIMIT, the outer statement over the branches'
+// rows held in memory as derivedSchema.u.
+type unionPlan struct {
+	branches []*prepared
+	fields   []*querypb.Field
+	bare     string // the union without ORDER BY and LIMIT: u's definition
+	outerSQL string // "" when the branches' rows stream to the client
+}
+
+func (p *unionPlan) def(d, n string) (string, bool) {
+	if d == derivedSchema && n == "u" {
+		return p.bare, true
 	}
-	var branches []*prepared
+	return "", false
+}
+
+// planUnion plans u when it is a UNION ALL whose every branch distributes;
+// nil (and no error) when it is not.
+func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt) (*unionPlan, error) {
+	if u.With != nil || u.SelectList == nil || u.SelectList.With != nil {
+		return nil, nil
+	}
+	p := &unionPlan{}
 	for i, n := range u.SelectList.Selects {
 		sel, op, ok := unionBranch(n)
 		if !ok || (i > 0 && (op == nil || *op != ast.UnionAll)) {
-			return false, nil
+			return nil, nil
 		}
 		if k, _ := planner.Classify(sel); k != planner.Select {
-			return false, nil
+			return nil, nil
 		}
 		text, err := sqlparse.Restore(sel)
 		if err != nil {
-			return false, nil
+			return nil, nil
 		}
 		// Restore renders a branch alone (no set operator), so the text is
 		// the branch's own statement.
 		bsel, ok := mustReparse(text)
 		if !ok {
-			return false, nil
+			return nil, nil
 		}
 		pr, _, err := s.prep.plan(ctx, ss.DB, text, bsel)
 		if err != nil || pr == nil || pr.prog != nil {
-			return false, nil
+			return nil, nil
 		}
-		branches = append(branches, pr)
+		p.branches = append(p.branches, pr)
 	}
 	// The union's metadata, from a replica; the first branch names the
 	// columns as the client wrote them.
 	if first, _, _ := unionBranch(u.SelectList.Selects[0]); planner.NameFields(first) != nil {
-		return false, nil
+		return nil, nil
 	}
 	orderBy, limit := u.OrderBy, u.Limit
 	u.OrderBy, u.Limit = nil, &ast.Limit{Count: ast.NewValueExpr(0, "", "")}
@@ -272,19 +324,63 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 	bare, err2 := sqlparse.Restore(u)
 	u.OrderBy, u.Limit = orderBy, limit
 	if err != nil || err2 != nil {
-		return false, nil
+		return nil, nil
 	}
+	p.bare = bare
 	described, err := s.prep.describe(ctx, ss.DB, metaSQL)
 	if err != nil {
-		return true, err
+		return nil, err
 	}
-	fields := described[0]
-	ss.Kind = observe.KindDistributed
+	p.fields = described[0]
 	if orderBy == nil && limit == nil {
+		return p, nil
+	}
+	tail := ""
+	if orderBy != nil {
+		o, err := sqlparse.Restore(orderBy)
+		if err != nil {
+			return nil, nil
+		}
+		tail += " " + o
+	}
+	if limit != nil {
+		l, err := sqlparse.Restore(limit)
+		if err != nil {
+			return nil, nil
+		}
+		tail += " " + l
+	}
+	// Name the columns (ORDER BY may use positions, which the planner
+	// resolves against an explicit select list only).
+	var cols []string
+	seen := map[string]bool{}
+	for _, f := range p.fields {
+		n := strings.ToLower(f.Name)
+		if seen[n] {
+			return nil, nil // ambiguous in the outer statement
+		}
+		seen[n] = true
+		cols = append(cols, sqlparse.QuoteID(f.Name))
+	}
+	p.outerSQL = "SELECT " + strings.Join(cols, ", ") + " FROM `" + derivedSchema + "`.`u`" + tail
+	return p, nil
+}
+
+// RunUnion runs a UNION ALL whose every branch distributes: branches one
+// after another, rows conformed to the union's column types; with ORDER BY
+// or LIMIT on the union, over the branches' results held in memory.
+func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
+	p, err := s.planUnion(ctx, ss, u)
+	if p == nil {
+		return err != nil, err
+	}
+	fields := p.fields
+	ss.Kind = observe.KindDistributed
+	if p.outerSQL == "" {
 		if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
 			return true, err
 		}
-		for _, pr := range branches {
+		for _, pr := range p.branches {
 			fwd := func(r *sqltypes.Result) error {
 				if len(r.Rows) == 0 {
 					return nil
@@ -306,7 +402,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 		return true, nil
 	}
 	var rows [][]sqltypes.Value
-	for _, pr := range branches {
+	for _, pr := range p.branches {
 		c := &collector{}
 		qid := strconv.FormatUint(s.ids.Next(), 10)
 		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
@@ -328,41 +424,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 	if err != nil {
 		return true, err
 	}
-	tail := ""
-	if orderBy != nil {
-		o, err := sqlparse.Restore(orderBy)
-		if err != nil {
-			return false, nil
-		}
-		tail += " " + o
-	}
-	if limit != nil {
-		l, err := sqlparse.Restore(limit)
-		if err != nil {
-			return false, nil
-		}
-		tail += " " + l
-	}
-	// Name the columns (ORDER BY may use positions, which the planner
-	// resolves against an explicit select list only).
-	var cols []string
-	seen := map[string]bool{}
-	for _, f := range fields {
-		n := strings.ToLower(f.Name)
-		if seen[n] {
-			return false, nil // ambiguous in the outer statement
-		}
-		seen[n] = true
-		cols = append(cols, sqlparse.QuoteID(f.Name))
-	}
-	outer := "SELECT " + strings.Join(cols, ", ") + " FROM `" + derivedSchema + "`.`u`" + tail
-	def := func(d, n string) (string, bool) {
-		if d == derivedSchema && n == "u" {
-			return bare, true
-		}
-		return "", false
-	}
-	return s.runOver(ctx, ss, t, outer, def, callback)
+	return s.runOver(ctx, ss, t, p.outerSQL, p.def, callback)
 }
 
 // unionBranch returns a UNION branch's SELECT and the set operator before

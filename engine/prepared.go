@@ -52,8 +52,11 @@ func MetadataQuery(text string) (string, error) {
 		return "", nil
 	}
 	kind, why := planner.Classify(stmts[0])
-	if kind == planner.Refuse {
+	switch kind {
+	case planner.Refuse:
 		return "", sqlerr.ReadOnly(why)
+	case planner.Named:
+		return "", sqlerr.New(sqlerr.ErrUnsupportedPS, "HY000", "This command is not supported in the prepared statement protocol yet")
 	}
 	// The statement's own text (column names are the client's expressions)
 	// with LIMIT 0 appended: only when it has no LIMIT, INTO or locking

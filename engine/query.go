@@ -388,18 +388,46 @@ func (s *merger) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqlt
 			}
 			fields = append(fields, f)
 		}
+		// first[i], for a DISTINCT aggregate over some of the distinct
+		// keys only, says which combinations are the first of their group
+		// with its keys' values: the others are not counted again.
+		first := make([][]bool, len(p.Partials))
+		for i, pa := range p.Partials {
+			if set := distinctSet(pa, p.DistinctKeys); set != nil {
+				f, err := s.firstOf(pr, schema, rows, set)
+				if err != nil {
+					return nil, err
+				}
+				first[i] = f
+			}
+		}
 		rb := arrowexec.NewRowBuilder(s.mem, arrow.NewSchema(fields, nil))
 		defer rb.Release()
 		out := make([]sqltypes.Value, len(fields))
-		for _, row := range rows {
+		for r, row := range rows {
 			copy(out, row[:p.Keys])
 			for i, c := range src {
+				if first[i] != nil && !first[i][r] {
+					if c >= 0 {
+						out[p.Keys+i] = sqltypes.NULL // SUM and GROUP_CONCAT skip it
+					} else {
+						out[p.Keys+i] = sqltypes.NewInt64(0)
+					}
+					continue
+				}
 				if c >= 0 {
 					out[p.Keys+i] = row[c]
 					continue
 				}
+				cols := row[p.Keys:nk]
+				if pa := p.Partials[i]; pa.Set != nil {
+					cols = cols[:0:0]
+					for _, j := range pa.Set {
+						cols = append(cols, row[p.Keys+j])
+					}
+				}
 				all := int64(1)
-				for _, v := range row[p.Keys:nk] {
+				for _, v := range cols {
 					if v.IsNull() {
 						all = 0
 					}
@@ -415,6 +443,57 @@ func (s *merger) mergeDistinct(pr *prepared, schema *arrow.Schema, rows [][]sqlt
 		}
 	}
 	return h.Rows()
+}
+
+// distinctSet is the distinct keys whose values a DISTINCT partial must
+// see once per group, when they are not all of them (the combinations of
+// all of them are distinct already): nil when none need it.
+func distinctSet(pa planner.Partial, distinctKeys int) []int {
+	var set []int
+	switch pa.Kind {
+	case planner.MergeDistinctCount:
+		set = pa.Set
+	case planner.MergeDistinctSum, planner.MergeDistinctConcat:
+		set = []int{pa.Arg}
+	default:
+		return nil
+	}
+	if set == nil || len(set) == distinctKeys {
+		return nil
+	}
+	return set
+}
+
+// firstOf reports for each level-1 row (keys, distinct keys, partials)
+// whether it is the first with its keys and the distinct keys of set,
+// compared as the merge compares them (the keys' collations).
+func (s *merger) firstOf(pr *prepared, schema *arrow.Schema, rows [][]sqltypes.Value, set []int) ([]bool, error) {
+	k := pr.plan.Keys
+	specs := make([]arrowexec.KeySpec, 0, k+len(set))
+	specs = append(specs, pr.keys[:k]...)
+	fields := make([]arrow.Field, 0, k+len(set))
+	fields = append(fields, schema.Fields()[:k]...)
+	for _, j := range set {
+		specs = append(specs, pr.keys[k+j])
+		fields = append(fields, schema.Field(k+j))
+	}
+	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), specs, nil, s.cfg.MergeMemoryLimit)
+	defer h.Release()
+	rb := arrowexec.NewRowBuilder(s.mem, arrow.NewSchema(fields, nil))
+	defer rb.Release()
+	proj := make([]sqltypes.Value, len(fields))
+	for _, row := range rows {
+		copy(proj, row[:k])
+		for i, j := range set {
+			proj[k+i] = row[k+j]
+		}
+		if err := rb.Append(proj); err != nil {
+			return nil, err
+		}
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	return h.AddNew(rec)
 }
 
 // addBuilt merges the rows built so far into h.

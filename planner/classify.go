@@ -24,6 +24,10 @@ const (
 	// Set changes session state; it is applied to the session's replica
 	// connection and remembered.
 	Set
+	// Named is SQL-level PREPARE, EXECUTE and DEALLOCATE PREPARE: the
+	// router keeps each session's named statements and runs an EXECUTE
+	// as its statement with the values bound, like any other query.
+	Named
 )
 
 // Classify decides what to do with a parsed statement. It is conservative:
@@ -52,7 +56,9 @@ func Classify(stmt ast.StmtNode) (Kind, string) {
 			return Passthrough, "" // DESCRIBE t
 		}
 		if _, ok := s.Stmt.(*ast.SetOprStmt); ok {
-			return Passthrough, ""
+			// Explained by the coordinator when it runs distributed,
+			// else passed through.
+			return Explain, ""
 		}
 		return Refuse, "EXPLAIN of a write"
 	case *ast.UseStmt:
@@ -71,6 +77,8 @@ func Classify(stmt ast.StmtNode) (Kind, string) {
 		return Passthrough, ""
 	case *ast.DoStmt:
 		return Passthrough, ""
+	case *ast.PrepareStmt, *ast.ExecuteStmt, *ast.DeallocateStmt:
+		return Named, ""
 	}
 	return Refuse, statementName(stmt)
 }

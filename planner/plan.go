@@ -105,6 +105,12 @@ type Partial struct {
 	// Arg is the distinct key a MergeDistinctSum adds up or a
 	// MergeDistinctConcat joins.
 	Arg int
+	// Set lists the distinct keys (indices, ascending) whose combinations
+	// a MergeDistinctCount counts. When a statement's DISTINCT aggregates
+	// have different arguments, the fragments group by all of them, and
+	// each aggregate counts (sums, joins) the distinct values of its own
+	// keys among the combinations.
+	Set []int
 	// Sep and Desc are GROUP_CONCAT's separator and order.
 	Sep  string
 	Desc bool
@@ -230,6 +236,9 @@ func (p *Plan) Describe() []string {
 			arg := pa.SQL
 			if !pa.FromFragment() {
 				arg = fmt.Sprintf("distinct key %d", pa.Arg)
+				if pa.Kind == MergeDistinctCount && len(pa.Set) != p.DistinctKeys {
+					arg = fmt.Sprintf("distinct keys %v", pa.Set)
+				}
 			}
 			parts[i] = fmt.Sprintf("__a%d=%s(%s)", i, pa.Kind, arg)
 		}

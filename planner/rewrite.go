@@ -655,34 +655,57 @@ func (a *aggPlanner) variance(f, arg string) (ast.ExprNode, error) {
 
 // distinctAggregate plans COUNT/SUM/AVG(DISTINCT …): the arguments become
 // extra group keys of the fragments, and the coordinator counts or sums the
-// distinct combinations. All DISTINCT aggregates of a query must share one
-// argument set.
+// distinct combinations. DISTINCT aggregates over different arguments
+// share the fragments' grouping by all their arguments; each counts or
+// sums the distinct values of its own among the combinations (the merge
+// deduplicates them).
 func (a *aggPlanner) distinctAggregate(f string, args []string) (ast.ExprNode, error) {
-	set := append([]string{}, args...)
-	slices.Sort(set)
-	set = slices.Compact(set)
-	if len(a.distinct) == 0 {
-		a.distinct = set
-	} else if !slices.Equal(a.distinct, set) && !(len(set) == 1 && contains(a.distinct, set[0]) && f != "count") {
-		return nil, notDist("DISTINCT aggregates over different arguments")
-	}
+	set := a.distinctSet(args)
 	switch f {
 	case "count":
-		if !slices.Equal(a.distinct, set) {
-			return nil, notDist("DISTINCT aggregates over different arguments")
-		}
-		return a.special(MergeDistinctCount, 0), nil
+		return a.specialSet(MergeDistinctCount, 0, set), nil
 	case "sum", "avg":
-		if len(args) != 1 || len(a.distinct) != 1 {
+		if len(args) != 1 {
 			return nil, notDist("%s(DISTINCT) over several arguments", strings.ToUpper(f))
 		}
-		sum := a.special(MergeDistinctSum, 0)
+		sum := a.specialSet(MergeDistinctSum, set[0], nil)
 		if f == "sum" {
 			return sum, nil
 		}
-		return div(sum, a.special(MergeDistinctCount, 0)), nil
+		return div(sum, a.specialSet(MergeDistinctCount, 0, set)), nil
 	}
 	return nil, notDist("%s(DISTINCT) is not distributed yet", strings.ToUpper(f))
+}
+
+// distinctSet adds args to the distinct keys (the first set in sorted
+// order, later ones appended so earlier indices stay) and returns their
+// indices, ascending.
+func (a *aggPlanner) distinctSet(args []string) []int {
+	sorted := append([]string{}, args...)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	var set []int
+	for _, x := range sorted {
+		i := slices.Index(a.distinct, x)
+		if i < 0 {
+			a.distinct = append(a.distinct, x)
+			i = len(a.distinct) - 1
+		}
+		set = append(set, i)
+	}
+	slices.Sort(set)
+	return set
+}
+
+// specialSet is special for a distinct merge over the distinct keys set.
+func (a *aggPlanner) specialSet(kind AggKind, arg int, set []int) ast.ExprNode {
+	for i, p := range a.partials {
+		if p.Kind == kind && p.Arg == arg && p.SQL == "" && slices.Equal(p.Set, set) {
+			return colExpr(fmt.Sprintf("__a%d", i))
+		}
+	}
+	a.partials = append(a.partials, Partial{Kind: kind, Arg: arg, Set: set})
+	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1))
 }
 
 // groupConcat plans GROUP_CONCAT(DISTINCT x [ORDER BY x [DESC]]
@@ -713,12 +736,7 @@ func (a *aggPlanner) groupConcat(x *ast.AggregateFuncExpr) (ast.ExprNode, error)
 		}
 		desc = x.Order.Items[0].Desc
 	}
-	if len(a.distinct) == 0 {
-		a.distinct = []string{arg}
-	} else if !contains(a.distinct, arg) {
-		return nil, notDist("DISTINCT aggregates over different arguments")
-	}
-	idx := slices.Index(a.distinct, arg)
+	idx := a.distinctSet([]string{arg})[0]
 	for i, p := range a.partials {
 		if p.Kind == MergeDistinctConcat && p.Arg == idx && p.Sep == sep && p.Desc == desc {
 			return colExpr(fmt.Sprintf("__a%d", i)), nil

@@ -42,6 +42,9 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		if len(stmts) > 1 {
 			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
 		}
+		if isNamed(query) { // named.go
+			return namedUnparsed(query)
+		}
 		kind, why := planner.ClassifyUnparsed(query)
 		switch kind {
 		case planner.Refuse:
@@ -73,6 +76,8 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		return s.eng.RunSelect(ctx, &ss.Session, query, sel, callback)
 	case planner.Explain:
 		return s.eng.Explain(ctx, &ss.Session, query, stmt.(*ast.ExplainStmt), callback)
+	case planner.Named:
+		return s.runNamed(ctx, ss, stmt, callback) // named.go
 	}
 	if u, ok := stmt.(*ast.SetOprStmt); ok {
 		if handled, err := s.eng.RunUnion(ctx, &ss.Session, u, callback); handled {

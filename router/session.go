@@ -22,6 +22,9 @@ type Session struct {
 	conn Closer
 	// proc is what SHOW PROCESSLIST shows of the session (processlist.go).
 	proc procInfo
+	// named holds the statements of SQL-level PREPARE by lower-case name
+	// (named.go).
+	named map[string]*named
 
 	mu     sync.Mutex
 	cancel context.CancelFunc
@@ -39,6 +42,13 @@ func (ss *Session) kill() {
 		ss.cancel()
 	}
 	ss.mu.Unlock()
+}
+
+// Reset closes the replica connection and forgets the SETs and the
+// named prepared statements (COM_RESET_CONNECTION).
+func (ss *Session) Reset() {
+	ss.Session.Reset()
+	ss.named = nil
 }
 
 // Open registers a new session for connection id (the MySQL front end's

@@ -60,6 +60,8 @@ const (
 	ErrUnknownStmtHandler  = 1243 // ER_UNKNOWN_STMT_HANDLER
 	ErrInvalidCharString   = 1300 // ER_INVALID_CHARACTER_STRING
 	ErrTooManyPlaceholders = 1390 // ER_PS_MANY_PARAM
+	ErrUnsupportedPS       = 1295 // ER_UNSUPPORTED_PS (PREPARE of PREPARE, EXECUTE, DEALLOCATE)
+	ErrMaxPreparedStmts    = 1461 // ER_MAX_PREPARED_STMT_COUNT_REACHED
 )
 
 // IsClientError reports whether num is a client-side error (CR_*, 2000 to
