@@ -20,7 +20,6 @@ import (
 func Recode(mem memory.Allocator, rec arrow.RecordBatch, to []charset.Charset) arrow.RecordBatch {
 	cols := make([]arrow.Array, rec.NumCols())
 	var built []arrow.Array
-	utf8 := charset.Charset_utf8mb4{}
 	for c := range cols {
 		arr := rec.Column(c)
 		var cs charset.Charset
@@ -34,13 +33,14 @@ func Recode(mem memory.Allocator, rec arrow.RecordBatch, to []charset.Charset) a
 		}
 		b := array.NewStringBuilder(mem)
 		b.Reserve(src.Len())
+		b.ReserveData(len(src.ValueBytes())) // latin1 is never longer than UTF-8
 		var buf []byte
 		for i := 0; i < src.Len(); i++ {
 			if src.IsNull(i) {
 				b.AppendNull()
 				continue
 			}
-			buf, _ = charset.Convert(buf[:0], cs, []byte(src.Value(i)), utf8) // unmappable: '?', as MySQL
+			buf = encode(buf[:0], cs, src.Value(i))
 			b.BinaryBuilder.Append(buf)
 		}
 		out := b.NewArray()
@@ -53,4 +53,20 @@ func Recode(mem memory.Allocator, rec arrow.RecordBatch, to []charset.Charset) a
 		a.Release() // the batch holds its own reference
 	}
 	return res
+}
+
+// encode appends the UTF-8 text s encoded in cs to dst; a character cs
+// cannot hold, or a byte that is not UTF-8, becomes '?', as MySQL
+// converts it.
+func encode(dst []byte, cs charset.Charset, s string) []byte {
+	var tmp [4]byte
+	for _, r := range s { // invalid UTF-8 decodes as U+FFFD, which latin1 lacks
+		n := cs.EncodeRune(tmp[:], r)
+		if n < 0 {
+			dst = append(dst, '?')
+			continue
+		}
+		dst = append(dst, tmp[:n]...)
+	}
+	return dst
 }
