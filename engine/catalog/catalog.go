@@ -114,6 +114,19 @@ func Read(ctx context.Context, b *replica.Conn, o Options, prev *Snapshot, log *
 
 var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}
 
+// recodedNames lists the back-quoted, lower-case names of the tables
+// with a character column outside utf8mb4 (Snapshot.Recoded).
+func recodedNames(tables planner.MapCatalog) []string {
+	var out []string
+	for _, t := range tables {
+		if t.Recoded() {
+			out = append(out, strings.ToLower(sqlparse.QuoteID(t.Name)))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // rowCount reads a row estimate of information_schema, whatever type the
 // server gives it (IFNULL and SUM of the BIGINT UNSIGNED TABLE_ROWS come
 // back as DECIMAL, which sqltypes' ToInt64 refuses); 0 when unreadable.
@@ -249,13 +262,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 			}
 		}
 	}
-	for _, t := range s.Tables {
-		if t.Recoded() {
-			s.recoded = append(s.recoded, strings.ToLower(sqlparse.QuoteID(t.Name)))
-		}
-	}
-	slices.Sort(s.recoded)
-	s.recoded = slices.Compact(s.recoded)
+	s.recoded = recodedNames(s.Tables)
 	if err := loadPartitions(b, s.Tables); err != nil {
 		return nil, err
 	}
