@@ -136,6 +136,11 @@ type Coordinator struct {
 	QueryTimeout Duration `yaml:"query_timeout"`
 	// StatusInterval is how often worker status is polled (default 2s).
 	StatusInterval Duration `yaml:"status_interval"`
+	// CatalogRefreshInterval is how often the catalog (tables, columns,
+	// keys, row estimates, split-key samples) is re-read from a replica
+	// (default 30s). A statement naming a table the catalog lacks re-reads
+	// it at once as well, at most once a second whatever the load.
+	CatalogRefreshInterval Duration `yaml:"catalog_refresh_interval"`
 	// MergeMemoryLimit bounds the Arrow memory of one query's merge in
 	// bytes (default 1 GiB).
 	MergeMemoryLimit int64 `yaml:"merge_memory_limit" size:"bytes"`
@@ -347,6 +352,9 @@ func (c *Coordinator) Defaults() {
 	if c.StatusInterval == 0 {
 		c.StatusInterval = Duration(2 * time.Second)
 	}
+	if c.CatalogRefreshInterval == 0 {
+		c.CatalogRefreshInterval = Duration(30 * time.Second)
+	}
 	if c.PinnedMemoryLimit == 0 {
 		c.PinnedMemoryLimit = 4 << 30
 	}
@@ -463,6 +471,9 @@ func (c *Coordinator) Validate() error {
 	}
 	if c.ConsistencyWait < 0 {
 		return fmt.Errorf("config: consistency_wait must not be negative")
+	}
+	if c.CatalogRefreshInterval < 0 {
+		return fmt.Errorf("config: catalog_refresh_interval must be positive (default 30s)")
 	}
 	return c.validateWorkerTLS()
 }

@@ -20,7 +20,6 @@ package e2e
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
@@ -69,7 +68,7 @@ func GenQueryIn(seed uint64, i int, w Window) Query {
 		g.win = fmt.Sprintf("$id BETWEEN %d AND %d", lo, lo+w.Size-1)
 	}
 	switch n := g.r.IntN(100); {
-	case n < 5 && genMixed:
+	case n < 5:
 		return g.mixed()
 	case n < 45:
 		return g.grouped(ontimeOnly(), CatGrouped, "")
@@ -617,15 +616,6 @@ func plainKind(expr string) (kind, bool) {
 
 var mixedCols = []col{{"l1", kStr, false, 1}, {"u8", kStr, true, 1}, {"n", kInt, true, 1}, {"day", kDate, false, 1}}
 
-// genMixed turns on the mixed_cs category (SHOAL_RANDOM_MIXED=1). Off by
-// default: functions over its latin1 group key are evaluated on the
-// utf8mb4 text the replica converts it to, under utf8mb4_general_ci
-// (LENGTH, HEX, ASCII, ORD, LOCATE, LIKE differ), latin1 groups are
-// ordered by utf8mb4_general_ci, ORD of a code point above the BMP differs
-// and STDDEV_POP of equal DECIMAL values merges to 0.000008 for 0 (issue
-// 13's report lists them).
-var genMixed = os.Getenv("SHOAL_RANDOM_MIXED") == "1"
-
 // mixed builds a GROUP BY query over mixed_cs (a latin1 table with a
 // latin1 and a utf8mb4 column holding non-ASCII letters): functions of the
 // keys and of aggregates in the select list, HAVING and ORDER BY.
@@ -667,12 +657,6 @@ func (g *qgen) mixed() Query {
 		ob = append(ob, g.oneOf("LOWER("+keys[0]+")", "UPPER("+keys[0]+") DESC", "COUNT(*) DESC", "2"))
 	}
 	ob = append(ob, keys...)
-	if slices.Contains(keys, "l1") {
-		// Shoal orders latin1 groups by the utf8mb4 collation of the
-		// converted result column, not latin1_swedish_ci (a known bug,
-		// issue 13's report): compared as a set, without ORDER BY/LIMIT.
-		return Query{SQL: sql, Ordered: false, Category: CatMixed}
-	}
 	sql += " ORDER BY " + strings.Join(ob, ", ")
 	if g.chance(20) {
 		sql += g.limit()

@@ -65,6 +65,7 @@ type Engine struct {
 	prep     *preparer
 	eph      *ephemeral
 	queryID  *observe.QueryIDs
+	miss     missRefresher // catalog reads on a missing table (freshness.go)
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -98,7 +99,9 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.rep.workers = s.workers
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
-	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins}
+	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins,
+		refresh: s.miss.refresh}
+	s.miss.interval, s.miss.current, s.miss.read, s.miss.base, s.miss.log = catalogMissInterval, s.snap.Load, s.RefreshCatalog, s.ctx, log
 	s.eph = &ephemeral{log: log, mem: s.mem, rep: s.rep, prep: s.prep, merge: s.merge, plans: &s.plans, ids: ids,
 		snap: s.snap.Load, shipped: s.shipped}
 	if cfg.Primary != "" {
@@ -149,7 +152,7 @@ func (s *Engine) background() {
 	defer s.wg.Done()
 	poll := time.NewTicker(s.cfg.StatusInterval.D())
 	defer poll.Stop()
-	cat := time.NewTicker(30 * time.Second)
+	cat := time.NewTicker(s.cfg.CatalogRefreshInterval.D())
 	defer cat.Stop()
 	for {
 		select {
@@ -210,6 +213,9 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_plan_cache_entries", Help: "Statements in the plan cache.",
 		}, func() float64 { return float64(s.plans.size.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "shoal_catalog_miss_reads_total", Help: "Catalog reads caused by statements naming a table the catalog lacked (at most one a second).",
+		}, func() float64 { return float64(s.miss.reads.Load()) }),
 	)
 	s.qmem.Register(reg)
 	if q := s.inmem.runq; q != nil {

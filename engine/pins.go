@@ -259,7 +259,7 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 		return nil, err
 	}
 	d.meta = meta
-	pr, err := s.prepareSQL(ctx, db, p, d, frag)
+	pr, err := s.prepareSQL(ctx, db, p, d, frag, false) // pins hold utf8mb4 text
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,20 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 	if pass = sqlparse.TooDeep(sel); pass != "" { // depth.go
 		return nil, pass, nil
 	}
+	// A table created since the catalog was read: read it again now
+	// (freshness.go) rather than pass through until the timed refresh.
+	// While a table is still missing the decision is not cached, so the
+	// next statement naming it looks again.
+	cache := true
+	if s.refresh != nil {
+		isPinned := func(db, name string) bool { return s.pins.Get(db, name) != nil }
+		if len(missingTables(snap, db, sel, isPinned)) > 0 {
+			if s.refresh(ctx, snap) {
+				snap, gen = s.snap(), s.generation()
+			}
+			cache = len(missingTables(snap, db, sel, isPinned)) == 0
+		}
+	}
 	if s.pins.Len() > 0 {
 		pr, pass, err = s.planPinned(ctx, snap, db, query, sel)
 	} else {
@@ -56,7 +70,9 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 	if err != nil {
 		return nil, "", err
 	}
-	s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass})
+	if cache {
+		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass})
+	}
 	return pr, pass, nil
 }
 

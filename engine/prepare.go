@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync/atomic"
 
 	"golang.org/x/sync/singleflight"
 
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/charset"
+	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
@@ -45,6 +48,12 @@ type prepared struct {
 	having      *evalexpr.Expr
 	order       []orderKey
 	visible     int // row plans: columns sent to the client
+	// recode are the charsets fragment columns are converted to from
+	// utf8mb4 as they arrive (nil: none; realCharsets), and outFrom the
+	// charsets output columns are converted from when they are sent (nil:
+	// none): a latin1 key is merged, evaluated and sorted as latin1 and
+	// sent in the result column's charset.
+	recode, outFrom []charset.Charset
 	// estRows is the replica optimizer's estimate of the rows a row plan
 	// returns over the whole table (-1: unknown, or not a row plan); it
 	// sizes the plan's fragments (schedule.Scheduler fragments).
@@ -91,10 +100,14 @@ type preparer struct {
 	log     *slog.Logger
 	snap    func() *catalog.Snapshot
 	pins    *pinned.Registry
+	// refresh re-reads the catalog when a statement names a table the
+	// snapshot it saw lacks, and reports whether the snapshot changed
+	// (Engine.refreshOnMiss); nil: never.
+	refresh func(ctx context.Context, seen *catalog.Snapshot) bool
 }
 
 func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
-	pr, err := s.prepareSQL(ctx, db, p, describeQuery{meta: p.MetaSQL}, pushdown.Empty(p))
+	pr, err := s.prepareSQL(ctx, db, p, describeQuery{meta: p.MetaSQL}, pushdown.Empty(p), true)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +162,14 @@ func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][
 
 // prepareSQL is prepare with the metadata statements given: the result's
 // columns as d describes them (coldefs.go), the fragment's from fragSQL.
-func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d describeQuery, fragSQL string) (*prepared, error) {
+// With real, a fragment that may read a column in a charset other than
+// utf8mb4 (the catalog says so) is described a second time without
+// conversion, and its character columns take their real collations
+// (realCharsets).
+func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d describeQuery, fragSQL string, real bool) (*prepared, error) {
+	snap := s.snap()
+	real = real && snap != nil && snap.Recoded(fragSQL)
+	var raw []*querypb.Field
 	var fields, fragFields []*querypb.Field
 	fragFailed := false
 	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
@@ -166,6 +186,13 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 			return err
 		}
 		fragFields = r.Fields
+		if real {
+			if r, err = b.FetchUnconverted(fragSQL, 10); err != nil {
+				fragFailed = true
+				return fmt.Errorf("collations: %w", err)
+			}
+			raw = r.Fields
+		}
 		return nil
 	})
 	if err != nil && fragFailed {
@@ -174,7 +201,59 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 	if err != nil {
 		return nil, err
 	}
+	if real {
+		if fragFields, err = realCharsets(fragFields, raw); err != nil {
+			return nil, err
+		}
+	}
 	return s.compilePrepared(p, fields, fragFields)
+}
+
+// realCharsets gives each character column of a fragment (described over
+// a utf8mb4 connection) the collation and length it has unconverted (raw:
+// character_set_results = NULL). Workers read fragments as utf8mb4, so a
+// column whose real charset differs (latin1, utf8mb3, …) arrives
+// converted: the merge converts it back (prepared.recode) and groups,
+// compares, sorts and evaluates it as MySQL does, in its own charset and
+// collation; the result writer converts what it sends.
+func realCharsets(frag, raw []*querypb.Field) ([]*querypb.Field, error) {
+	if len(raw) != len(frag) {
+		return nil, fmt.Errorf("fragment has %d columns unconverted, %d converted", len(raw), len(frag))
+	}
+	out := frag
+	for i, f := range frag {
+		r := raw[i]
+		if !sqltypes.IsText(f.Type) || f.Charset == binaryCollation || r.Charset == f.Charset || r.Charset == binaryCollation {
+			continue
+		}
+		if &out[0] == &frag[0] {
+			out = slices.Clone(frag)
+		}
+		c := f.CloneVT()
+		c.Charset, c.ColumnLength = r.Charset, r.ColumnLength
+		out[i] = c
+	}
+	return out, nil
+}
+
+// binaryCollation is the binary charset's collation id (63).
+const binaryCollation = 63
+
+// recodedCharset returns the charset a character field's values must be
+// converted to from utf8mb4 (their form on the wire from a worker, and
+// in a replica's converted results), or nil when they need none.
+func recodedCharset(f *querypb.Field) charset.Charset {
+	if f == nil || !sqltypes.IsText(f.Type) || f.Charset == binaryCollation {
+		return nil
+	}
+	c := colldata.Lookup(collations.ID(f.Charset))
+	if c == nil {
+		return nil
+	}
+	if n := c.Charset().Name(); n == "utf8mb4" || n == "binary" {
+		return nil
+	}
+	return c.Charset()
 }
 
 // compilePrepared binds p to the result's and the fragment's columns and
@@ -182,6 +261,14 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 func (s *preparer) compilePrepared(p *planner.Plan, fields, fragFields []*querypb.Field) (*prepared, error) {
 	var err error
 	pr := &prepared{plan: p, fields: fields, fragFields: fragFields, estRows: -1}
+	for i, f := range fragFields {
+		if cs := recodedCharset(f); cs != nil {
+			if pr.recode == nil {
+				pr.recode = make([]charset.Charset, len(fragFields))
+			}
+			pr.recode[i] = cs
+		}
+	}
 	if p.Aggregate {
 		err = pr.compileAggregate(s.env)
 	} else {
@@ -191,6 +278,31 @@ func (s *preparer) compilePrepared(p *planner.Plan, fields, fragFields []*queryp
 		return nil, err
 	}
 	return pr, nil
+}
+
+// outputCharset returns the charset an output's values must be converted
+// from for its result column f, given the collation coll they are
+// evaluated in (nil: none, the same charset or not text).
+func outputCharset(coll collations.ID, f *querypb.Field) charset.Charset {
+	if coll == collations.Unknown || f == nil || !sqltypes.IsText(f.Type) || f.Charset == binaryCollation {
+		return nil
+	}
+	from, to := colldata.Lookup(coll), colldata.Lookup(collations.ID(f.Charset))
+	if from == nil || to == nil || from.Charset().Name() == to.Charset().Name() || from.Charset().Name() == "binary" {
+		return nil
+	}
+	return from.Charset()
+}
+
+// setOutFrom records that output i is converted from cs when sent.
+func (pr *prepared) setOutFrom(i int, cs charset.Charset) {
+	if cs == nil {
+		return
+	}
+	if pr.outFrom == nil {
+		pr.outFrom = make([]charset.Charset, len(pr.fields))
+	}
+	pr.outFrom[i] = cs
 }
 
 func collationOf(f *querypb.Field) collations.ID {
@@ -281,9 +393,17 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		}
 		pr.outputs = append(pr.outputs, x)
 	}
-	for i := range p.Outputs {
+	for i, x := range pr.outputs {
 		names = append(names, fmt.Sprintf("__o%d", i))
-		fields = append(fields, pr.fields[i])
+		f := pr.fields[i]
+		// HAVING and ORDER BY read an output as evaluated: in its own
+		// collation (a latin1 key stays latin1 until it is sent).
+		if cs := outputCharset(x.Collation(), f); cs != nil {
+			pr.setOutFrom(i, cs)
+			f = f.CloneVT()
+			f.Charset = uint32(x.Collation())
+		}
+		fields = append(fields, f)
 	}
 	full := evalexpr.NewLayout(names, fields)
 	if p.Having != "" {
@@ -320,6 +440,9 @@ func (pr *prepared) compileRows() error {
 	pr.visible = len(pr.fields)
 	if len(pr.fragFields) != pr.visible+p.Hidden {
 		return fmt.Errorf("fragment returns %d columns, plan expects %d", len(pr.fragFields), pr.visible+p.Hidden)
+	}
+	for i := 0; i < pr.visible && i < len(pr.recode); i++ {
+		pr.setOutFrom(i, pr.recode[i])
 	}
 	for _, o := range p.OrderBy {
 		var col int

@@ -8,7 +8,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/charset"
+	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
@@ -42,6 +45,9 @@ func (w *resultWriter) header() error {
 func (w *resultWriter) add(row []sqltypes.Value) error {
 	out := row[:len(w.pr.fields):len(w.pr.fields)]
 	for i, f := range w.pr.fields {
+		if i < len(w.pr.outFrom) && w.pr.outFrom[i] != nil && !out[i].IsNull() {
+			out[i] = recodeOut(out[i], w.pr.outFrom[i], f)
+		}
 		out[i] = conform(out[i], f)
 	}
 	w.buf = append(w.buf, out)
@@ -64,6 +70,17 @@ func (w *resultWriter) flush() error {
 	return err
 }
 
+// recodeOut converts a text value from charset from to the charset of
+// its result column f (a character MySQL cannot convert becomes '?').
+func recodeOut(v sqltypes.Value, from charset.Charset, f *querypb.Field) sqltypes.Value {
+	to := colldata.Lookup(collations.ID(f.Charset))
+	if to == nil || !v.IsText() {
+		return v
+	}
+	b, _ := charset.Convert(nil, to.Charset(), v.Raw(), from)
+	return sqltypes.MakeTrusted(v.Type(), b)
+}
+
 // execute runs a prepared distributed SELECT and streams its result.
 // merger turns a prepared plan's fragment outputs into the client's rows:
 // the hash aggregate of partial states (and its second level for
@@ -81,6 +98,25 @@ type merger struct {
 }
 
 func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
+	if pr.recode != nil {
+		// Fragment columns in another charset than utf8mb4 arrive
+		// converted to it: back to their own before anything reads them.
+		run, mem := s.run, s.mem
+		s = &merger{cfg: s.cfg, env: s.env, mem: s.mem, run: func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
+			return run(ctx, pr, qid, func(bs []arrow.RecordBatch) error {
+				out := make([]arrow.RecordBatch, len(bs))
+				for i, b := range bs {
+					out[i] = arrowexec.Recode(mem, b, pr.recode)
+				}
+				defer func() {
+					for _, b := range out {
+						b.Release()
+					}
+				}()
+				return sink(out)
+			})
+		}}
+	}
 	if pr.plan.Aggregate {
 		return s.executeAggregate(ctx, pr, qid, w)
 	}

@@ -73,7 +73,16 @@ type Expr struct {
 	// here (casemap.go), whose results are the synthetic columns n, n+1, ….
 	n     int
 	hosts []*hostCase
+	// coll is the collation of a text result (Unknown otherwise): Eval
+	// returns text in its charset, whatever the arguments' were.
+	coll collations.ID
 }
+
+// Collation is the collation of the expression's result when it is text
+// (as MySQL types it from the columns' types and collations), Unknown
+// otherwise: a latin1 column gives latin1 text, which the caller converts
+// for its result column.
+func (x *Expr) Collation() collations.ID { return x.coll }
 
 // String returns the source text.
 func (x *Expr) String() string { return x.src }
@@ -189,17 +198,53 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	if hostErr != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, hostErr)
 	}
+	if err := e.checkInexact(ast, cfg); err != nil {
+		return nil, fmt.Errorf("final expression %q cannot be evaluated exactly: %w", src, err)
+	}
 	ev, err := evalengine.Translate(ast, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
 	x.e = ev
+	if t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ev); err == nil && sqltypes.IsText(t.Type()) {
+		x.coll = t.Collation()
+	}
 	slices.Sort(read)
 	x.cols = slices.Compact(read)
 	if err := e.probe(x, layout); err != nil {
 		return nil, fmt.Errorf("final expression %q cannot be evaluated exactly: %w", src, err)
 	}
 	return x, nil
+}
+
+// checkInexact refuses the functions whose MySQL answer the evaluator
+// cannot reproduce for their argument types:
+//
+//   - ORD of a string in a charset with 4-byte characters (utf8mb4): the
+//     code of a character above U+FFFF does not fit ORD's INT result, and
+//     MariaDB sends either the full value or INT's maximum, depending on
+//     whether its plan went through a temporary table.
+func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
+	var bad error
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		f, ok := n.(*sqlparser.FuncExpr)
+		if !ok || bad != nil || len(f.Exprs) != 1 || !strings.EqualFold(f.Name.String(), "ord") {
+			return bad == nil, nil
+		}
+		ax, err := evalengine.Translate(f.Exprs[0], cfg)
+		if err != nil {
+			return true, nil // Translate of the whole expression reports it
+		}
+		t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ax)
+		if err != nil || !sqltypes.IsText(t.Type()) {
+			return true, nil
+		}
+		if c := colldata.Lookup(t.Collation()); c != nil && c.Charset().MaxWidth() >= 4 {
+			bad = fmt.Errorf("ORD over %s text: MySQL's value above U+FFFF depends on its execution plan", c.Charset().Name())
+		}
+		return bad == nil, nil
+	}, ast)
+	return bad
 }
 
 // hostColumn parses the name of a synthetic column (__host3 → 3).
@@ -303,6 +348,9 @@ func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collati
 		return sqltypes.NULL, 0, err
 	}
 	c := r.Collation()
+	if x.coll != collations.Unknown && c != x.coll && c != collations.Unknown {
+		return r.Value(x.coll), x.coll, nil // converted to the expression's type
+	}
 	return r.Value(c), c, nil
 }
 

@@ -10,6 +10,23 @@ type Column struct {
 	Name string
 	// Type is the MySQL data type (information_schema DATA_TYPE), lower case.
 	Type string
+	// Charset and Collation are a character column's own
+	// (information_schema CHARACTER_SET_NAME, COLLATION_NAME), "" for
+	// other columns. Values of a column whose charset is not the
+	// connection's (utf8mb4) reach the coordinator converted to it; the
+	// engine converts them back before merging (see Table.Recoded).
+	Charset, Collation string
+}
+
+// Recoded reports whether t has a character column in a charset other
+// than utf8mb4, whose values the replica converts for the connection.
+func (t *Table) Recoded() bool {
+	for _, c := range t.Columns {
+		if c.Charset != "" && c.Charset != "utf8mb4" && c.Charset != "binary" {
+			return true
+		}
+	}
+	return false
 }
 
 // Table is what the planner knows of one replica table. It is a snapshot:

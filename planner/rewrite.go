@@ -632,13 +632,21 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 
 // variance decomposes the STDDEV/VARIANCE family into COUNT, SUM and SUM of
 // squares (exact for integer and DECIMAL arguments) and finishes in DOUBLE,
-// as MySQL returns them.
+// as MySQL returns them. The numerator n·Σx² − (Σx)² is computed exactly
+// before the one conversion to DOUBLE, so no cancellation error reaches
+// the result for those arguments (a DOUBLE argument's sums are rounded
+// already, as MySQL's own running sums are).
 func (a *aggPlanner) variance(f, arg string) (ast.ExprNode, error) {
 	n := a.partial(MergeCount, "COUNT("+arg+")")
 	s := a.partial(MergeSum, "SUM("+arg+")")
 	sq := a.partial(MergeSum, "SUM(("+arg+")*("+arg+"))")
 	ns, ss, sqs := sqlparse.MustRestore(n), sqlparse.MustRestore(s), sqlparse.MustRestore(sq)
-	dev := fmt.Sprintf("(CAST(%s AS DOUBLE)-CAST(%s AS DOUBLE)*CAST(%s AS DOUBLE)/%s)", sqs, ss, ss, ns)
+	// dev is n times the population variance, Σx² − (Σx)²/n, written as
+	// (n·Σx² − (Σx)²)/n: the numerator is exact for integer and DECIMAL
+	// arguments (their sums are DECIMAL), so equal values give exactly 0
+	// (in DOUBLE, Σx² − (Σx)²/n left 1e-11 for 0, and STDDEV 0.000008);
+	// only the final division and square root round.
+	dev := fmt.Sprintf("(CAST(%s*%s-%s*%s AS DOUBLE)/%s)", ns, sqs, ss, ss, ns)
 	var expr string
 	switch f {
 	case "variance", "var_pop":

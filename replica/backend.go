@@ -74,6 +74,24 @@ func (b *Conn) Fetch(query string, maxRows int) (*sqltypes.Result, error) {
 	return b.MySQL.ExecuteFetch(query, maxRows, true)
 }
 
+// FetchUnconverted runs a query with character_set_results = NULL: the
+// server converts no value for the connection, and each column
+// definition carries the column's own collation and its length in that
+// charset (a latin1 column says latin1_swedish_ci, not utf8mb4). The
+// connection's utf8mb4 results are restored before it returns; when that
+// fails the connection is closed, as its state is unknown.
+func (b *Conn) FetchUnconverted(query string, maxRows int) (*sqltypes.Result, error) {
+	if _, err := b.MySQL.ExecuteFetch("SET character_set_results = NULL", 0, false); err != nil {
+		return nil, err
+	}
+	r, err := b.MySQL.ExecuteFetch(query, maxRows, true)
+	if _, rerr := b.MySQL.ExecuteFetch("SET character_set_results = utf8mb4", 0, false); rerr != nil {
+		b.Close()
+		return nil, fmt.Errorf("restoring character_set_results: %w", rerr)
+	}
+	return r, err
+}
+
 // Close closes the connection.
 func (b *Conn) Close() { b.MySQL.Close() }
 

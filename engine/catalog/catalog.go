@@ -39,6 +39,29 @@ type Snapshot struct {
 	// samples are the split-key samples by "db.table" (sample.go);
 	// the engine cuts a table without one by key width.
 	samples map[string]*tableSample
+	// recoded are the back-quoted names of the tables with a character
+	// column in a charset other than utf8mb4 (planner.Table.Recoded),
+	// lower case.
+	recoded []string
+}
+
+// Recoded reports whether a statement rendered from the AST (tables
+// back-quoted) may read a character column in a charset other than
+// utf8mb4: it names a table that has one. The replica converts such
+// values for the connection, so their real charset and collation must be
+// asked for (engine: describe with character_set_results = NULL). A false
+// positive costs a metadata round trip, never an answer.
+func (s *Snapshot) Recoded(sql string) bool {
+	if len(s.recoded) == 0 {
+		return false
+	}
+	sql = strings.ToLower(sql)
+	for _, name := range s.recoded {
+		if strings.Contains(sql, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Sample returns the table's split-key sample and boundary keys when it
@@ -90,6 +113,19 @@ func Read(ctx context.Context, b *replica.Conn, o Options, prev *Snapshot, log *
 }
 
 var integerTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true}
+
+// recodedNames lists the back-quoted, lower-case names of the tables
+// with a character column outside utf8mb4 (Snapshot.Recoded).
+func recodedNames(tables planner.MapCatalog) []string {
+	var out []string
+	for _, t := range tables {
+		if t.Recoded() {
+			out = append(out, strings.ToLower(sqlparse.QuoteID(t.Name)))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
 
 // rowCount reads a row estimate of information_schema, whatever type the
 // server gives it (IFNULL and SUM of the BIGINT UNSIGNED TABLE_ROWS come
@@ -170,7 +206,8 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 	for _, row := range r.Rows {
 		s.Tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: rowCount(row[2])})
 	}
-	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE FROM information_schema.COLUMNS
+	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE,
+		IFNULL(CHARACTER_SET_NAME, ''), IFNULL(COLLATION_NAME, '') FROM information_schema.COLUMNS
 		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
 		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, 10000000)
 	if err != nil {
@@ -182,7 +219,8 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		if !ok {
 			continue
 		}
-		col := planner.Column{Name: row[2].ToString(), Type: strings.ToLower(row[3].ToString())}
+		col := planner.Column{Name: row[2].ToString(), Type: strings.ToLower(row[3].ToString()),
+			Charset: row[6].ToString(), Collation: row[7].ToString()}
 		t.Columns = append(t.Columns, col)
 		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {
 			unsigned[t.Schema+"."+t.Name+"."+col.Name] = true
@@ -224,6 +262,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 			}
 		}
 	}
+	s.recoded = recodedNames(s.Tables)
 	if err := loadPartitions(b, s.Tables); err != nil {
 		return nil, err
 	}
