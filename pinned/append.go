@@ -50,87 +50,14 @@ func (t *Table) Append(batches []arrow.RecordBatch) (*Table, error) {
 }
 
 func (t *Table) appendWith(mem memory.Allocator, batches []arrow.RecordBatch) (*Table, error) {
-	var nonEmpty []arrow.RecordBatch
-	var added int64
+	parts := make([]Part, 0, len(t.Batches)+len(batches))
+	for i := range t.Batches {
+		parts = append(parts, Part{Keep: i})
+	}
 	for _, b := range batches {
-		if int(b.NumCols()) != len(t.Fields) {
-			return nil, &RebuildError{fmt.Sprintf("the new rows have %d columns, the pinned table %d", b.NumCols(), len(t.Fields))}
-		}
-		if b.NumRows() > 0 {
-			nonEmpty = append(nonEmpty, b)
-			added += b.NumRows()
-		}
+		parts = append(parts, Part{Keep: -1, New: b})
 	}
-	nt := &Table{DB: t.DB, Name: t.Name, Source: t.Source, Whole: t.Whole, Fields: t.Fields,
-		split: t.split, Rows: t.Rows + added, Refresh: Refresh{Incremental: true, Added: added}}
-	afields := slices.Clone(t.Schema.Fields())
-	cols := make([][]arrow.Array, len(t.Cols)) // per column, per new batch
-	widened := make([]bool, len(t.Cols))
-	fail := func(err error) (*Table, error) {
-		for _, arrs := range cols {
-			for _, a := range arrs {
-				a.Release()
-			}
-		}
-		return nil, err
-	}
-	for c, old := range t.Cols {
-		col := *old
-		col.Dict, col.dictVals = slices.Clip(col.Dict), slices.Clip(col.dictVals)
-		nt.Cols = append(nt.Cols, &col)
-		arrs := make([]arrow.Array, len(nonEmpty))
-		for j, b := range nonEmpty {
-			arrs[j] = b.Column(c)
-		}
-		if len(arrs) > 0 {
-			if err := sameKind(&col, arrs[0].DataType()); err != nil {
-				return fail(err)
-			}
-		}
-		var err error
-		switch col.kind {
-		case kDict:
-			cols[c], err = t.appendDict(mem, c, &col, afields[c].Type.(*arrow.DictionaryType), arrs)
-		case kInt:
-			col.bounds(arrs)
-			lo, hi := col.Min, col.Max
-			if !col.HasVals {
-				lo, hi = 0, 0
-			}
-			dt := narrowType(lo, hi)
-			if wider(dt, afields[c].Type) {
-				afields[c].Type, widened[c] = dt, true
-			}
-			cols[c], err = narrow(mem, arrs, afields[c].Type)
-		default:
-			col.bounds(arrs)
-			cols[c], err = ownAll(mem, arrs)
-		}
-		if err != nil {
-			return fail(err)
-		}
-		for _, a := range cols[c] {
-			col.Nulls = col.Nulls || a.NullN() > 0
-		}
-	}
-	nt.Schema = arrow.NewSchema(afields, nil)
-	for _, b := range t.Batches {
-		nt.Batches = append(nt.Batches, reuse(b, nt.Schema, widened))
-	}
-	for j, b := range nonEmpty {
-		arrs := make([]arrow.Array, len(cols))
-		for c := range cols {
-			arrs[c] = cols[c][j]
-		}
-		nt.Batches = append(nt.Batches, array.NewRecordBatch(nt.Schema, arrs, b.NumRows()))
-	}
-	for _, arrs := range cols {
-		for _, a := range arrs {
-			a.Release() // the record batches hold them
-		}
-	}
-	nt.Bytes = tableBytes(nt.Batches)
-	return nt, nil
+	return t.ComposeWith(mem, parts)
 }
 
 // sameKind checks that a new column arrives as the pinned one did.
@@ -158,9 +85,9 @@ func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.
 		return nil, &RebuildError{fmt.Sprintf("column %s would have more than %d distinct values", col.Name, maxDict)}
 	}
 	var dict arrow.Array
-	if len(d.values) == len(col.Dict) && len(t.Batches) > 0 {
+	if full := t.fullDict(c, len(col.Dict)); len(d.values) == len(col.Dict) && full != nil {
 		// No new value: the new batches share the old dictionary.
-		dict = t.Batches[0].Column(c).(*array.Dictionary).Dictionary()
+		dict = full
 		dict.Retain()
 	} else {
 		dict = dictArray(mem, d.values)
@@ -171,6 +98,18 @@ func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.
 	}
 	defer dict.Release()
 	return d.encode(typ, dict, arrs), nil
+}
+
+// fullDict is a dictionary of column c among t's batches that holds all
+// n values, or nil. Older batches keep the shorter dictionaries they were
+// encoded with, so the first batch's is not necessarily it.
+func (t *Table) fullDict(c, n int) arrow.Array {
+	for i := len(t.Batches) - 1; i >= 0; i-- {
+		if d := t.Batches[i].Column(c).(*array.Dictionary).Dictionary(); d.Len() == n {
+			return d
+		}
+	}
+	return nil
 }
 
 // reuse is an old batch as a batch of the new version: the same batch,
