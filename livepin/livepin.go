@@ -36,7 +36,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
@@ -68,6 +67,10 @@ type Config struct {
 	Publish func(*pinned.Table) error
 	// MinInterval is the least time between two versions (default 100ms).
 	MinInterval time.Duration
+	// ChunkRows is how many row slots make one chunk, one record batch
+	// of a version (default 512): a version rebuilds the chunks a burst
+	// of changes touched and shares the others with the previous one.
+	ChunkRows int
 	// Heartbeat is the replica's heartbeat period while idle (default 1s).
 	Heartbeat time.Duration
 	Log       *slog.Logger
@@ -121,6 +124,9 @@ func (e *ErrNotLive) Error() string { return "cannot be live: " + e.Reason }
 func Start(ctx context.Context, spec Spec, cfg Config) (*Pin, *pinned.Table, error) {
 	if cfg.MinInterval <= 0 {
 		cfg.MinInterval = 100 * time.Millisecond
+	}
+	if cfg.ChunkRows <= 0 {
+		cfg.ChunkRows = 512
 	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = time.Second
@@ -357,24 +363,36 @@ func (p *Pin) publisher(ctx context.Context) {
 			p.mu.Unlock()
 			continue
 		}
-		rows, pos, changed := st.snapshotRows()
+		d, changed := st.snapshot()
 		p.pending = time.Time{}
 		p.mu.Unlock()
 		if !changed {
 			p.mu.Lock()
 			if p.st == st {
-				p.setPosition(pos)
+				p.setPosition(d.pos)
 			}
 			p.mu.Unlock()
 			continue
 		}
-		t, err := build(p.spec, st.fields, rows)
+		t, err := st.next(memory.NewGoAllocator(), p.spec, d)
 		p.mu.Lock()
-		if err == nil && p.st == st { // a reload may have replaced st meanwhile
+		var rebuild *pinned.RebuildError
+		if errors.As(err, &rebuild) {
+			// The chunks' encoding is full (a dictionary at its limit):
+			// the next version is built from scratch, from every chunk.
+			st.relaid, st.changed, err = true, true, nil
+			if p.pending.IsZero() {
+				p.pending = last
+			}
+			select {
+			case p.dirty <- struct{}{}:
+			default:
+			}
+		} else if err == nil && p.st == st { // a reload may have replaced st meanwhile
 			t.LoadTook = time.Since(last)
-			t.Position = pos
+			t.Position = d.pos
 			if err = p.cfg.Publish(t); err == nil {
-				p.setPosition(pos)
+				p.setPosition(d.pos)
 				p.status.Versions++
 			}
 		}
@@ -385,30 +403,70 @@ func (p *Pin) publisher(ctx context.Context) {
 	}
 }
 
-// build makes a pinned table of rows.
-func build(spec Spec, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
-	rb := arrowexec.NewRowBuilder(memory.NewGoAllocator(), arrowexec.SchemaFor(fields))
+// next builds the version of d: the changed chunks' rows encoded afresh,
+// the others the last version's batches (pinned.Table.Compose), or every
+// chunk from scratch (pinned.Build) when d says so or there is no last
+// version. It becomes st.ver. A *pinned.RebuildError says the chunks
+// cannot be composed: build the next version from scratch.
+func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, error) {
+	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(st.fields))
 	defer rb.Release()
-	var batches []arrow.RecordBatch
+	batchOf := make([]int, d.chunks)
+	var parts []pinned.Part
+	var fresh []arrow.RecordBatch
 	defer func() {
-		for _, b := range batches {
+		for _, b := range fresh {
 			b.Release()
 		}
 	}()
-	for i, r := range rows {
-		if err := rb.Append(r); err != nil {
-			return nil, err
+	scratch := d.all || st.ver == nil
+	n := 0
+	for k := range d.chunks {
+		batchOf[k] = -1
+		rows, changed := d.changed[k]
+		if !changed {
+			if scratch {
+				return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
+			}
+			if k < len(st.batchOf) && st.batchOf[k] >= 0 {
+				parts = append(parts, pinned.Part{Keep: st.batchOf[k]})
+				batchOf[k] = n
+				n++
+			}
+			continue
 		}
-		if (i+1)%65536 == 0 {
-			batches = append(batches, rb.NewRecordBatch())
+		if len(rows) == 0 {
+			continue
 		}
+		for _, r := range rows {
+			if err := rb.Append(r); err != nil {
+				return nil, err
+			}
+		}
+		b := rb.NewRecordBatch()
+		fresh = append(fresh, b)
+		parts = append(parts, pinned.Part{Keep: -1, New: b})
+		batchOf[k] = n
+		n++
 	}
-	batches = append(batches, rb.NewRecordBatch())
-	t, err := pinned.Build(spec.DB, spec.Name, fields, batches)
+	var t *pinned.Table
+	var err error
+	if scratch {
+		if len(fresh) == 0 {
+			fresh = append(fresh, rb.NewRecordBatch()) // the schema of an empty pin
+		}
+		t, err = pinned.BuildWith(mem, spec.DB, spec.Name, st.fields, fresh)
+		if t != nil {
+			t.Source, t.Whole = spec.Source, spec.Whole
+		}
+	} else {
+		t, err = st.ver.ComposeWith(mem, parts)
+	}
 	if err != nil {
 		return nil, err
 	}
-	t.Source, t.Whole, t.Loaded = spec.Source, spec.Whole, time.Now()
+	t.Loaded = time.Now()
+	st.ver, st.batchOf = t, batchOf
 	return t, nil
 }
 
@@ -419,7 +477,9 @@ func (p *Pin) load(ctx context.Context) (*state, *pinned.Table, error) {
 		start := time.Now()
 		st, err := p.loadFrom(ctx, addr)
 		if err == nil {
-			t, err := build(p.spec, st.fields, st.live())
+			st.changed, st.relaid = true, true
+			d, _ := st.snapshot()
+			t, err := st.next(memory.NewGoAllocator(), p.spec, d)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -484,7 +544,7 @@ func (p *Pin) loadFrom(ctx context.Context, addr string) (*state, error) {
 	}
 	loc, locErr := location(v[5].ToString(), v[6].ToString())
 	src := sqlparse.QuoteID(p.spec.SrcDB) + "." + sqlparse.QuoteID(p.spec.SrcTable)
-	st := &state{addr: addr, index: map[string]int{}, reloadedFor: p.reloadedFor}
+	st := &state{addr: addr, index: map[string]int{}, reloadedFor: p.reloadedFor, chunk: p.cfg.ChunkRows}
 	for _, q := range []string{"SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION WITH CONSISTENT SNAPSHOT"} {
 		if _, err := conn.ExecuteFetch(q, 0, false); err != nil {
 			return nil, fmt.Errorf("%s: %w", q, err)

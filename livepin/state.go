@@ -13,6 +13,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/replstream"
 	"github.com/shoaldb/shoal/sqlparse"
 )
@@ -41,7 +42,22 @@ type state struct {
 	rows    [][]sqltypes.Value // the pin's rows; nil: deleted
 	index   map[string]int     // key → rows index
 	dead    int
-	changed bool // since the last snapshotRows
+	changed bool // since the last snapshot
+
+	// Chunks: rows[k*chunk : (k+1)*chunk] is chunk k, one record batch
+	// of the pin's versions. dirty holds the chunks changed since the
+	// last snapshot; relaid says compaction moved every row (each chunk
+	// must be rebuilt); built is how many chunks the last snapshot had.
+	chunk  int
+	dirty  map[int]struct{}
+	relaid bool
+	built  int
+
+	// ver is the last version built from this state and batchOf its
+	// batch index per chunk (-1: the chunk had no rows). Only the
+	// goroutine building versions (load, then the publisher) uses them.
+	ver     *pinned.Table
+	batchOf []int
 }
 
 // ReloadError says why the pin must be loaded afresh.
@@ -154,11 +170,21 @@ func (st *state) key(row []sqltypes.Value) string {
 	return keyOf(vals)
 }
 
+// touch marks the chunk of rows[i] changed.
+func (st *state) touch(i int) {
+	if st.dirty == nil {
+		st.dirty = map[int]struct{}{}
+	}
+	st.dirty[i/st.chunk] = struct{}{}
+}
+
 func (st *state) put(k string, row []sqltypes.Value) {
 	if i, ok := st.index[k]; ok {
 		st.rows[i] = row
+		st.touch(i)
 		return
 	}
+	st.touch(len(st.rows))
 	st.index[k] = len(st.rows)
 	st.rows = append(st.rows, row)
 }
@@ -169,6 +195,7 @@ func (st *state) del(k string) {
 		return
 	}
 	st.rows[i] = nil
+	st.touch(i)
 	delete(st.index, k)
 	st.dead++
 	if st.dead > 1024 && st.dead > len(st.rows)/2 {
@@ -180,6 +207,7 @@ func (st *state) del(k string) {
 			}
 		}
 		st.rows, st.dead = kept, 0
+		st.relaid = true
 	}
 }
 
@@ -273,12 +301,46 @@ func (st *state) live() [][]sqltypes.Value {
 	return out
 }
 
-// snapshotRows returns the rows to build a version from (when they
-// changed since the last call) and the position they are at.
-func (st *state) snapshotRows() (rows [][]sqltypes.Value, pos string, changed bool) {
+// delta is what a version is built from: the pin's chunks, of which
+// rows[k] holds chunk k's live rows (without their keys) when it changed
+// since the last snapshot; the others are the last version's batches.
+type delta struct {
+	pos     string
+	chunks  int
+	changed map[int][][]sqltypes.Value
+	all     bool // every chunk changed: build from scratch
+}
+
+// snapshot returns the changes to build a version from (changed false:
+// none since the last call, only the position moved) and resets them.
+func (st *state) snapshot() (d delta, changed bool) {
 	changed, st.changed = st.changed, false
-	if changed {
-		rows = st.live()
+	d.pos = st.pos
+	if !changed {
+		return d, false
 	}
-	return rows, st.pos, changed
+	d.chunks = (len(st.rows) + st.chunk - 1) / st.chunk
+	d.all = st.relaid
+	d.changed = map[int][][]sqltypes.Value{}
+	for k := range d.chunks {
+		_, dirty := st.dirty[k]
+		if d.all || dirty || k >= st.built {
+			d.changed[k] = st.chunkRows(k)
+		}
+	}
+	st.dirty, st.relaid, st.built = nil, false, d.chunks
+	return d, true
+}
+
+// chunkRows is chunk k's live rows without their keys.
+func (st *state) chunkRows(k int) [][]sqltypes.Value {
+	w := len(st.projIdx)
+	rows := st.rows[k*st.chunk : min((k+1)*st.chunk, len(st.rows))]
+	out := make([][]sqltypes.Value, 0, len(rows))
+	for _, r := range rows {
+		if r != nil {
+			out = append(out, r[:w:w])
+		}
+	}
+	return out
 }
