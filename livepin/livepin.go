@@ -68,7 +68,7 @@ type Config struct {
 	// MinInterval is the least time between two versions (default 100ms).
 	MinInterval time.Duration
 	// ChunkRows is how many row slots make one chunk, one record batch
-	// of a version (default 512): a version rebuilds the chunks a burst
+	// of a version (default 256): a version rebuilds the chunks a burst
 	// of changes touched and shares the others with the previous one.
 	ChunkRows int
 	// Heartbeat is the replica's heartbeat period while idle (default 1s).
@@ -126,7 +126,7 @@ func Start(ctx context.Context, spec Spec, cfg Config) (*Pin, *pinned.Table, err
 		cfg.MinInterval = 100 * time.Millisecond
 	}
 	if cfg.ChunkRows <= 0 {
-		cfg.ChunkRows = 512
+		cfg.ChunkRows = 256
 	}
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = time.Second
