@@ -71,7 +71,7 @@ func LoadVarier(ctx context.Context, db *sql.DB, table, cond string) (Varier, er
 // Cond is the slice condition of user's seq-th query (cond AND the
 // varying part). Different (user, seq) pairs give different texts.
 func (v Varier) Cond(cond string, user, seq int) string {
-	k := 100_000 + user*10_000_000 + seq // no distance is that long
+	k := 100_000 + user*1_000_000_000 + seq // no distance is that long
 	var b strings.Builder
 	b.WriteString("(" + cond + ") AND Distance <> " + strconv.Itoa(k))
 	// Rotate the extra filter with the sequence; the mix over the

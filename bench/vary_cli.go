@@ -154,8 +154,9 @@ func (r *varyRun) run(ctx context.Context, out io.Writer) (err error) {
 		for _, s := range sides {
 			fmt.Fprintf(os.Stderr, "step %d users, %s, %s ...", users, s.name, r.stepTime)
 			// Each step's users start at a sequence of their own, so no
-			// text of an earlier step comes back.
-			base := len(steps) * 1_000_000
+			// text of an earlier step (or of the one-connection timings,
+			// sequences below 1,000,000) comes back.
+			base := (len(steps) + 1) * 1_000_000
 			gen := s.gen
 			if s.name == SideVaried {
 				gen = func(u, seq int) string { return s.gen(u, base+seq) }
