@@ -271,7 +271,8 @@ flags:
 	if *stepTime <= 0 {
 		return fmt.Errorf("--step-time must be positive")
 	}
-	c, direct, shoal, err := openCluster(*dir, slices.Max(steps)+1)
+	// --churn runs 4 users: the pool must hold them whatever the steps.
+	c, direct, shoal, err := openCluster(*dir, max(slices.Max(steps), 4)+1)
 	if err != nil {
 		return err
 	}
