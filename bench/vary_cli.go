@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -220,14 +219,12 @@ func (r *varyRun) memory(ctx context.Context) string {
 	if n, err := pinnedBytes(ctx, r.shoal); err == nil {
 		parts = append(parts, "pins "+fmtBytes(n))
 	}
-	if m, err := scrapeMetrics(ctx, r.c.Coordinator.HTTP, "shoal_plan_cache_bytes", "shoal_plan_cache_entries", "shoal_plan_cache_evictions_total", "go_memstats_heap_inuse_bytes"); err == nil {
+	if m, err := scrapeMetrics(ctx, "http://"+r.c.Coordinator.HTTP+"/metrics", "shoal_plan_cache_bytes", "shoal_plan_cache_entries", "shoal_plan_cache_evictions_total", "go_memstats_heap_inuse_bytes"); err == nil {
 		parts = append(parts, fmt.Sprintf("plan cache %s in %.0f entries (%.0f evicted), heap in use %s",
 			fmtBytes(int64(m["shoal_plan_cache_bytes"])), m["shoal_plan_cache_entries"], m["shoal_plan_cache_evictions_total"], fmtBytes(int64(m["go_memstats_heap_inuse_bytes"]))))
 	}
 	return strings.Join(parts, ", ")
 }
-
-func fmtBytes(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
 
 // coordinatorRSS reads VmRSS of the coordinator whose pid file is in dir.
 func coordinatorRSS(dir string) (int64, error) {
@@ -285,39 +282,4 @@ func pinnedBytes(ctx context.Context, db *sql.DB) (int64, error) {
 		sum += n
 	}
 	return sum, rows.Err()
-}
-
-// scrapeMetrics reads the named unlabelled metrics from addr's /metrics.
-func scrapeMetrics(ctx context.Context, addr string, names ...string) (map[string]float64, error) {
-	if addr == "" {
-		return nil, fmt.Errorf("no HTTP address")
-	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	out := map[string]float64{}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		name, val, ok := strings.Cut(sc.Text(), " ")
-		if !ok || !want[name] {
-			continue
-		}
-		if f, err := strconv.ParseFloat(strings.TrimSpace(val), 64); err == nil {
-			out[name] = f
-		}
-	}
-	return out, sc.Err()
 }

@@ -134,11 +134,11 @@ func (c *planCache) put(key string, e *cacheEntry) {
 	size := entryBytes(key, e)
 	sh := c.shard(key)
 	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	if old := sh.m[key]; old != nil {
 		c.remove(sh, old)
 	}
 	if size > sh.limit {
+		sh.mu.Unlock()
 		return
 	}
 	n := &cacheNode{key: key, e: e, size: size}
@@ -152,7 +152,6 @@ func (c *planCache) put(key string, e *cacheEntry) {
 	if e.pr != nil && e.pr.pin != nil && c.pinnedPuts.Add(1)%pinnedSweepEvery == 0 {
 		c.sweepPinned(e.gen)
 	}
-	sh.mu.Lock() // for the deferred unlock
 }
 
 // sweepPinned drops the plans over pinned tables of another generation
