@@ -30,6 +30,7 @@ import (
 // contend only when their keys share a shard; there is no lock over the
 // whole cache on the query path.
 type planCache struct {
+	once   sync.Once // setup, by init or on first use (a zero planCache works, with the default bound)
 	seed   maphash.Seed
 	shards [cacheShards]cacheShard
 	// entries and bytes are the totals over the shards; evictions counts
@@ -90,9 +91,11 @@ type cacheEntry struct {
 // query keys (database + NUL + text), which never start with 0x01.
 func prepareKey(db, query string) string { return "\x01" + db + "\x00" + query }
 
-// init sets the cache's bound in bytes (<= 0: defaultPlanCacheBytes).
-// It must be called before the cache is used.
-func (c *planCache) init(maxBytes int64) {
+// init sets the cache's bound in bytes (<= 0: defaultPlanCacheBytes); it
+// has effect only before the cache is first used.
+func (c *planCache) init(maxBytes int64) { c.once.Do(func() { c.setup(maxBytes) }) }
+
+func (c *planCache) setup(maxBytes int64) {
 	if maxBytes <= 0 {
 		maxBytes = defaultPlanCacheBytes
 	}
@@ -106,6 +109,7 @@ func (c *planCache) init(maxBytes int64) {
 }
 
 func (c *planCache) shard(key string) *cacheShard {
+	c.once.Do(func() { c.setup(0) })
 	return &c.shards[maphash.String(c.seed, key)%cacheShards]
 }
 
@@ -158,6 +162,7 @@ func (c *planCache) put(key string, e *cacheEntry) {
 // than gen (the current one): get never returns them. It locks one shard
 // at a time.
 func (c *planCache) sweepPinned(gen uint64) {
+	c.once.Do(func() { c.setup(0) })
 	for i := range c.shards {
 		sh := &c.shards[i]
 		sh.mu.Lock()
