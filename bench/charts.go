@@ -63,3 +63,10 @@ func Dashboard() []Chart {
 		{"top10_late_dests", "SELECT Dest, COUNT(*) AS arrivals, ROUND(100 * SUM(IF(ArrDelayMinutes > 30, 1, 0)) / COUNT(*), 2) AS late_pct FROM {table} WHERE {slice} GROUP BY Dest ORDER BY arrivals DESC, Dest LIMIT 10"},
 	}
 }
+
+// ColumnCompareChart is a chart whose filter compares two columns
+// (OriginState <> DestState: two dictionary columns), timed apart from
+// the dashboard by `shoal bench dashboard --vary`.
+func ColumnCompareChart() Chart {
+	return Chart{"interstate_by_carrier", "SELECT Carrier, COUNT(*) AS flights, AVG(ArrDelayMinutes) AS avg_arr_delay FROM {table} WHERE {slice} AND OriginState <> DestState GROUP BY Carrier ORDER BY flights DESC, Carrier"}
+}

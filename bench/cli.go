@@ -205,12 +205,18 @@ flags:
 // runBenchDashboard is the dashboard workload: virtual users cycling
 // through BI chart queries at rising concurrency, through Shoal and
 // directly.
-func runBenchDashboard(args []string) error {
+func runBenchDashboard(args []string) error { return DashboardCommand(args, nil) }
+
+// DashboardCommand is `shoal bench dashboard`; with --vary, open (when
+// not nil) loads the peer engine the charts are compared with (the
+// module bench/duckdb passes DuckDB's).
+func DashboardCommand(args []string, open PeerOpener) error {
 	fs := flag.NewFlagSet("bench dashboard", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal bench dashboard [--dir D] [--steps 10,25,50] [--step-time 10s]
            [--direct=false] [--table T] [--where COND] [--setup "SQL;SQL"]
            [--teardown "SQL;SQL"] [--csv FILE] [--svg FILE]
+       shoal bench dashboard --vary [--rounds N] [--fixed=false] [--churn N] ...
 
 A BI dashboard as a load test: at each step, that many virtual users (one
 connection each) cycle through 15 chart queries over a recent slice of
@@ -224,6 +230,16 @@ with the slice condition --where, so a pinned copy can be measured:
   --table recent --teardown "UNCACHE TABLE ontime.recent"
 Before timing, each chart's answer through Shoal and directly are compared
 (as sorted rows); a mismatch makes the command fail after the report.
+
+--vary: every query gets literals of its own (Distance <> K with K unique
+per user and query, FlightDate ranges, carrier IN lists), so no cache can
+answer and no two connections send the same text. It prints each chart's
+mean latency at one connection (--rounds rounds), beside DuckDB on the
+same rows when run as bench/duckdb's binary (go run ./bench/duckdb
+dashboard --vary ...; scripts/bench-dashboard-vary.sh), then each step
+varied and, unless --fixed=false, with the fixed texts (the cached
+figure), then --churn N distinct statements with the coordinator's RSS,
+pins and plan cache before and after. --direct is ignored with --vary.
 
 flags:
 `)
@@ -241,6 +257,10 @@ flags:
 	teardown := fs.String("teardown", "", "statements run once through Shoal after the steps, separated by ';'")
 	csvPath := fs.String("csv", "", "write one CSV row per side and step to this file")
 	svgPath := fs.String("svg", "", "write an SVG chart of QPS and p99 against users to this file")
+	vary := fs.Bool("vary", false, "vary every query's literals (no cache can answer); see above")
+	fixed := fs.Bool("fixed", true, "with --vary: run each step with the fixed texts too (the cached figure)")
+	rounds := fs.Int("rounds", 20, "with --vary: rounds of the charts at one connection for the per-chart latencies (0: none)")
+	churn := fs.Int("churn", 0, "with --vary: distinct statements sent after the steps, with the coordinator's memory before and after")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -251,7 +271,8 @@ flags:
 	if *stepTime <= 0 {
 		return fmt.Errorf("--step-time must be positive")
 	}
-	c, direct, shoal, err := openCluster(*dir, slices.Max(steps)+1)
+	// --churn runs 4 users: the pool must hold them whatever the steps.
+	c, direct, shoal, err := openCluster(*dir, max(slices.Max(steps), 4)+1)
 	if err != nil {
 		return err
 	}
@@ -276,6 +297,15 @@ flags:
 		return fmt.Errorf("counting the slice %q: %w", cond, err)
 	}
 	charts := Dashboard()
+	if *vary {
+		fmt.Printf("dashboard --vary: %d charts over %s WHERE %s (%d of %d ontime rows); shoal = coordinator %s over %d replicas\nsteps %v users, %s each\n",
+			len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas), steps, *stepTime)
+		r := &varyRun{c: c, shoal: shoal, direct: direct,
+			shoalSlice: Slice{Table: *table, Where: cond}, directSlice: Slice{Table: "ontime", Where: cond},
+			charts: charts, steps: steps, stepTime: *stepTime, fixed: *fixed, rounds: *rounds, churn: *churn,
+			verify: *verify, setup: splitStatements(*setup), down: splitStatements(*teardown), open: open}
+		return r.run(ctx, os.Stdout)
+	}
 	fmt.Printf("dashboard: %d charts over %s WHERE %s (%d of %d ontime rows); shoal = coordinator %s over %d replicas",
 		len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas))
 	if *runDirect {

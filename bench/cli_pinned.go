@@ -30,7 +30,7 @@ import (
 // Three steps (scripts/bench-duckdb.sh runs them):
 //
 //	shoal bench pinned --export DIR     rows of the primary → DIR/ontime.tsv, DIR/manifest.json
-//	node bench/duckdb/compare.mjs --manifest DIR/manifest.json --out DIR/duckdb.json
+//	bin/shoal-duckdb compare --manifest DIR/manifest.json --out DIR/duckdb.json   (module bench/duckdb)
 //	shoal bench pinned --duckdb DIR/duckdb.json
 //
 // The manifest carries the column types (from the primary's
@@ -45,7 +45,7 @@ const pinnedTable = "ontime"
 // pinned table's, so both hold the same rows.
 const pinnedCheckSQL = "select count(*), sum(id), sum(Distance), count(TailNum), count(ArrDelayMinutes), sum(ArrDelayMinutes) from ontime"
 
-// duckManifest is what `--export` writes for bench/duckdb/compare.mjs.
+// duckManifest is what `--export` writes for shoal-duckdb compare (bench/duckdb).
 type duckManifest struct {
 	Table   string       `json:"table"`
 	Rows    int64        `json:"rows"`
@@ -67,7 +67,7 @@ type duckQuery struct {
 	SQL  string `json:"sql"`
 }
 
-// duckReport is what compare.mjs writes (--out).
+// duckReport is what shoal-duckdb compare writes (--out).
 type duckReport struct {
 	Version        string      `json:"duckdb_version"`
 	Threads        int         `json:"threads"`
@@ -98,7 +98,7 @@ func runBenchPinned(args []string) error {
 Percona's queries 1 and 2 over ontime pinned in the coordinator's memory
 (CACHE TABLE ontime.ontime), through the distributed path (after UNCACHE)
 and directly on the first replica, in one run; with --duckdb, beside
-in-memory DuckDB's times from bench/duckdb/compare.mjs. Every answer is
+in-memory DuckDB's times from shoal-duckdb compare (bench/duckdb). Every answer is
 checked against MySQL's (as sorted rows). scripts/bench-duckdb.sh runs
 the whole comparison.
 
@@ -110,15 +110,15 @@ so it plans and runs the query but cannot answer from its result cache;
 before the run is pinned again at the end.
 
 --export DIR writes the primary's ontime rows to DIR/ontime.tsv and
-DIR/manifest.json (column types, queries) for compare.mjs, and stops.
+DIR/manifest.json (column types, queries) for shoal-duckdb compare, and stops.
 
 flags:
 `)
 		fs.PrintDefaults()
 	}
 	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
-	export := fs.String("export", "", "write the primary's rows and a manifest for bench/duckdb/compare.mjs to this directory, then stop")
-	duckPath := fs.String("duckdb", "", "DuckDB results written by compare.mjs --out")
+	export := fs.String("export", "", "write the primary's rows and a manifest for shoal-duckdb compare (bench/duckdb) to this directory, then stop")
+	duckPath := fs.String("duckdb", "", "DuckDB results written by shoal-duckdb compare --out")
 	runs := fs.Int("runs", 5, "timed runs per query on each Shoal path, after a warm-up (best is reported)")
 	directRuns := fs.Int("direct-runs", 1, "timed runs per query directly on the replica (its answer is the reference)")
 	verbose := fs.Bool("v", false, "print every side's answers")
@@ -531,7 +531,7 @@ func fmtMs(d time.Duration) string {
 }
 
 // exportForDuckDB writes the primary's ontime rows as tab-separated text
-// (\N for NULL) and the manifest compare.mjs reads: the columns with
+// (\N for NULL) and the manifest shoal-duckdb compare reads: the columns with
 // DuckDB types for MySQL's, and the queries for that row count.
 func exportForDuckDB(ctx context.Context, c *localcluster.Cluster, dir string) error {
 	db, err := sql.Open("mysql", c.DSN(c.Primary))
@@ -548,7 +548,7 @@ func exportForDuckDB(ctx context.Context, c *localcluster.Cluster, dir string) e
 	}
 	start := time.Now()
 	const dataFile = pinnedTable + ".tsv"
-	n, err := writeTSV(ctx, db, cols, filepath.Join(dir, dataFile))
+	n, err := writeTSV(ctx, db, cols, pinnedTable, filepath.Join(dir, dataFile))
 	if err != nil {
 		return err
 	}
@@ -637,15 +637,37 @@ func duckType(dataType, colType string, prec, scale int) (string, error) {
 	return "", fmt.Errorf("no DuckDB type for MySQL %s", colType)
 }
 
+// DuckColumn is a column of an exported table: its MySQL type and
+// DuckDB's type of the same width.
+type DuckColumn = duckColumn
+
+// ExportTSV writes the rows of table WHERE cond (every row when cond is
+// "") read from db to path as tab-separated text, \N for NULL, and
+// returns the columns (with DuckDB types) and the row count: what DuckDB's
+// COPY reads as CSV with a tab delimiter, no quoting or escapes, and \N
+// for NULL.
+func ExportTSV(ctx context.Context, db *sql.DB, table, cond, path string) ([]DuckColumn, int64, error) {
+	cols, err := duckColumns(ctx, db, table)
+	if err != nil {
+		return nil, 0, err
+	}
+	from := sqlparse.QuoteID(table)
+	if strings.TrimSpace(cond) != "" {
+		from += " where " + cond
+	}
+	n, err := writeTSV(ctx, db, cols, from, path)
+	return cols, n, err
+}
+
 // writeTSV writes every row of the table, one line each, tab-separated,
 // \N for NULL. A value holding a tab, newline or backslash is an error
 // (the file is read without quoting or escapes).
-func writeTSV(ctx context.Context, db *sql.DB, cols []duckColumn, path string) (int64, error) {
+func writeTSV(ctx context.Context, db *sql.DB, cols []duckColumn, from, path string) (int64, error) {
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = sqlparse.QuoteID(c.Name)
 	}
-	rows, err := db.QueryContext(ctx, "select "+strings.Join(names, ", ")+" from "+pinnedTable)
+	rows, err := db.QueryContext(ctx, "select "+strings.Join(names, ", ")+" from "+from)
 	if err != nil {
 		return 0, err
 	}

@@ -67,9 +67,22 @@ const reconnectPause = 50 * time.Millisecond
 //
 // RunStep returns early, with ctx's error, when ctx is cancelled.
 func RunStep(ctx context.Context, db *sql.DB, side string, queries []string, users int, d time.Duration) (StepResult, error) {
+	return RunStepWith(ctx, db, side, func(user, seq int) string { return queries[(user+seq)%len(queries)] }, users, d)
+}
+
+// RunStepWith is RunStep with each user's queries from gen: user u's
+// seq-th query (from 0) is gen(u, seq). gen is called from the users'
+// goroutines and must be safe for concurrent use.
+func RunStepWith(ctx context.Context, db *sql.DB, side string, gen func(user, seq int) string, users int, d time.Duration) (StepResult, error) {
+	return runStep(ctx, db, side, gen, users, d, 0)
+}
+
+// runStep is RunStepWith; with per > 0 each user stops after per queries
+// (d <= 0: no time bound).
+func runStep(ctx context.Context, db *sql.DB, side string, gen func(user, seq int) string, users int, d time.Duration, per int) (StepResult, error) {
 	us := make([]*vuser, users)
 	for i := range us {
-		us[i] = &vuser{db: db, queries: queries, next: i % len(queries), lat: make([]time.Duration, 0, 256)}
+		us[i] = &vuser{db: db, gen: gen, user: i, limit: per, lat: make([]time.Duration, 0, 256)}
 		if c, err := db.Conn(ctx); err == nil {
 			us[i].conn = c
 		} else {
@@ -85,6 +98,9 @@ func RunStep(ctx context.Context, db *sql.DB, side string, queries []string, use
 	}()
 	start := time.Now()
 	deadline := start.Add(d)
+	if d <= 0 {
+		deadline = start.Add(100 * 365 * 24 * time.Hour)
+	}
 	var wg sync.WaitGroup
 	for _, u := range us {
 		wg.Go(func() { u.loop(ctx, deadline) })
@@ -112,10 +128,12 @@ func RunStep(ctx context.Context, db *sql.DB, side string, queries []string, use
 // vuser is one virtual user. Only its own goroutine touches it until the
 // step ends.
 type vuser struct {
-	db      *sql.DB
-	conn    *sql.Conn
-	queries []string
-	next    int
+	db    *sql.DB
+	conn  *sql.Conn
+	gen   func(user, seq int) string
+	user  int
+	seq   int
+	limit int // > 0: stop after this many queries
 
 	lat     []time.Duration
 	errs    int
@@ -123,7 +141,7 @@ type vuser struct {
 }
 
 func (u *vuser) loop(ctx context.Context, deadline time.Time) {
-	for ctx.Err() == nil && time.Now().Before(deadline) {
+	for ctx.Err() == nil && time.Now().Before(deadline) && (u.limit <= 0 || u.seq < u.limit) {
 		if u.conn == nil {
 			c, err := u.db.Conn(ctx)
 			if err != nil {
@@ -133,8 +151,8 @@ func (u *vuser) loop(ctx context.Context, deadline time.Time) {
 			}
 			u.conn = c
 		}
-		q := u.queries[u.next]
-		u.next = (u.next + 1) % len(u.queries)
+		q := u.gen(u.user, u.seq)
+		u.seq++
 		t := time.Now()
 		err := drain(ctx, u.conn, q)
 		if err == nil {

@@ -171,6 +171,11 @@ type Coordinator struct {
 	// replica tables this long (0, the default: not kept). Results over
 	// pinned tables are kept until the pin changes, whatever this says.
 	ResultCacheTTL Duration `yaml:"result_cache_ttl"`
+	// PlanCacheBytes bounds the plan cache in bytes (estimated): plans
+	// and their compiled pinned programs, cached results over pins,
+	// statement shapes and prepared-statement metadata together; the
+	// least recently used entries are evicted past it. Default 64 MiB.
+	PlanCacheBytes int64 `yaml:"plan_cache_bytes" size:"bytes"`
 	// Pins are pinned tables loaded at start (in the background) and,
 	// with a refresh interval, reloaded on that schedule.
 	Pins []Pin `yaml:"pins"`
@@ -357,6 +362,9 @@ func (c *Coordinator) Defaults() {
 	}
 	if c.PinnedMemoryLimit == 0 {
 		c.PinnedMemoryLimit = 4 << 30
+	}
+	if c.PlanCacheBytes <= 0 {
+		c.PlanCacheBytes = 64 << 20
 	}
 	if c.MergeMemoryLimit == 0 {
 		c.MergeMemoryLimit = 1 << 30

@@ -78,6 +78,7 @@ type Engine struct {
 func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *observe.Metrics, ids *observe.QueryIDs) (*Engine, error) {
 	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
 		qmem: querymem.New(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
+	s.plans.init(cfg.PlanCacheBytes)
 	s.inmem = &inMemory{cfg: cfg, mem: s.mem, metrics: m}
 	if cfg.InMemoryConcurrency > 0 {
 		s.inmem.runq = runqueue.New(cfg.InMemoryConcurrency, cfg.InMemoryQueueWait.D())
@@ -211,8 +212,14 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 			Name: "shoal_pinned_tables", Help: "Pinned tables.",
 		}, func() float64 { return float64(s.pins.Len()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "shoal_plan_cache_entries", Help: "Statements in the plan cache.",
-		}, func() float64 { return float64(s.plans.size.Load()) }),
+			Name: "shoal_plan_cache_entries", Help: "Entries in the plan cache (plans, shapes, prepared-statement metadata).",
+		}, func() float64 { return float64(s.plans.entries.Load()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "shoal_plan_cache_bytes", Help: "Estimated bytes held by the plan cache, cached results included (bound: plan_cache_bytes).",
+		}, func() float64 { return float64(s.plans.bytes.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "shoal_plan_cache_evictions_total", Help: "Plan cache entries evicted (least recently used) to stay within plan_cache_bytes.",
+		}, func() float64 { return float64(s.plans.evictions.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "shoal_catalog_miss_reads_total", Help: "Catalog reads caused by statements naming a table the catalog lacked (at most one a second).",
 		}, func() float64 { return float64(s.miss.reads.Load()) }),

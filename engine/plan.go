@@ -71,6 +71,9 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 		return nil, "", err
 	}
 	if cache {
+		if pr != nil {
+			pr.cacheKey = key
+		}
 		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass})
 	}
 	return pr, pass, nil

@@ -1,20 +1,41 @@
 package engine
 
 import (
+	"hash/maphash"
 	"sync"
-
 	"sync/atomic"
 
+	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // planCache maps a statement (current database + text) to its prepared
-// plan or to the reason it passes through. Entries belong to one catalog
-// generation; a new catalog snapshot makes them stale. sync.Map keeps reads
-// lock-free on the query path.
+// plan or to the reason it passes through; it also holds the shapes
+// (shape.go), COM_STMT_PREPARE metadata (prepared.go) and, on the plans,
+// the result cache (results.go). Entries belong to one catalog
+// generation; a new catalog snapshot makes them stale, and a stale entry
+// is dropped when it is next looked up.
+//
+// The cache is bounded in bytes, not entries: each entry carries an
+// estimate of what it holds (the key, the plan and its compiled pinned
+// program with its statement-owned lookup tables, the cached result
+// rows, the column metadata), and the least recently used entries are
+// evicted when the total passes the limit. A dashboard whose every query
+// has a new literal thus keeps the coordinator's memory flat instead of
+// growing to a fixed entry count whatever each entry weighs (issue 15:
+// 9,311 plans held 1.9 GB).
+//
+// It is split into shards by key hash, each an LRU list under its own
+// mutex held for a map lookup and a list move, so concurrent sessions
+// contend only when their keys share a shard; there is no lock over the
+// whole cache on the query path.
 type planCache struct {
-	m    sync.Map // string -> *cacheEntry
-	size atomic.Int64
+	once   sync.Once // setup, by init or on first use (a zero planCache works, with the default bound)
+	seed   maphash.Seed
+	shards [cacheShards]cacheShard
+	// entries and bytes are the totals over the shards; evictions counts
+	// entries dropped for room (not stale or replaced ones).
+	entries, bytes, evictions atomic.Int64
 	// pinnedPuts counts plans over pinned tables put since the last sweep
 	// of stale ones (sweepPinned).
 	pinnedPuts atomic.Int64
@@ -23,10 +44,33 @@ type planCache struct {
 // pinnedSweepEvery is how many plans over pins are put between two sweeps
 // of stale ones. A plan holds the pinned versions it was compiled
 // against; a live pin publishes several versions a second, so without
-// the sweep up to maxCachedPlans stale plans would each keep an old
+// the sweep stale plans (up to the byte bound) would each keep an old
 // version's batches alive (bench live: the coordinator's heap grew
-// ~3 MB/s with a 1.5 MB pin).
+// ~3 MB/s with a 1.5 MB pin). The bound counts the plan, not the
+// version it keeps alive.
 const pinnedSweepEvery = 256
+
+// cacheShards is the number of independently locked LRU lists.
+const cacheShards = 16
+
+// defaultPlanCacheBytes is the cache's bound when the configuration sets
+// none.
+const defaultPlanCacheBytes = 64 << 20
+
+type cacheShard struct {
+	mu    sync.Mutex
+	m     map[string]*cacheNode
+	lru   cacheNode // sentinel: lru.next is the most recently used
+	bytes int64
+	limit int64
+}
+
+type cacheNode struct {
+	key        string
+	e          *cacheEntry
+	size       int64
+	prev, next *cacheNode
+}
 
 type cacheEntry struct {
 	gen  uint64
@@ -47,41 +91,197 @@ type cacheEntry struct {
 // query keys (database + NUL + text), which never start with 0x01.
 func prepareKey(db, query string) string { return "\x01" + db + "\x00" + query }
 
-const maxCachedPlans = 10000
+// init sets the cache's bound in bytes (<= 0: defaultPlanCacheBytes); it
+// has effect only before the cache is first used.
+func (c *planCache) init(maxBytes int64) { c.once.Do(func() { c.setup(maxBytes) }) }
 
-func (c *planCache) get(key string, gen uint64) (*cacheEntry, bool) {
-	v, ok := c.m.Load(key)
-	if !ok {
-		return nil, false
+func (c *planCache) setup(maxBytes int64) {
+	if maxBytes <= 0 {
+		maxBytes = defaultPlanCacheBytes
 	}
-	e := v.(*cacheEntry)
-	if e.gen != gen {
-		return nil, false
+	c.seed = maphash.MakeSeed()
+	for i := range c.shards {
+		sh := &c.shards[i]
+		sh.m = map[string]*cacheNode{}
+		sh.lru.next, sh.lru.prev = &sh.lru, &sh.lru
+		sh.limit = maxBytes / cacheShards
 	}
-	return e, true
 }
 
+func (c *planCache) shard(key string) *cacheShard {
+	c.once.Do(func() { c.setup(0) })
+	return &c.shards[maphash.String(c.seed, key)%cacheShards]
+}
+
+// get returns the entry under key for generation gen and marks it used.
+func (c *planCache) get(key string, gen uint64) (*cacheEntry, bool) {
+	sh := c.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	n := sh.m[key]
+	if n == nil {
+		return nil, false
+	}
+	if n.e.gen != gen {
+		c.remove(sh, n) // stale: its catalog or pins are gone
+		return nil, false
+	}
+	sh.unlink(n)
+	sh.pushFront(n)
+	return n.e, true
+}
+
+// put stores e under key, replacing what was there, and evicts the least
+// recently used entries of the shard past its share of the bound. An
+// entry larger than a shard's share is not kept.
 func (c *planCache) put(key string, e *cacheEntry) {
-	if c.size.Load() >= maxCachedPlans {
-		// Crude but bounded: start over rather than grow without limit.
-		c.m.Range(func(k, _ any) bool { c.m.Delete(k); return true })
-		c.size.Store(0)
+	size := entryBytes(key, e)
+	sh := c.shard(key)
+	sh.mu.Lock()
+	if old := sh.m[key]; old != nil {
+		c.remove(sh, old)
 	}
-	if _, loaded := c.m.Swap(key, e); !loaded {
-		c.size.Add(1)
+	if size > sh.limit {
+		sh.mu.Unlock()
+		return
 	}
+	n := &cacheNode{key: key, e: e, size: size}
+	sh.m[key] = n
+	sh.pushFront(n)
+	sh.bytes += size
+	c.entries.Add(1)
+	c.bytes.Add(size)
+	c.evict(sh)
+	sh.mu.Unlock()
 	if e.pr != nil && e.pr.pin != nil && c.pinnedPuts.Add(1)%pinnedSweepEvery == 0 {
 		c.sweepPinned(e.gen)
 	}
 }
 
 // sweepPinned drops the plans over pinned tables of another generation
-// than gen (the current one): get never returns them.
+// than gen (the current one): get never returns them. It locks one shard
+// at a time.
 func (c *planCache) sweepPinned(gen uint64) {
-	c.m.Range(func(k, v any) bool {
-		if e := v.(*cacheEntry); e.gen != gen && e.pr != nil && e.pr.pin != nil && c.m.CompareAndDelete(k, v) {
-			c.size.Add(-1)
+	c.once.Do(func() { c.setup(0) })
+	for i := range c.shards {
+		sh := &c.shards[i]
+		sh.mu.Lock()
+		for _, n := range sh.m {
+			if n.e.gen != gen && n.e.pr != nil && n.e.pr.pin != nil {
+				c.remove(sh, n)
+			}
 		}
-		return true
-	})
+		sh.mu.Unlock()
+	}
+}
+
+// resize re-estimates the entry under key if it still holds pr (its
+// result rows were just cached, results.go), evicting for room.
+func (c *planCache) resize(key string, pr *prepared) {
+	if key == "" {
+		return
+	}
+	sh := c.shard(key)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	n := sh.m[key]
+	if n == nil || n.e.pr != pr {
+		return
+	}
+	size := entryBytes(key, n.e)
+	sh.bytes += size - n.size
+	c.bytes.Add(size - n.size)
+	n.size = size
+	if size > sh.limit {
+		c.remove(sh, n)
+		c.evictions.Add(1)
+		return
+	}
+	c.evict(sh)
+}
+
+// evict drops the shard's least recently used entries while it is over
+// its limit. sh.mu is held.
+func (c *planCache) evict(sh *cacheShard) {
+	for sh.bytes > sh.limit && sh.lru.prev != &sh.lru {
+		c.remove(sh, sh.lru.prev)
+		c.evictions.Add(1)
+	}
+}
+
+// remove takes n out of sh. sh.mu is held.
+func (c *planCache) remove(sh *cacheShard, n *cacheNode) {
+	sh.unlink(n)
+	delete(sh.m, n.key)
+	sh.bytes -= n.size
+	c.entries.Add(-1)
+	c.bytes.Add(-n.size)
+}
+
+func (sh *cacheShard) unlink(n *cacheNode) {
+	n.prev.next, n.next.prev = n.next, n.prev
+	n.prev, n.next = nil, nil
+}
+
+func (sh *cacheShard) pushFront(n *cacheNode) {
+	n.prev, n.next = &sh.lru, sh.lru.next
+	sh.lru.next.prev = n
+	sh.lru.next = n
+}
+
+// Size estimates. They count what an entry holds alone; tables shared
+// per pin version (pinned/shared.go) are counted by the pin, except that
+// a compiled program's estimate may include a shared table it points at
+// (pinned.Program.Bytes): the cache then holds fewer entries, never more
+// memory than its bound says.
+const (
+	entryOverhead = 256 // node, map slot, entry and prepared headers
+	fieldBytes    = 160 // a querypb.Field without its strings
+	valueBytes    = 32  // a sqltypes.Value without its bytes
+	planBytes     = 2048
+)
+
+func entryBytes(key string, e *cacheEntry) int64 {
+	n := int64(entryOverhead + 2*len(key) + len(e.pass))
+	n += fieldsBytes(e.fields)
+	if sh := e.shape; sh != nil {
+		n += fieldsBytes(sh.fields) + fieldsBytes(sh.fragFields) + int64(len(sh.metaHead)+len(sh.fragHead)+len(sh.pass))
+	}
+	if pr := e.pr; pr != nil {
+		n += preparedBytes(pr)
+	}
+	return n
+}
+
+func preparedBytes(pr *prepared) int64 {
+	n := int64(planBytes) + fieldsBytes(pr.fields) + fieldsBytes(pr.fragFields)
+	if p := pr.plan; p != nil {
+		n += int64(len(p.MetaSQL) + len(p.FragmentSQL))
+	}
+	if pr.prog != nil {
+		n += pr.prog.Bytes()
+	}
+	if r := pr.result.Load(); r != nil {
+		n += rowsBytes(r.rows)
+	}
+	return n
+}
+
+func fieldsBytes(fs []*querypb.Field) int64 {
+	var n int64
+	for _, f := range fs {
+		n += fieldBytes + int64(len(f.Name)+len(f.OrgName)+len(f.Table)+len(f.OrgTable)+len(f.Database))
+	}
+	return n
+}
+
+func rowsBytes(rows [][]sqltypes.Value) int64 {
+	var n int64
+	for _, r := range rows {
+		n += 24 + int64(len(r))*valueBytes
+		for _, v := range r {
+			n += int64(v.Len())
+		}
+	}
+	return n
 }

@@ -68,6 +68,9 @@ type prepared struct {
 	// identical statements arriving together run once.
 	result atomic.Pointer[cachedResult]
 	flight singleflight.Group
+	// cacheKey is the plan cache key pr is stored under ("" when it is
+	// not), so that caching its result can re-weigh the entry.
+	cacheKey string
 }
 
 // groupConcatMaxLen is MariaDB's default group_concat_max_len (1 MiB).

@@ -69,6 +69,7 @@ func (s *Engine) runCached(ctx context.Context, pr *prepared, callback func(*sql
 				r.expires = start.Add(s.cfg.ResultCacheTTL.D())
 			}
 			pr.result.Store(r)
+			s.plans.resize(pr.cacheKey, pr) // the rows count against the cache's bound
 		}
 		return rows, nil
 	})

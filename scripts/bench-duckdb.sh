@@ -11,7 +11,7 @@
 #
 # Steps: export the primary's rows to $OUT/ontime.tsv with a manifest
 # (column types, queries); load them into DuckDB and time the queries
-# (bench/duckdb/compare.mjs, $OUT/duckdb.json); then through the
+# (bin/shoal-duckdb compare from bench/duckdb, $OUT/duckdb.json); then through the
 # coordinator time them pinned, distributed and directly, check every
 # answer against MySQL's and print one table (shoal bench pinned).
 # The export takes about 100 bytes per row of disk in $OUT.
@@ -33,16 +33,16 @@ if [[ -z "${SHOAL:-}" ]]; then
   go build -o bin/shoal ./cmd/shoal
   SHOAL=bin/shoal
 fi
-if [[ ! -d bench/duckdb/node_modules/@duckdb/node-api ]]; then
-  (cd bench/duckdb && npm ci --no-audit --no-fund)
-fi
+# The DuckDB side is the Go module bench/duckdb (cgo; the first build
+# links DuckDB's library and takes minutes).
+(cd bench/duckdb && go build -o ../../bin/shoal-duckdb .)
 mkdir -p "$OUT"
 if [[ -z "${KEEP_DATA:-}" ]]; then
   trap 'rm -f "$OUT/ontime.tsv"' EXIT
 fi
 
 "$SHOAL" bench pinned --dir "$DIR" --export "$OUT"
-node bench/duckdb/compare.mjs --manifest "$OUT/manifest.json" --threads "$THREADS" \
+bin/shoal-duckdb compare --manifest "$OUT/manifest.json" --threads "$THREADS" \
   --runs "$RUNS" --out "$OUT/duckdb.json"
 if [[ -z "${KEEP_DATA:-}" ]]; then
   rm -f "$OUT/ontime.tsv" # DuckDB is done with it

@@ -60,6 +60,12 @@ compose_config() {
 
 stage gofmt gofmt_check
 stage "go vet" go vet ./...
+# bench/duckdb is a module of its own (DuckDB through cgo, kept out of the
+# shoal binary): vetted, built and unit-tested here, its benchmark not run.
+bench_duckdb_module() {
+  (cd bench/duckdb && go vet ./... && go build -o /dev/null . && go test -count=1 ./...)
+}
+stage "bench/duckdb module" bench_duckdb_module
 # The compose files parse, both flavours (the last stage runs the MariaDB one).
 if command -v docker-compose >/dev/null; then
   stage "compose files parse" compose_config
