@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strconv"
 
 	"vitess.io/vitess/go/mysql/decimal"
@@ -13,6 +14,47 @@ import (
 // written in shortest form (MariaDB's NOT_FIXED_DEC, FLOATING_POINT_DECIMALS;
 // MySQL 8 uses 39, also ≥ 31).
 const notFixedDec = 31
+
+// binaryRowsKey marks a statement whose rows go out in the binary
+// protocol (COM_STMT_EXECUTE).
+type binaryRowsKey struct{}
+
+// WithBinaryRows marks ctx's statement as answered in the binary protocol:
+// a DOUBLE or FLOAT with fixed decimals (STDDEV, VARIANCE, DOUBLE(M,D))
+// is then sent at full precision, as MySQL does there (the text protocol
+// writes it with the column's decimals).
+func WithBinaryRows(ctx context.Context) context.Context {
+	return context.WithValue(ctx, binaryRowsKey{}, true)
+}
+
+func binaryRows(ctx context.Context) bool { b, _ := ctx.Value(binaryRowsKey{}).(bool); return b }
+
+// fixedFloats reports whether some result column is a floating-point
+// column with fixed decimals, whose text the protocol changes.
+func fixedFloats(fields []*querypb.Field) bool {
+	for _, f := range fields {
+		if sqltypes.IsFloat(f.Type) && f.Decimals < notFixedDec {
+			return true
+		}
+	}
+	return false
+}
+
+// conformBinary is conform for a row sent in the binary protocol: a
+// fixed-decimals float keeps every digit (its shortest exact text, which
+// the protocol writer parses back to the same double).
+func conformBinary(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
+	if sqltypes.IsFloat(f.Type) && f.Decimals < notFixedDec && !v.IsNull() {
+		bits := 64
+		if f.Type == sqltypes.Float32 {
+			bits = 32
+		}
+		if fv, err := strconv.ParseFloat(string(v.Raw()), bits); err == nil {
+			return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, fv, 'g', -1, bits))
+		}
+	}
+	return conform(v, f)
+}
 
 // conform formats a merged or evaluated value exactly as MySQL would send it
 // for the result column f: DECIMAL with the column's scale, DOUBLE with

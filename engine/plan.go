@@ -19,11 +19,12 @@ import (
 )
 
 func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
-	if s.cacheable(pr) {
+	binary := binaryRows(ctx) && fixedFloats(pr.fields)
+	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
 		return s.runCached(ctx, pr, callback)
 	}
 	qid := strconv.FormatUint(s.queryID.Next(), 10)
-	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback, binary: binary})
 	s.shipped(st)
 	return err
 }

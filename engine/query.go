@@ -25,6 +25,7 @@ import (
 type resultWriter struct {
 	pr       *prepared
 	callback func(*sqltypes.Result) error
+	binary   bool // rows go out in the binary protocol (WithBinaryRows)
 	sent     bool
 	buf      [][]sqltypes.Value
 	rows     int64
@@ -48,7 +49,11 @@ func (w *resultWriter) add(row []sqltypes.Value) error {
 		if i < len(w.pr.outFrom) && w.pr.outFrom[i] != nil && !out[i].IsNull() {
 			out[i] = recodeOut(out[i], w.pr.outFrom[i], f)
 		}
-		out[i] = conform(out[i], f)
+		if w.binary {
+			out[i] = conformBinary(out[i], f)
+		} else {
+			out[i] = conform(out[i], f)
+		}
 	}
 	w.buf = append(w.buf, out)
 	w.rows++

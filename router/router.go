@@ -82,9 +82,10 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueryTimeout.D())
 	defer cancel()
-	if parent != s.ctx {
+	if parent.Done() != s.ctx.Done() {
 		// A front end's own context (a Flight RPC's) ends at shutdown
-		// too; the MySQL front end's is the router's already.
+		// too; the MySQL front end's is the router's already (or one of
+		// its values, which ends with it).
 		defer context.AfterFunc(s.ctx, cancel)()
 	}
 	ss.setCancel(cancel)

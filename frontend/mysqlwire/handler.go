@@ -57,6 +57,12 @@ func (h *handler) ComResetConnection(c *mysql.Conn) {
 func (h *handler) WarningCount(*mysql.Conn) uint16 { return 0 }
 
 func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
+	return h.run(h.r.Context(), c, query, callback)
+}
+
+// run is ComQuery under ctx (the router's context, marked for the binary
+// protocol by ComStmtExecute).
+func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
 	ss, ok := c.ClientData.(*router.Session)
 	if !ok {
 		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
@@ -67,7 +73,7 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
 		return err
 	}
-	return h.r.Run(h.r.Context(), ss, query, callback, func(cancel context.CancelFunc) func() {
+	return h.r.Run(ctx, ss, query, callback, func(cancel context.CancelFunc) func() {
 		return watchClient(c, cancel)
 	})
 }

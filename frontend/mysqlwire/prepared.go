@@ -159,7 +159,7 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 		return sqlerr.ToMySQL(err)
 	}
 	var fields []*querypb.Field
-	return h.ComQuery(c, b.text, func(r *sqltypes.Result) error {
+	return h.run(engine.WithBinaryRows(h.r.Context()), c, b.text, func(r *sqltypes.Result) error {
 		switch {
 		case r.Fields != nil:
 			fields = make([]*querypb.Field, len(r.Fields))
