@@ -196,9 +196,9 @@ func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteS
 	for i, v := range vals {
 		lits[i] = literal(v)
 	}
-	b := bind(n.text, n.marks, lits)
+	b := sqlparse.Bind(n.text, n.marks, lits)
 	ss.Kind = ""
-	return s.query(ctx, ss, b.text, func(r *sqltypes.Result) error {
+	return s.query(ctx, ss, b.Text, func(r *sqltypes.Result) error {
 		if r.Fields == nil {
 			return callback(r)
 		}
@@ -211,7 +211,7 @@ func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteS
 			if f.OrgTable != "" { // a table's column keeps its name
 				continue
 			}
-			if name, ok := b.originalName(f.Name, &at); ok {
+			if name, ok := b.OriginalName(f.Name, &at); ok {
 				cp.Fields[i] = f.CloneVT()
 				cp.Fields[i].Name = name
 			}
@@ -277,67 +277,4 @@ func literal(v sqltypes.Value) string {
 		return "X'" + hex.EncodeToString(raw) + "'"
 	}
 	return sqlparse.QuoteString(raw)
-}
-
-// bound is a named statement with its values bound.
-type bound struct {
-	orig  string   // as prepared, with markers
-	text  string   // with literals
-	spans [][2]int // each literal's [start, end) in text
-}
-
-// bind replaces the marker at each offset in marks with lits[i].
-func bind(orig string, marks []int, lits []string) *bound {
-	b := &bound{orig: orig}
-	var t strings.Builder
-	last := 0
-	for i, p := range marks {
-		t.WriteString(orig[last:p])
-		start := t.Len()
-		t.WriteString(lits[i])
-		b.spans = append(b.spans, [2]int{start, t.Len()})
-		last = p + 1
-	}
-	t.WriteString(orig[last:])
-	b.text = t.String()
-	return b
-}
-
-// originalName maps a column name taken from the bound text (an unaliased
-// expression containing literals) back to the prepared text. The name is
-// looked for from *at on, and *at moves past it, so equal names are told
-// apart by their order. (frontend/mysqlwire maps COM_STMT_EXECUTE's
-// columns the same way.)
-func (b *bound) originalName(name string, at *int) (string, bool) {
-	if name == "" || *at >= len(b.text) {
-		return "", false
-	}
-	i := strings.Index(b.text[*at:], name)
-	if i < 0 {
-		return "", false
-	}
-	lo, hi := *at+i, *at+i+len(name)
-	*at = hi
-	covers := false
-	olo, ohi := lo, hi
-	for _, sp := range b.spans {
-		switch {
-		case sp[1] <= lo: // before: shift both ends
-			olo -= sp[1] - sp[0] - 1
-			ohi -= sp[1] - sp[0] - 1
-		case sp[0] >= hi: // after
-		case sp[0] >= lo && sp[1] <= hi: // inside
-			covers = true
-			ohi -= sp[1] - sp[0] - 1
-		case sp[0] <= lo && hi <= sp[1]: // a string literal named by its value
-			*at = sp[1]
-			return "?", true
-		default: // cut: not a whole expression
-			return "", false
-		}
-	}
-	if !covers {
-		return "", false
-	}
-	return b.orig[olo:ohi], true
 }

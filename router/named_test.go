@@ -6,6 +6,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 func TestNamedLiteral(t *testing.T) {
@@ -42,27 +43,27 @@ func TestNamedBind(t *testing.T) {
 		{"select '?', ? + ?", []int{12, 16}, []string{"'a'", "NULL"}, "select '?', 'a' + NULL"},
 		{"select 1", nil, nil, "select 1"},
 	} {
-		if got := bind(c.text, c.marks, c.lits).text; got != c.want {
+		if got := sqlparse.Bind(c.text, c.marks, c.lits).Text; got != c.want {
 			t.Errorf("bind(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
 }
 
 func TestNamedColumnNames(t *testing.T) {
-	b := bind("select ?, ? + 1, concat(?, 'x'), ? from t", []int{7, 10, 24, 33}, []string{"5", "12.5", "'WN'", "NULL"})
-	if b.text != "select 5, 12.5 + 1, concat('WN', 'x'), NULL from t" {
-		t.Fatalf("bound %q", b.text)
+	b := sqlparse.Bind("select ?, ? + 1, concat(?, 'x'), ? from t", []int{7, 10, 24, 33}, []string{"5", "12.5", "'WN'", "NULL"})
+	if b.Text != "select 5, 12.5 + 1, concat('WN', 'x'), NULL from t" {
+		t.Fatalf("bound %q", b.Text)
 	}
 	at := 0
 	for _, c := range [][2]string{{"WN", "?"}, {"12.5 + 1", "? + 1"}, {"concat('WN', 'x')", "concat(?, 'x')"}} {
-		if got, ok := bind("select ?, ? + 1, concat(?, 'x')", []int{7, 10, 24}, []string{"'WN'", "12.5", "'WN'"}).originalName(c[0], &at); !ok || got != c[1] {
-			t.Errorf("originalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
+		if got, ok := sqlparse.Bind("select ?, ? + 1, concat(?, 'x')", []int{7, 10, 24}, []string{"'WN'", "12.5", "'WN'"}).OriginalName(c[0], &at); !ok || got != c[1] {
+			t.Errorf("OriginalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
 		}
 	}
 	at = 0
 	for _, c := range [][2]string{{"5", "?"}, {"12.5 + 1", "? + 1"}, {"concat('WN', 'x')", "concat(?, 'x')"}, {"NULL", "?"}} {
-		if got, ok := b.originalName(c[0], &at); !ok || got != c[1] {
-			t.Errorf("originalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
+		if got, ok := b.OriginalName(c[0], &at); !ok || got != c[1] {
+			t.Errorf("OriginalName(%q) = %q %v, want %q", c[0], got, ok, c[1])
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"vitess.io/vitess/go/mysql"
@@ -59,24 +58,6 @@ func (h *handler) paramMarkers(query string) ([]int, error) {
 	}
 }
 
-// bindMarkers replaces the marker at each offset in marks with lits[i].
-func bindMarkers(query string, marks []int, lits []string) string {
-	var b strings.Builder
-	n := len(query)
-	for _, l := range lits {
-		n += len(l)
-	}
-	b.Grow(n)
-	last := 0
-	for i, p := range marks {
-		b.WriteString(query[last:p])
-		b.WriteString(lits[i])
-		last = p + 1
-	}
-	b.WriteString(query[last:])
-	return b.String()
-}
-
 // ComPrepare answers COM_STMT_PREPARE with the statement's parameter count
 // and, for a SELECT that can take a LIMIT 0, its result columns as a
 // replica reports them with every parameter NULL. A statement Shoal would
@@ -110,7 +91,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	for i := range nulls {
 		nulls[i] = "NULL"
 	}
-	text := bindMarkers(query, marks, nulls)
+	text := sqlparse.Bind(query, marks, nulls).Text
 	meta, err := engine.MetadataQuery(text)
 	if err != nil {
 		return nil, 0, err
@@ -159,17 +140,17 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 		return sqlerr.ToMySQL(err)
 	}
 	var fields []*querypb.Field
-	return h.run(engine.WithBinaryRows(h.r.Context()), c, b.text, func(r *sqltypes.Result) error {
+	return h.run(engine.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
 		switch {
 		case r.Fields != nil:
 			fields = make([]*querypb.Field, len(r.Fields))
 			at := 0 // computed columns' names appear in select-list order
 			for i, f := range r.Fields {
 				fields[i] = f
-				if f.OrgName != "" || len(b.spans) == 0 {
+				if f.OrgTable != "" || len(b.Spans) == 0 { // a table's column keeps its name
 					continue
 				}
-				if name, ok := b.originalName(f.Name, &at); ok {
+				if name, ok := b.OriginalName(f.Name, &at); ok {
 					fields[i] = f.CloneVT()
 					fields[i].Name = name
 				}
@@ -184,15 +165,8 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	})
 }
 
-// bound is a prepared statement with its values bound.
-type bound struct {
-	orig  string   // as prepared, with markers
-	text  string   // with literals
-	spans [][2]int // each literal's [start, end) in text
-}
-
 // bind renders the statement with its bound values.
-func (h *handler) bind(prepare *mysql.PrepareData) (*bound, error) {
+func (h *handler) bind(prepare *mysql.PrepareData) (*sqlparse.Bound, error) {
 	marks, err := h.paramMarkers(prepare.PrepareStmt)
 	if err != nil {
 		return nil, err
@@ -210,49 +184,7 @@ func (h *handler) bind(prepare *mysql.PrepareData) (*bound, error) {
 			return nil, err
 		}
 	}
-	b := &bound{orig: prepare.PrepareStmt, text: bindMarkers(prepare.PrepareStmt, marks, lits)}
-	shift := 0
-	for i, p := range marks {
-		start := p + shift
-		b.spans = append(b.spans, [2]int{start, start + len(lits[i])})
-		shift += len(lits[i]) - 1
-	}
-	return b, nil
-}
-
-// originalName maps a column name taken from the bound text (an unaliased
-// expression containing literals) back to the prepared text. The name is
-// looked for from *at on, and *at moves past it, so equal names (two NULL
-// columns, one a parameter) are told apart by their order.
-func (b *bound) originalName(name string, at *int) (string, bool) {
-	if name == "" || *at >= len(b.text) {
-		return "", false
-	}
-	i := strings.Index(b.text[*at:], name)
-	if i < 0 {
-		return "", false
-	}
-	lo, hi := *at+i, *at+i+len(name)
-	*at = hi
-	covers := false
-	olo, ohi := lo, hi
-	for _, sp := range b.spans {
-		switch {
-		case sp[1] <= lo: // before: shift both ends
-			olo -= sp[1] - sp[0] - 1
-			ohi -= sp[1] - sp[0] - 1
-		case sp[0] >= hi: // after
-		case sp[0] >= lo && sp[1] <= hi: // inside
-			covers = true
-			ohi -= sp[1] - sp[0] - 1
-		default: // cut: not a whole expression
-			return "", false
-		}
-	}
-	if !covers {
-		return "", false
-	}
-	return b.orig[olo:ohi], true
+	return sqlparse.Bind(prepare.PrepareStmt, marks, lits), nil
 }
 
 // literal renders a bound value as the SQL literal of the same type.

@@ -59,8 +59,8 @@ func TestBindAndNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `select 41 + 1, concat('?', 'it\'s \\ é'), a from t where b = 1.5e+00 and c <=> NULL`
-	if b.text != want {
-		t.Fatalf("bound:\n got %s\nwant %s", b.text, want)
+	if b.Text != want {
+		t.Fatalf("bound:\n got %s\nwant %s", b.Text, want)
 	}
 	at := 0
 	for _, c := range []struct{ name, orig string }{
@@ -68,9 +68,9 @@ func TestBindAndNames(t *testing.T) {
 		{`concat('?', 'it\'s \\ é')`, "concat('?', ?)"},
 		{"a", ""},
 	} {
-		got, ok := b.originalName(c.name, &at)
+		got, ok := b.OriginalName(c.name, &at)
 		if ok != (c.orig != "") || got != c.orig {
-			t.Errorf("originalName(%q) = %q %v, want %q", c.name, got, ok, c.orig)
+			t.Errorf("OriginalName(%q) = %q %v, want %q", c.name, got, ok, c.orig)
 		}
 	}
 	delete(p.BindVars, "v4")
