@@ -555,6 +555,18 @@ func (g *qgen) funcOverAggregate(s source) aggItem {
 	q := s.q
 	str := q(g.oneOf("MIN($Origin)", "MAX($Carrier)", "MAX($TailNum)", "MIN($OriginState)"))
 	num := g.oneOf("SUM("+g.numArg(s)+")", "COUNT(*)", "MAX("+g.numArg(s)+")", "AVG("+g.numArg(s)+")")
+	if g.chance(30) {
+		switch g.n(3) {
+		case 0:
+			f, k := g.matrixFunc(str, kStr)
+			return aggItem{f, k}
+		case 1:
+			f, k := g.matrixFunc(num, kDec)
+			return aggItem{f, k}
+		}
+		f, k := g.matrixFunc(q(g.oneOf("MAX($FlightDate)", "MIN($FlightDate)")), kDate)
+		return aggItem{f, k}
+	}
 	switch g.n(4) {
 	case 0:
 		return aggItem{g.oneOf("LOWER(", "UPPER(", "LCASE(", "REVERSE(", "TRIM(", "LTRIM(") + str + ")", kStr}
@@ -574,6 +586,9 @@ func (g *qgen) funcOverAggregate(s source) aggItem {
 // keyFunc applies a function to a plain-column group key of kind k (the
 // result depends on the group key only: ONLY_FULL_GROUP_BY-clean).
 func (g *qgen) keyFunc(key string, k kind) (string, kind) {
+	if g.chance(30) {
+		return g.matrixFunc(key, k)
+	}
 	switch k {
 	case kStr:
 		switch g.n(3) {
@@ -592,6 +607,33 @@ func (g *qgen) keyFunc(key string, k kind) (string, kind) {
 	return g.oneOf("ABS("+key+" - 10)", key+" * 2", "ROUND("+key+" / 3, 1)", "MOD("+key+", 3)", "IF("+key+" > 5, 'hi', 'lo')",
 		"CASE WHEN "+key+" > 100 THEN 'far' ELSE 'near' END", "COALESCE("+key+", -1)", "GREATEST("+key+", 3)",
 		"FLOOR("+key+" / 7)", "CEIL("+key+" / 7)", "SIGN("+key+" - 5)", "CONCAT('n', "+key+")", "SQRT("+key+")"), kDec
+}
+
+// matrixFunc applies a function of the matrix (functions.go) that takes
+// an argument of kind k to arg.
+func (g *qgen) matrixFunc(arg string, k kind) (string, kind) {
+	want := byte('n')
+	switch k {
+	case kStr:
+		want = 's'
+	case kDate:
+		want = 'd'
+	}
+	var fs []fn
+	for _, f := range matrixFuncs {
+		if f.kind == want {
+			fs = append(fs, f)
+		}
+	}
+	f := fs[g.n(len(fs))]
+	out := kStr
+	switch f.cat {
+	case "numeric", "bit":
+		out = kDec
+	case "comparison":
+		out = kInt
+	}
+	return fmt.Sprintf(f.f, arg), out
 }
 
 // plainKind is the kind of a group key that is one ontime or mixed_cs

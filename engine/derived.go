@@ -183,7 +183,10 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, t *pinned.Tabl
 	if err != nil {
 		return nil, true, err
 	}
-	pr, err = s.prep.prepareInMemory(ctx, ss.DB, p, t, describeQuery{}, def)
+	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, t, describeQuery{}, def))
+	if err == nil && pr.prog.Inexact() != "" {
+		err = errors.New(pr.prog.Inexact()) // the replica computes it: pass through
+	}
 	if err != nil {
 		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
 		if errors.Is(err, pinned.ErrUnsupported) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -34,6 +35,10 @@ import (
 // once per distinct statement and shared read-only by every execution.
 type prepared struct {
 	plan *planner.Plan
+	// inexact says why the final stage may compute values other than the
+	// server's (evalexpr/inexact.go), or "": distributed statements pass
+	// through then.
+	inexact string
 	// fields are the result columns exactly as MySQL reports them for the
 	// original statement.
 	fields []*querypb.Field
@@ -110,7 +115,7 @@ type preparer struct {
 }
 
 func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
-	pr, err := s.prepareSQL(ctx, db, p, describeQuery{meta: p.MetaSQL}, pushdown.Empty(p), true)
+	pr, err := exact(s.prepareSQL(ctx, db, p, describeQuery{meta: p.MetaSQL}, pushdown.Empty(p), true))
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +264,16 @@ func recodedCharset(f *querypb.Field) charset.Charset {
 	return c.Charset()
 }
 
+// exact is pr, or the error that passes the statement through when its
+// final stage may compute other values than the server's (pr.inexact).
+// Statements over pins, which have no server to ask, skip it.
+func exact(pr *prepared, err error) (*prepared, error) {
+	if err == nil && pr.inexact != "" {
+		return nil, errors.New(pr.inexact)
+	}
+	return pr, err
+}
+
 // compilePrepared binds p to the result's and the fragment's columns and
 // compiles the final stage.
 func (s *preparer) compilePrepared(p *planner.Plan, fields, fragFields []*querypb.Field) (*prepared, error) {
@@ -390,7 +405,7 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 	}
 	base := evalexpr.NewLayout(names, fields)
 	for _, o := range p.Outputs {
-		x, err := env.Compile(o, base)
+		x, err := pr.compileFinal(env, o, base)
 		if err != nil {
 			return err
 		}
@@ -410,20 +425,38 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 	}
 	full := evalexpr.NewLayout(names, fields)
 	if p.Having != "" {
-		x, err := env.Compile(p.Having, full)
+		x, err := pr.compileFinal(env, p.Having, full)
 		if err != nil {
 			return err
 		}
 		pr.having = x
 	}
 	for _, o := range p.OrderBy {
-		x, err := env.Compile(o.Expr, full)
+		x, err := pr.compileFinal(env, o.Expr, full)
 		if err != nil {
 			return err
+		}
+		if x.JSON() && env.MariaDB() && pr.inexact == "" {
+			// evalexpr/inexact.go: MariaDB orders JSON values as text.
+			pr.inexact = fmt.Sprintf("ORDER BY %s: MariaDB orders a JSON value as text in the connection's collation, the evaluator as JSON", o.Expr)
 		}
 		pr.order = append(pr.order, orderKey{expr: x, desc: o.Desc, coll: exprCollation(o.Expr, names, fields)})
 	}
 	return nil
+}
+
+// compileFinal compiles a final-stage expression and records in
+// pr.inexact the first reason the server may compute another value
+// (evalexpr/inexact.go).
+func (pr *prepared) compileFinal(env *evalexpr.Env, src string, layout *evalexpr.Layout) (*evalexpr.Expr, error) {
+	x, err := env.Compile(src, layout)
+	if err != nil {
+		return nil, err
+	}
+	if why := x.Inexact(); why != "" && pr.inexact == "" {
+		pr.inexact = fmt.Sprintf("final expression %q cannot be evaluated exactly: %s", src, why)
+	}
+	return x, nil
 }
 
 // exprCollation returns the collation of an ORDER BY key that names a

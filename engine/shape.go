@@ -184,9 +184,9 @@ func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan
 		if s.metrics != nil {
 			s.metrics.ShapeHits.Inc()
 		}
-		pr, err = s.compilePrepared(p, sh.fields, sh.fragFields)
+		pr, err = exact(s.compilePrepared(p, sh.fields, sh.fragFields))
 	} else {
-		pr, err = s.prepareSQL(ctx, db, p, d, fragSQL, true)
+		pr, err = exact(s.prepareSQL(ctx, db, p, d, fragSQL, true))
 		if err == nil {
 			s.updateShape(key, func(n *shapeInfo) {
 				n.fields, n.fragFields, n.metaHead, n.fragHead, n.described = pr.fields, pr.fragFields, metaHead, fragHead, true

@@ -32,6 +32,8 @@ import (
 type Env struct {
 	vt *vtenv.Environment
 	cm caseMaps
+	// mariadb: the replicas are MariaDB (inexact.go).
+	mariadb bool
 }
 
 // NewEnv returns an environment for the given MySQL server version string
@@ -41,8 +43,11 @@ func NewEnv(version string) (*Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Env{vt: vt}, nil
+	return &Env{vt: vt, mariadb: strings.Contains(strings.ToLower(version), "mariadb")}, nil
 }
+
+// MariaDB reports whether the replicas are MariaDB.
+func (e *Env) MariaDB() bool { return e.mariadb }
 
 // mysqlVersion maps a MariaDB version (10.x, 11.x) to the MySQL version
 // whose behaviour vitess should emulate; MySQL versions pass unchanged.
@@ -76,6 +81,10 @@ type Expr struct {
 	// coll is the collation of a text result (Unknown otherwise): Eval
 	// returns text in its charset, whatever the arguments' were.
 	coll collations.ID
+	// json: the result is a JSON value (MariaDB sends it as text).
+	json bool
+	// inexact says why the server may compute another value (inexact.go).
+	inexact string
 }
 
 // Collation is the collation of the expression's result when it is text
@@ -83,6 +92,15 @@ type Expr struct {
 // otherwise: a latin1 column gives latin1 text, which the caller converts
 // for its result column.
 func (x *Expr) Collation() collations.ID { return x.coll }
+
+// Inexact says why the server may compute a value other than the
+// evaluator's for some rows (inexact.go), or "". The coordinator's final
+// stage passes such a statement through; the in-memory engine over pins,
+// which has no server to ask, evaluates it anyway.
+func (x *Expr) Inexact() string { return x.inexact }
+
+// JSON reports whether the expression's result is a JSON value.
+func (x *Expr) JSON() bool { return x.json }
 
 // String returns the source text.
 func (x *Expr) String() string { return x.src }
@@ -130,7 +148,7 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	}
 	ast = rewriteNotLike(ast)
 	var read []int
-	x := &Expr{src: src, n: layout.n}
+	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast)}
 	var hostTypes []evalengine.Type // types of the synthetic columns
 	cfg := &evalengine.Config{
 		Environment: e.vt,
@@ -206,8 +224,11 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
 	x.e = ev
-	if t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ev); err == nil && sqltypes.IsText(t.Type()) {
-		x.coll = t.Collation()
+	if t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ev); err == nil {
+		if sqltypes.IsText(t.Type()) {
+			x.coll = t.Collation()
+		}
+		x.json = t.Type() == sqltypes.TypeJSON
 	}
 	slices.Sort(read)
 	x.cols = slices.Compact(read)

@@ -50,11 +50,20 @@ type aggExpr struct {
 	arg *expr // nil: COUNT(*)
 }
 
+// Inexact says why one of the program's expressions may compute values
+// other than the server's (evalexpr.Expr.Inexact), or "". Over a pin,
+// which no server holds, the program runs anyway; over a derived table
+// the statement can pass through instead.
+func (p *Program) Inexact() string { return p.inexact }
+
 // Program is a fragment statement compiled against one pinned table. It is
 // read-only and may run many times, concurrently.
 type Program struct {
 	t   *Table
 	env *evalexpr.Env
+	// inexact says why an expression may compute values other than the
+	// server's (evalexpr.Expr.Inexact), or "".
+	inexact string
 	// out is the fragment result's schema: the schema a worker would send.
 	out    *arrow.Schema
 	fields []*querypb.Field
@@ -170,6 +179,9 @@ func CompileJoin(env *evalexpr.Env, t *Table, tables Resolver, fragment string, 
 		x, err := env.Compile(csrc, layout)
 		if err != nil {
 			return nil, unsupported("%v", err)
+		}
+		if why := x.Inexact(); why != "" && p.inexact == "" {
+			p.inexact = fmt.Sprintf("%s: %s", src, why)
 		}
 		for _, c := range cols {
 			usedSet[c] = true

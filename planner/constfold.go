@@ -126,7 +126,8 @@ func evalConst(src string) (sqltypes.Value, bool) {
 		return sqltypes.NULL, false
 	}
 	x, err := foldEnv.Compile(src, foldLayout)
-	if err != nil {
+	if err != nil || x.Inexact() != "" {
+		// Not folded: the WHERE clause still goes to the replicas whole.
 		return sqltypes.NULL, false
 	}
 	v, _, err := foldEnv.NewEvaluator().Eval(x, nil)

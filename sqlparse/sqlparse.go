@@ -41,10 +41,57 @@ func Parse(sql string) (stmts []ast.StmtNode, err error) {
 		}
 		parsers.Put(p)
 	}()
-	stmts, _, err = p.ParseSQL(sql)
+	if stmts, _, err = p.ParseSQL(sql); err != nil {
+		return nil, err
+	}
 	// The parser reuses its result slice on the next parse; the nodes are
 	// new each time.
-	return slices.Clone(stmts), err
+	stmts = slices.Clone(stmts)
+	for i, st := range stmts {
+		n, _ := st.Accept(mysqlNames{})
+		stmts[i] = n.(ast.StmtNode)
+	}
+	return stmts, nil
+}
+
+// mysqlNames gives back their MySQL spelling to the functions the TiDB
+// parser renames, which its Restore would write under the internal name
+// (a replica answers "FUNCTION INSERT_FUNC does not exist"):
+//
+//	INSERT(s, pos, len, new)  insert_func → INSERT
+//	CHAR(n, ...)              char_func(n, ..., NULL) → CHAR(n, ...)
+//	CHAR(n, ... USING cs)     char_func(n, ..., 'cs') → CONVERT(CHAR(n, ...) USING cs)
+//
+// CHAR(... USING cs) takes the bytes of CHAR(...) as a string of cs, which
+// is what CONVERT of that binary string to cs does.
+type mysqlNames struct{}
+
+func (mysqlNames) Enter(n ast.Node) (ast.Node, bool) { return n, false }
+
+func (mysqlNames) Leave(n ast.Node) (ast.Node, bool) {
+	f, ok := n.(*ast.FuncCallExpr)
+	if !ok {
+		return n, true
+	}
+	switch f.FnName.L {
+	case ast.InsertFunc:
+		f.FnName = ast.NewCIStr("INSERT")
+	case ast.CharFunc:
+		if len(f.Args) == 0 {
+			break
+		}
+		last, ok := f.Args[len(f.Args)-1].(ast.ValueExpr)
+		if !ok {
+			break
+		}
+		char := &ast.FuncCallExpr{FnName: ast.NewCIStr("CHAR"), Args: f.Args[:len(f.Args)-1]}
+		if last.GetValue() == nil {
+			return char, true
+		}
+		cs := ast.NewValueExpr(last.GetValue(), "", "")
+		return &ast.FuncCallExpr{FnName: ast.NewCIStr("CONVERT"), Args: []ast.ExprNode{char, cs}}, true
+	}
+	return n, true
 }
 
 // parsers are idle parsers; ParseSQL resets a parser's scanner and

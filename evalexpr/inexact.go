@@ -1,0 +1,49 @@
+package evalexpr
+
+import (
+	"fmt"
+	"strings"
+
+	"vitess.io/vitess/go/vt/sqlparser"
+)
+
+// What the evaluator computes differently from the server, found by the
+// function matrix (e2e/funcmatrix_test.go) and refused at plan time, so
+// the statement passes through and the replica computes it:
+//
+//   - Transcendental functions and POW: the server calls the C library
+//     (glibc's exp, log, sin, pow, ...), the evaluator Go's math package;
+//     the two differ in the last digit for many arguments (LN(3):
+//     1.0986122886681098 from MariaDB, 1.0986122886681096 from Go), and
+//     DOUBLE results are sent with 17 significant digits. SQRT is exact
+//     in both (IEEE 754 requires a correctly rounded square root).
+//   - On MariaDB, REGEXP_SUBSTR without a match returns ” (MySQL and the
+//     evaluator return NULL).
+//   - On MariaDB, JSON functions return text compared in the connection's
+//     collation; the evaluator orders them as JSON values (ORDER BY
+//     JSON_ARRAY(...) differs): checked by the caller for sort keys
+//     (Expr.JSON).
+var libmFuncs = map[string]bool{
+	"exp": true, "ln": true, "log": true, "log2": true, "log10": true,
+	"sin": true, "cos": true, "tan": true, "cot": true, "asin": true, "acos": true, "atan": true, "atan2": true,
+	"pow": true, "power": true,
+}
+
+// inexact returns why e cannot be evaluated as the server does, or "".
+func (e *Env) inexact(ast sqlparser.Expr) string {
+	why := ""
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch f := n.(type) {
+		case *sqlparser.FuncExpr:
+			if name := f.Name.Lowered(); libmFuncs[name] {
+				why = fmt.Sprintf("%s is computed by the server's C library, which the evaluator cannot match to the last digit", strings.ToUpper(name))
+			}
+		case *sqlparser.RegexpSubstrExpr:
+			if e.mariadb {
+				why = "REGEXP_SUBSTR without a match is '' on MariaDB, NULL in the evaluator"
+			}
+		}
+		return why == "", nil
+	}, ast)
+	return why
+}
