@@ -146,7 +146,7 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
-	ast = rewriteNotLike(ast)
+	ast = equivalents(rewriteNotLike(ast))
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast)}
 	var hostTypes []evalengine.Type // types of the synthetic columns

@@ -47,3 +47,45 @@ func (e *Env) inexact(ast sqlparser.Expr) string {
 	}, ast)
 	return why
 }
+
+// equivalents rewrites functions the evaluator lacks (vitess answers
+// UNIMPLEMENTED, and the statement would pass through) into expressions
+// of functions it has that MySQL defines to give the same value, NULL
+// included; the function matrix (e2e/funcmatrix_test.go) checks each
+// against MariaDB:
+//
+//	DATEDIFF(a, b)                  TO_DAYS(a) - TO_DAYS(b)
+//	DAYNAME(a)                      ELT(WEEKDAY(a) + 1, 'Monday', …, 'Sunday')
+//	EXTRACT(YEAR_MONTH FROM a)      YEAR(a) * 100 + MONTH(a)
+func equivalents(e sqlparser.Expr) sqlparser.Expr {
+	return sqlparser.Rewrite(e, nil, func(c *sqlparser.Cursor) bool {
+		switch n := c.Node().(type) {
+		case *sqlparser.FuncExpr:
+			switch n.Name.Lowered() {
+			case "datediff":
+				if len(n.Exprs) == 2 {
+					c.Replace(&sqlparser.BinaryExpr{Operator: sqlparser.MinusOp,
+						Left:  sqlparser.NewFuncExpr("to_days", n.Exprs[0]),
+						Right: sqlparser.NewFuncExpr("to_days", n.Exprs[1])})
+				}
+			case "dayname":
+				if len(n.Exprs) == 1 {
+					args := []sqlparser.Expr{&sqlparser.BinaryExpr{Operator: sqlparser.PlusOp,
+						Left: sqlparser.NewFuncExpr("weekday", n.Exprs[0]), Right: sqlparser.NewIntLiteral("1")}}
+					for _, d := range []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"} {
+						args = append(args, sqlparser.NewStrLiteral(d))
+					}
+					c.Replace(sqlparser.NewFuncExpr("elt", args...))
+				}
+			}
+		case *sqlparser.ExtractFuncExpr:
+			if n.IntervalType == sqlparser.IntervalYearMonth {
+				c.Replace(&sqlparser.BinaryExpr{Operator: sqlparser.PlusOp,
+					Left: &sqlparser.BinaryExpr{Operator: sqlparser.MultOp,
+						Left: sqlparser.NewFuncExpr("year", n.Expr), Right: sqlparser.NewIntLiteral("100")},
+					Right: sqlparser.NewFuncExpr("month", n.Expr)})
+			}
+		}
+		return true
+	}).(sqlparser.Expr)
+}

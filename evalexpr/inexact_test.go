@@ -50,3 +50,43 @@ func TestInexact(t *testing.T) {
 		}
 	}
 }
+
+// TestEquivalents: the rewritten functions give MySQL's values, NULL
+// included (the function matrix compares them with MariaDB's).
+func TestEquivalents(t *testing.T) {
+	env, err := NewEnv("10.11.6-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"d"}, []*querypb.Field{{Name: "d", Type: sqltypes.Date, Charset: 63}})
+	for _, c := range []struct {
+		src  string
+		d    sqltypes.Value
+		want string
+	}{
+		{"DATEDIFF(d, '2000-01-01')", sqltypes.MakeTrusted(sqltypes.Date, []byte("2005-06-15")), "1992"},
+		{"DATEDIFF('2000-01-01', d)", sqltypes.MakeTrusted(sqltypes.Date, []byte("2005-06-15")), "-1992"},
+		{"DATEDIFF(d, '2000-01-01')", sqltypes.NULL, "NULL"},
+		{"DAYNAME(d)", sqltypes.MakeTrusted(sqltypes.Date, []byte("2005-06-15")), "Wednesday"},
+		{"DAYNAME(d)", sqltypes.MakeTrusted(sqltypes.Date, []byte("2024-03-03")), "Sunday"},
+		{"DAYNAME(d)", sqltypes.NULL, "NULL"},
+		{"EXTRACT(YEAR_MONTH FROM d)", sqltypes.MakeTrusted(sqltypes.Date, []byte("2005-06-15")), "200506"},
+		{"EXTRACT(YEAR_MONTH FROM d)", sqltypes.NULL, "NULL"},
+	} {
+		x, err := env.Compile(c.src, layout)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		v, _, err := env.NewEvaluator().Eval(x, []sqltypes.Value{c.d})
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		got := "NULL"
+		if !v.IsNull() {
+			got = v.ToString()
+		}
+		if got != c.want {
+			t.Errorf("%s over %v = %s, want %s", c.src, c.d, got, c.want)
+		}
+	}
+}
