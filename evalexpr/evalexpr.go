@@ -298,6 +298,18 @@ func (e *Env) probe(x *Expr, layout *Layout) error {
 			return err
 		}
 	}
+	// A text result whose character set at run time is not the one its
+	// type says (IFNULL or REGEXP_REPLACE over a latin1 column, typed
+	// utf8mb4) would be sent or sorted in the wrong one: the server
+	// computes it (inexact.go).
+	if x.coll != collations.Unknown && x.inexact == "" && ev.bind(x, sample) == nil {
+		if r, err := ev.env.Evaluate(x.e); err == nil && r.Collation() != collations.Unknown {
+			from, to := colldata.Lookup(r.Collation()), colldata.Lookup(x.coll)
+			if from != nil && to != nil && from.Charset().Name() != to.Charset().Name() {
+				x.inexact = fmt.Sprintf("its text is %s at run time, its type says %s", from.Charset().Name(), to.Charset().Name())
+			}
+		}
+	}
 	return nil
 }
 

@@ -27,6 +27,9 @@ var libmFuncs = map[string]bool{
 	"exp": true, "ln": true, "log": true, "log2": true, "log10": true,
 	"sin": true, "cos": true, "tan": true, "cot": true, "asin": true, "acos": true, "atan": true, "atan2": true,
 	"pow": true, "power": true,
+	// The argument's collation and charset after the merge are the
+	// merged column's, not always the server's view of the expression.
+	"collation": true, "charset": true, "coercibility": true,
 }
 
 // inexact returns why e cannot be evaluated as the server does, or "".
@@ -37,6 +40,9 @@ func (e *Env) inexact(ast sqlparser.Expr) string {
 		case *sqlparser.FuncExpr:
 			if name := f.Name.Lowered(); libmFuncs[name] {
 				why = fmt.Sprintf("%s is computed by the server's C library, which the evaluator cannot match to the last digit", strings.ToUpper(name))
+				if name == "collation" || name == "charset" || name == "coercibility" {
+					why = strings.ToUpper(name) + " describes the server's view of its argument, which the merge does not keep"
+				}
 			}
 		case *sqlparser.RegexpSubstrExpr:
 			if e.mariadb {
