@@ -85,6 +85,9 @@ type Expr struct {
 	json bool
 	// inexact says why the server may compute another value (inexact.go).
 	inexact string
+	// converts: the expression names a character set or collation itself
+	// (CONVERT, CAST, COLLATE).
+	converts bool
 }
 
 // Collation is the collation of the expression's result when it is text
@@ -148,7 +151,7 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	}
 	ast = equivalents(rewriteNotLike(ast))
 	var read []int
-	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast)}
+	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast)}
 	var hostTypes []evalengine.Type // types of the synthetic columns
 	cfg := &evalengine.Config{
 		Environment: e.vt,
@@ -298,15 +301,48 @@ func (e *Env) probe(x *Expr, layout *Layout) error {
 			return err
 		}
 	}
-	// A text result whose character set at run time is not the one its
-	// type says (IFNULL or REGEXP_REPLACE over a latin1 column, typed
-	// utf8mb4) would be sent or sorted in the wrong one: the server
-	// computes it (inexact.go).
-	if x.coll != collations.Unknown && x.inexact == "" && ev.bind(x, sample) == nil {
-		if r, err := ev.env.Evaluate(x.e); err == nil && r.Collation() != collations.Unknown {
-			from, to := colldata.Lookup(r.Collation()), colldata.Lookup(x.coll)
-			if from != nil && to != nil && from.Charset().Name() != to.Charset().Name() {
-				x.inexact = fmt.Sprintf("its text is %s at run time, its type says %s", from.Charset().Name(), to.Charset().Name())
+	// A text result in another character set than every text column it
+	// reads, with no CONVERT, CAST or COLLATE to say so: MySQL gives a
+	// column's collation precedence over literals' (IFNULL(l1, 'none')
+	// over a latin1 column is latin1), so the evaluator typed it wrong
+	// and would send or sort it in the wrong one (inexact.go).
+	if x.inexact == "" && !x.converts && x.coll != collations.Unknown && x.coll != collations.CollationBinaryID {
+		if to := colldata.Lookup(x.coll); to != nil {
+			other, same := false, false
+			for _, c := range x.cols {
+				if c >= len(layout.fields) || layout.fields[c] == nil || !sqltypes.IsText(layout.fields[c].Type) {
+					continue
+				}
+				from := colldata.Lookup(collations.ID(layout.fields[c].Charset))
+				if from == nil || from.Charset().Name() == "binary" {
+					continue
+				}
+				if from.Charset().Name() == to.Charset().Name() {
+					same = true
+				} else {
+					other = true
+				}
+			}
+			if other && !same {
+				x.inexact = fmt.Sprintf("its result is typed %s, its text columns are in another character set", to.Charset().Name())
+			}
+		}
+	}
+	// A text result's collation at run time: where the type could not
+	// be worked out statically (IFNULL or REGEXP_REPLACE over a latin1
+	// column), it is the result's (so its text is converted for the
+	// result column and sorted by it); where it contradicts the type, the
+	// server computes the expression (inexact.go). Binary results are
+	// bytes either way.
+	if x.inexact == "" && ev.bind(x, sample) == nil {
+		if r, err := ev.env.Evaluate(x.e); err == nil && r.Collation() != collations.Unknown && r.Collation() != collations.CollationBinaryID {
+			if x.coll == collations.Unknown && sqltypes.IsText(r.Value(r.Collation()).Type()) {
+				x.coll = r.Collation()
+			} else if x.coll != collations.Unknown && x.coll != collations.CollationBinaryID {
+				from, to := colldata.Lookup(r.Collation()), colldata.Lookup(x.coll)
+				if from != nil && to != nil && from.Charset().Name() != to.Charset().Name() {
+					x.inexact = fmt.Sprintf("its text is %s at run time, its type says %s", from.Charset().Name(), to.Charset().Name())
+				}
 			}
 		}
 	}

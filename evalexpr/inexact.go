@@ -95,3 +95,16 @@ func equivalents(e sqlparser.Expr) sqlparser.Expr {
 		return true
 	}).(sqlparser.Expr)
 }
+
+// converts reports whether e names a character set or collation itself.
+func converts(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch n.(type) {
+		case *sqlparser.ConvertExpr, *sqlparser.ConvertUsingExpr, *sqlparser.CastExpr, *sqlparser.CollateExpr:
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
+}
