@@ -172,6 +172,17 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 			text = "" // no replica holds it
 		}
 		pr, err := s.preparePinned(ctx, db, text, p, t)
+		if err == nil && resultPin == "" {
+			// Whole-table pins only: an expression the server may compute
+			// otherwise (evalexpr/inexact.go) goes to the replicas, which
+			// hold the same rows. A pinned query result has no server to
+			// ask and is evaluated in memory.
+			if why := pr.inexact; why != "" {
+				err = errors.New(why)
+			} else if why := pr.prog.Inexact(); why != "" {
+				err = errors.New(why)
+			}
+		}
 		if err == nil {
 			return pr, "", nil
 		}
