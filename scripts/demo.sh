@@ -6,7 +6,7 @@
 #   ROWS=1000000 scripts/demo.sh     # a smaller data set
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh --demo
 export PATH=$PATH:/usr/local/go/bin:/usr/sbin
 ROWS=${ROWS:-10000000}
 # Each server's InnoDB buffer pool; 10M rows take ~2.8 GB per server, and a
