@@ -32,7 +32,7 @@ var rawShoal, rawDirect *rawSide
 // compareDefs turns on the comparison of column definitions
 // (SHOAL_E2E_COLDEFS=1). Still off by default: Shoal now describes the
 // client's own statement text through MariaDB's temporary-table plan
-// (engine/coldefs.go), and 5 of the 2,000 random queries (seed 1) still
+// (engine/coldefs), and 5 of the 2,000 random queries (seed 1) still
 // differ (docs/sql.md, "Column definitions"): 3 whose WHERE lists primary
 // keys (the probe's key predicate makes the range impossible, so MariaDB
 // describes select items) and 2 grouping by FlightDate with AVG, not yet

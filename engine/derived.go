@@ -15,6 +15,8 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
@@ -183,7 +185,7 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, t *pinned.Tabl
 	if err != nil {
 		return nil, true, err
 	}
-	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, t, describeQuery{}, def))
+	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, t, coldefs.Query{}, def))
 	if err == nil && pr.prog.Inexact() != "" {
 		err = errors.New(pr.prog.Inexact()) // the replica computes it: pass through
 	}
@@ -390,7 +392,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 				}
 				for _, row := range r.Rows {
 					for i, f := range fields {
-						row[i] = conform(row[i], f)
+						row[i] = rowformat.Text(row[i], f)
 					}
 				}
 				return callback(&sqltypes.Result{Rows: r.Rows})
@@ -415,7 +417,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 		}
 		for _, row := range c.rows {
 			for i, f := range fields {
-				row[i] = conform(row[i], f)
+				row[i] = rowformat.Text(row[i], f)
 			}
 		}
 		rows = append(rows, c.rows...)

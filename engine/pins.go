@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/pinstore"
 	"github.com/shoaldb/shoal/engine/runqueue"
 	"github.com/shoaldb/shoal/engine/schedule"
@@ -233,11 +234,11 @@ func dataType(f *querypb.Field) string {
 // query is the client's text when every table it reads is on the replicas
 // (whole-table pins), "" when it reads a pinned query result.
 func (s *preparer) preparePinned(ctx context.Context, db, query string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
-	d := describeQuery{}
+	d := coldefs.Query{}
 	if query != "" {
 		// The replicas hold every table it reads: describe the client's
 		// own text.
-		d = describeQuery{text: query, empty: emptyPredicate(s.snap().Tables, p)}
+		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(s.snap().Tables, p)}
 	}
 	return s.prepareInMemory(ctx, db, p, t, d, func(d, n string) (string, bool) {
 		if x := s.pins.Get(d, n); x != nil && !x.Whole {
@@ -249,7 +250,7 @@ func (s *preparer) preparePinned(ctx context.Context, db, query string, p *plann
 
 // prepareInMemory is preparePinned for any in-memory table; def gives the
 // definitions replicas describe in place of tables only Shoal holds.
-func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, d describeQuery, def func(db, name string) (string, bool)) (*prepared, error) {
+func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool)) (*prepared, error) {
 	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
 	if err != nil {
 		return nil, err
@@ -258,7 +259,7 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 	if frag, err = planner.ReplaceTables(frag, db, def); err != nil {
 		return nil, err
 	}
-	d.meta = meta
+	d.Meta = meta
 	pr, err := s.prepareSQL(ctx, db, p, d, frag, false) // pins hold utf8mb4 text
 	if err != nil {
 		return nil, err

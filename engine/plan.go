@@ -10,6 +10,8 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -19,7 +21,7 @@ import (
 )
 
 func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
-	binary := binaryRows(ctx) && fixedFloats(pr.fields)
+	binary := binaryRows(ctx) && rowformat.FixedFloats(pr.fields)
 	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
 		return s.runCached(ctx, pr, callback)
 	}
@@ -117,7 +119,7 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	pr, err := s.prepareShaped(ctx, db, p, key, describeQuery{text: query, meta: p.MetaSQL, empty: emptyPredicate(cat, p)})
+	pr, err := s.prepareShaped(ctx, db, p, key, coldefs.Query{Text: query, Meta: p.MetaSQL, Empty: coldefs.EmptyPredicate(cat, p)})
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement

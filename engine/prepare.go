@@ -20,6 +20,7 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
@@ -115,7 +116,7 @@ type preparer struct {
 }
 
 func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*prepared, error) {
-	pr, err := exact(s.prepareSQL(ctx, db, p, describeQuery{meta: p.MetaSQL}, pushdown.Empty(p), true))
+	pr, err := exact(s.prepareSQL(ctx, db, p, coldefs.Query{Meta: p.MetaSQL}, pushdown.Empty(p), true))
 	if err != nil {
 		return nil, err
 	}
@@ -169,12 +170,12 @@ func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][
 }
 
 // prepareSQL is prepare with the metadata statements given: the result's
-// columns as d describes them (coldefs.go), the fragment's from fragSQL.
+// columns as d describes them (package engine/coldefs), the fragment's from fragSQL.
 // With real, a fragment that may read a column in a charset other than
 // utf8mb4 (the catalog says so) is described a second time without
 // conversion, and its character columns take their real collations
 // (realCharsets).
-func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d describeQuery, fragSQL string, real bool) (*prepared, error) {
+func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d coldefs.Query, fragSQL string, real bool) (*prepared, error) {
 	snap := s.snap()
 	real = real && snap != nil && snap.Recoded(fragSQL)
 	var raw []*querypb.Field
@@ -185,7 +186,7 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 			return err
 		}
 		var err error
-		if fields, err = describeResult(b, d); err != nil {
+		if fields, err = coldefs.Describe(b, d); err != nil {
 			return err
 		}
 		r, err := b.Fetch(fragSQL, 10)

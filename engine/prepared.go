@@ -2,15 +2,9 @@ package engine
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/replica"
-	"github.com/shoaldb/shoal/sqlerr"
-	"github.com/shoaldb/shoal/sqlparse"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
@@ -32,49 +26,6 @@ func (s *Engine) CachedPrepare(db, query string) (fields []*querypb.Field, param
 // current catalog generation.
 func (s *Engine) CachePrepare(db, query string, fields []*querypb.Field, params uint16) {
 	s.plans.put(prepareKey(db, query), &cacheEntry{gen: s.snap.Load().Gen, params: params, fields: fields})
-}
-
-// MetadataQuery classifies a statement as a text query would be and
-// returns the statement that gives its result columns ("" when there is
-// none cheap to run), or the error the statement would get.
-func MetadataQuery(text string) (string, error) {
-	stmts, perr := sqlparse.Parse(text)
-	if perr != nil || len(stmts) != 1 {
-		if len(stmts) > 1 {
-			return "", sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
-		}
-		switch kind, why := planner.ClassifyUnparsed(text); kind {
-		case planner.Refuse:
-			return "", sqlerr.ReadOnly(why)
-		case planner.Unparsable:
-			return "", sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(text, 80)))
-		}
-		return "", nil
-	}
-	kind, why := planner.Classify(stmts[0])
-	switch kind {
-	case planner.Refuse:
-		return "", sqlerr.ReadOnly(why)
-	case planner.Named:
-		return "", sqlerr.New(sqlerr.ErrUnsupportedPS, "HY000", "This command is not supported in the prepared statement protocol yet")
-	}
-	// The statement's own text (column names are the client's expressions)
-	// with LIMIT 0 appended: only when it has no LIMIT, INTO or locking
-	// clause of its own.
-	switch s := stmts[0].(type) {
-	case *ast.SelectStmt:
-		if s.Limit != nil || s.SelectIntoOpt != nil || s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone {
-			return "", nil
-		}
-	case *ast.SetOprStmt:
-		if s.Limit != nil {
-			return "", nil
-		}
-	default:
-		return "", nil
-	}
-	body := strings.TrimRight(text, " \t\r\n;")
-	return body + "\nLIMIT 0", nil
 }
 
 // Describe runs meta on the session's replica connection and returns its

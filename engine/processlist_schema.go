@@ -7,17 +7,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/planner"
-	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
 )
@@ -113,7 +112,7 @@ func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID u
 // rows.
 func (s *ephemeral) processlistRefusal(ctx context.Context, check, why string) error {
 	if metas := s.rep.orderedMetas(); len(metas) > 0 {
-		if _, err := describeOn(ctx, metas[0], check, 10); err != nil {
+		if _, err := coldefs.On(ctx, metas[0], check, 10); err != nil {
 			if se, ok := sqlerr.As(err); ok && se.Num < 2000 { // the server's answer, not a CR_* client error
 				return err
 			}
@@ -130,14 +129,14 @@ func errProcesslistShape(why string) error {
 // processlistColumns returns the replica's information_schema.PROCESSLIST
 // columns, described once per coordinator: a replica that hangs must not
 // hang the statement an operator runs to see what hangs. Each replica is
-// tried in turn (healthy ones first) for at most describeWait.
+// tried in turn (healthy ones first) for at most coldefs.Wait.
 func (s *ephemeral) processlistColumns(ctx context.Context) ([]*querypb.Field, error) {
 	if f := s.plColumns.Load(); f != nil {
 		return *f, nil
 	}
 	var last error
 	for _, pool := range s.rep.orderedMetas() {
-		fields, err := describeOn(ctx, pool, "SELECT * FROM information_schema.PROCESSLIST LIMIT 0", 10)
+		fields, err := coldefs.On(ctx, pool, "SELECT * FROM information_schema.PROCESSLIST LIMIT 0", 10)
 		if err == nil {
 			s.plColumns.Store(&fields)
 			return fields, nil
@@ -150,68 +149,6 @@ func (s *ephemeral) processlistColumns(ctx context.Context) ([]*querypb.Field, e
 	return nil, sqlerr.Unavailable("no replica described information_schema.PROCESSLIST (its columns follow the replicas' server version): %v; SHOW FULL PROCESSLIST needs no replica", last)
 }
 
-// describeWait bounds one replica's answer to processlistColumns.
-const describeWait = 3 * time.Second
-
-// describeOn is describe on one replica, within describeWait. Past it
-// the connection is closed, which ends the read; only a connection stuck
-// in its pre-use ping outlives the call, and closes itself once the ping
-// returns.
-func describeOn(ctx context.Context, pool *replica.Pool, q string, maxRows int) ([]*querypb.Field, error) {
-	ctx, cancel := context.WithTimeout(ctx, describeWait)
-	defer cancel()
-	type answer struct {
-		fields []*querypb.Field
-		err    error
-	}
-	ch := make(chan answer, 1)
-	var (
-		mu       sync.Mutex
-		cur      *replica.Conn // the connection reading, for the timeout to close
-		timedOut bool
-	)
-	go func() {
-		b, err := pool.Get(ctx)
-		if err != nil {
-			ch <- answer{nil, err}
-			return
-		}
-		mu.Lock()
-		if timedOut {
-			mu.Unlock()
-			b.Close()
-			ch <- answer{nil, ctx.Err()}
-			return
-		}
-		cur = b
-		mu.Unlock()
-		r, err := b.Fetch(q, maxRows)
-		if ctx.Err() != nil {
-			err = ctx.Err() // closed under it: never pool it
-		}
-		pool.Put(b, err)
-		if err != nil {
-			ch <- answer{nil, err}
-			return
-		}
-		ch <- answer{r.Fields, nil}
-	}()
-	select {
-	case a := <-ch:
-		return a.fields, a.err
-	case <-ctx.Done():
-		mu.Lock()
-		timedOut = true
-		reading := cur
-		mu.Unlock()
-		if reading != nil {
-			reading.Close()
-			<-ch
-		}
-		return nil, ctx.Err()
-	}
-}
-
 // prepareProcesslist prepares p over the materialized list. A statement
 // whose select list is columns of the table (or *) gets its metadata from
 // the table's columns, with no replica round trip; others (expressions,
@@ -220,7 +157,7 @@ func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planne
 	meta, ok1 := columnFields(p.MetaSQL, t.Fields)
 	frag, ok2 := columnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
 	if !ok1 || !ok2 || p.Aggregate {
-		return s.prep.prepareInMemory(ctx, db, p, t, describeQuery{}, func(string, string) (string, bool) { return "", false })
+		return s.prep.prepareInMemory(ctx, db, p, t, coldefs.Query{}, func(string, string) (string, bool) { return "", false })
 	}
 	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
 	if err := pr.compileRows(); err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/planner"
@@ -50,9 +51,9 @@ func (w *resultWriter) add(row []sqltypes.Value) error {
 			out[i] = recodeOut(out[i], w.pr.outFrom[i], f)
 		}
 		if w.binary {
-			out[i] = conformBinary(out[i], f)
+			out[i] = rowformat.Binary(out[i], f)
 		} else {
-			out[i] = conform(out[i], f)
+			out[i] = rowformat.Text(out[i], f)
 		}
 	}
 	w.buf = append(w.buf, out)

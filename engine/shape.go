@@ -7,6 +7,7 @@ import (
 
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -174,7 +175,7 @@ func selectHead(sql string) string {
 
 // prepareShaped is prepare, with the columns and the row estimate of an
 // earlier statement of the shape key when it has them.
-func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string, d describeQuery) (*prepared, error) {
+func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string, d coldefs.Query) (*prepared, error) {
 	sh := s.shape(key)
 	fragSQL := pushdown.Empty(p)
 	metaHead, fragHead := selectHead(p.MetaSQL), selectHead(fragSQL)

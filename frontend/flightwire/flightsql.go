@@ -33,6 +33,7 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/router"
 	"github.com/shoaldb/shoal/sqlerr"
 )
@@ -419,7 +420,7 @@ func (f *flightSQLServer) GetSchemaStatement(ctx context.Context, cmd flightsql.
 // fails: statements the coordinator answers itself (pinned results) may
 // fail on a replica and succeed here.
 func (f *flightSQLServer) statementSchema(ctx context.Context, user, db, q string) *arrow.Schema {
-	meta, err := engine.MetadataQuery(q)
+	meta, err := coldefs.MetadataQuery(q)
 	if err != nil || meta == "" {
 		return nil
 	}

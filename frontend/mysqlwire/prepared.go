@@ -13,6 +13,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/router"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -92,7 +93,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		nulls[i] = "NULL"
 	}
 	text := sqlparse.Bind(query, marks, nulls).Text
-	meta, err := engine.MetadataQuery(text)
+	meta, err := coldefs.MetadataQuery(text)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -1,4 +1,4 @@
-package engine
+package rowformat
 
 import (
 	"testing"
@@ -35,13 +35,13 @@ func TestConform(t *testing.T) {
 		{sqltypes.NULL, dec(2), "NULL"},
 	}
 	for _, c := range cases {
-		got := conform(c.v, c.f)
+		got := Text(c.v, c.f)
 		s := got.ToString()
 		if got.IsNull() {
 			s = "NULL"
 		}
 		if s != c.want {
-			t.Errorf("conform(%v, %v) = %s, want %s", c.v, c.f.Type, s, c.want)
+			t.Errorf("Text(%v, %v) = %s, want %s", c.v, c.f.Type, s, c.want)
 		}
 	}
 }

@@ -1,0 +1,250 @@
+// Package coldefs finds a statement's result column definitions as the
+// replica itself writes them (type, length, decimals, charset, flags), so
+// that a distributed or in-memory answer carries exactly the metadata a
+// client would get from MariaDB/MySQL; and the cheap statement that
+// describes a prepared statement's columns. It imports replica, planner
+// and sqlparse (leaves) and is imported by the engine and the front ends.
+package coldefs
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// Column definitions as MariaDB writes them.
+//
+// The result's column definitions (type, length, decimals, charset,
+// flags) are the replica's for the client's own statement, not for a
+// re-rendering of it, and not merely for the statement with LIMIT 0:
+// MariaDB describes a result read from an internal temporary table (GROUP
+// BY or ORDER BY it cannot do by an index, DISTINCT, some joins) by that
+// table's fields — no BINARY_FLAG on numbers, GROUP_FLAG on group keys,
+// NOT NULL and key flags of base columns dropped, decimals 0 for strings,
+// other display lengths — and a statement that provably returns no rows
+// (LIMIT 0, an impossible WHERE) by its select items. So, once per plan
+// (the plan and shape caches keep the answer):
+//
+//  1. EXPLAIN the client's text: does the top-level SELECT use a
+//     temporary table?
+//  2. No: the text with LIMIT 0 describes it exactly.
+//  3. Yes: the text with a predicate on the split table's key that
+//     selects nothing through the primary key (id < the smallest id: one
+//     index dive, not an impossible WHERE the optimizer folds) runs the
+//     same temporary-table plan over no rows — when EXPLAIN says it does —
+//     and its definitions are the statement's.
+//
+// Without the client's text (a statement over a pinned query result,
+// which no replica holds, is described over the pin's definition) or when
+// the text cannot be spliced (sqlparse.SelectClauses), the re-rendered
+// statement with LIMIT 0 describes it, as before.
+
+// Query is how a replica describes one statement's result.
+type Query struct {
+	// Text is the client's statement, "" when a replica cannot run it.
+	Text string
+	// Meta is the rendered statement with LIMIT 0, the fallback.
+	Meta string
+	// Empty is a predicate that selects no row of the split table through
+	// its primary key, "" when there is none (see EmptyPredicate).
+	Empty string
+}
+
+// EmptyPredicate is a predicate on p's split table that the replica
+// answers with one primary-key dive and no rows: the split column below
+// the smallest key last read, for an integer key. Rows inserted below it
+// since would only add rows to a metadata statement.
+func EmptyPredicate(cat planner.Catalog, p *planner.Plan) string {
+	if p.Split != planner.SplitInt || p.SplitColumn == "" || cat == nil {
+		return ""
+	}
+	t, ok := cat.Table(p.DB, p.Table)
+	if !ok || t.Min == math.MinInt64 || t.Max < t.Min {
+		return ""
+	}
+	return fmt.Sprintf("%s < %d", p.SplitColumn, t.Min)
+}
+
+// maxProbeRows bounds the rows a metadata statement may return (a scalar
+// aggregate over no rows returns one).
+const maxProbeRows = 10
+
+// Describe returns the result's column definitions for d on b (see
+// above). An error is the replica's own for the statement.
+func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
+	if d.Text == "" {
+		return fetchFields(b, d.Meta)
+	}
+	c, ok := sqlparse.SelectClauses(d.Text)
+	if !ok {
+		return fetchFields(b, d.Meta)
+	}
+	if d.Empty != "" && usesTemporary(b, d.Text) {
+		probe := c.WithPredicate(d.Text, d.Empty)
+		if usesTemporary(b, probe) {
+			if f, err := fetchFields(b, probe); err == nil {
+				return f, nil
+			}
+		}
+	}
+	f, err := fetchFields(b, c.WithLimit0(d.Text))
+	if err != nil && !replica.Broken(err) {
+		// The text as spliced is refused where the rendering is not
+		// (a construct SelectClauses misread): describe the rendering,
+		// whose error, if any, is the statement's own.
+		return fetchFields(b, d.Meta)
+	}
+	return f, err
+}
+
+func fetchFields(b *replica.Conn, q string) ([]*querypb.Field, error) {
+	r, err := b.Fetch(q, maxProbeRows)
+	if err != nil {
+		return nil, err
+	}
+	return r.Fields, nil
+}
+
+// usesTemporary reports whether the replica's plan of q reads the
+// top-level SELECT's result through a temporary table (EXPLAIN: "Using
+// temporary" on a row of select 1). An EXPLAIN that fails says no.
+func usesTemporary(b *replica.Conn, q string) bool {
+	r, err := b.Fetch("EXPLAIN "+q, 1000)
+	if err != nil {
+		return false
+	}
+	id, extra := -1, -1
+	for i, f := range r.Fields {
+		switch strings.ToLower(f.Name) {
+		case "id":
+			id = i
+		case "extra":
+			extra = i
+		}
+	}
+	if id < 0 || extra < 0 {
+		return false
+	}
+	for _, row := range r.Rows {
+		if row[id].ToString() == "1" && strings.Contains(row[extra].ToString(), "Using temporary") {
+			return true
+		}
+	}
+	return false
+}
+
+// Wait bounds one replica's answer to On.
+const Wait = 3 * time.Second
+
+// On runs q on one connection of pool and returns its columns, within Wait. Past it
+// the connection is closed, which ends the read; only a connection stuck
+// in its pre-use ping outlives the call, and closes itself once the ping
+// returns.
+func On(ctx context.Context, pool *replica.Pool, q string, maxRows int) ([]*querypb.Field, error) {
+	ctx, cancel := context.WithTimeout(ctx, Wait)
+	defer cancel()
+	type answer struct {
+		fields []*querypb.Field
+		err    error
+	}
+	ch := make(chan answer, 1)
+	var (
+		mu       sync.Mutex
+		cur      *replica.Conn // the connection reading, for the timeout to close
+		timedOut bool
+	)
+	go func() {
+		b, err := pool.Get(ctx)
+		if err != nil {
+			ch <- answer{nil, err}
+			return
+		}
+		mu.Lock()
+		if timedOut {
+			mu.Unlock()
+			b.Close()
+			ch <- answer{nil, ctx.Err()}
+			return
+		}
+		cur = b
+		mu.Unlock()
+		r, err := b.Fetch(q, maxRows)
+		if ctx.Err() != nil {
+			err = ctx.Err() // closed under it: never pool it
+		}
+		pool.Put(b, err)
+		if err != nil {
+			ch <- answer{nil, err}
+			return
+		}
+		ch <- answer{r.Fields, nil}
+	}()
+	select {
+	case a := <-ch:
+		return a.fields, a.err
+	case <-ctx.Done():
+		mu.Lock()
+		timedOut = true
+		reading := cur
+		mu.Unlock()
+		if reading != nil {
+			reading.Close()
+			<-ch
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// MetadataQuery classifies a statement as a text query would be and
+// returns the statement that gives its result columns ("" when there is
+// none cheap to run), or the error the statement would get.
+func MetadataQuery(text string) (string, error) {
+	stmts, perr := sqlparse.Parse(text)
+	if perr != nil || len(stmts) != 1 {
+		if len(stmts) > 1 {
+			return "", sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
+		}
+		switch kind, why := planner.ClassifyUnparsed(text); kind {
+		case planner.Refuse:
+			return "", sqlerr.ReadOnly(why)
+		case planner.Unparsable:
+			return "", sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(text, 80)))
+		}
+		return "", nil
+	}
+	kind, why := planner.Classify(stmts[0])
+	switch kind {
+	case planner.Refuse:
+		return "", sqlerr.ReadOnly(why)
+	case planner.Named:
+		return "", sqlerr.New(sqlerr.ErrUnsupportedPS, "HY000", "This command is not supported in the prepared statement protocol yet")
+	}
+	// The statement's own text (column names are the client's expressions)
+	// with LIMIT 0 appended: only when it has no LIMIT, INTO or locking
+	// clause of its own.
+	switch s := stmts[0].(type) {
+	case *ast.SelectStmt:
+		if s.Limit != nil || s.SelectIntoOpt != nil || s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone {
+			return "", nil
+		}
+	case *ast.SetOprStmt:
+		if s.Limit != nil {
+			return "", nil
+		}
+	default:
+		return "", nil
+	}
+	body := strings.TrimRight(text, " \t\r\n;")
+	return body + "\nLIMIT 0", nil
+}

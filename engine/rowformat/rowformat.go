@@ -1,0 +1,159 @@
+// Package rowformat writes a merged or evaluated value as MySQL sends it
+// for a result column: the text protocol's DECIMAL scale, DOUBLE/FLOAT
+// with the column's decimals or in shortest form, DATETIME/TIME
+// fractional digits, integers without a fraction; and the binary
+// protocol's full-precision fixed-decimals floats. It owns no state and
+// imports only vitess' value and decimal packages: the engine's result
+// writer, derived tables and UNION ALL call it for every row.
+package rowformat
+
+import (
+	"strconv"
+
+	"vitess.io/vitess/go/mysql/decimal"
+	"vitess.io/vitess/go/mysql/format"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// notFixedDec is the decimals of a floating-point column whose values are
+// written in shortest form (MariaDB's NOT_FIXED_DEC, FLOATING_POINT_DECIMALS;
+// MySQL 8 uses 39, also ≥ 31).
+const notFixedDec = 31
+
+// FixedFloats reports whether some result column is a floating-point
+// column with fixed decimals, whose text the protocol changes.
+func FixedFloats(fields []*querypb.Field) bool {
+	for _, f := range fields {
+		if sqltypes.IsFloat(f.Type) && f.Decimals < notFixedDec {
+			return true
+		}
+	}
+	return false
+}
+
+// Binary is Text for a row sent in the binary protocol: a
+// fixed-decimals float keeps every digit (its shortest exact text, which
+// the protocol writer parses back to the same double).
+func Binary(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
+	if sqltypes.IsFloat(f.Type) && f.Decimals < notFixedDec && !v.IsNull() {
+		bits := 64
+		if f.Type == sqltypes.Float32 {
+			bits = 32
+		}
+		if fv, err := strconv.ParseFloat(string(v.Raw()), bits); err == nil {
+			return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, fv, 'g', -1, bits))
+		}
+	}
+	return Text(v, f)
+}
+
+// Text formats a merged or evaluated value exactly as MySQL would send it
+// for the result column f: DECIMAL with the column's scale, DOUBLE with
+// the column's decimals or MySQL's shortest representation, DATETIME/TIME with the column's
+// fractional digits, integers without a fraction.
+func Text(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
+	if v.IsNull() {
+		return sqltypes.NULL
+	}
+	raw := v.Raw()
+	switch t := f.Type; {
+	case t == sqltypes.Decimal:
+		if fracDigits(raw) == int(f.Decimals) {
+			return sqltypes.MakeTrusted(t, raw) // already at the column's scale
+		}
+		d, err := decimal.NewFromMySQL(raw)
+		if err != nil {
+			break
+		}
+		return sqltypes.MakeTrusted(t, d.FormatMySQL(int32(f.Decimals)))
+	case sqltypes.IsFloat(t):
+		if f.Decimals < notFixedDec {
+			// A DOUBLE/FLOAT result with fixed decimals (STDDEV, VARIANCE:
+			// the argument's decimals + 4; a DOUBLE(M,D) column): MariaDB
+			// writes it with exactly that many (String::set_real, my_fcvt:
+			// correctly rounded, like strconv's 'f').
+			bits := 64
+			if t == sqltypes.Float32 {
+				bits = 32
+			}
+			fv, err := strconv.ParseFloat(string(raw), bits)
+			if err != nil {
+				break
+			}
+			return sqltypes.MakeTrusted(t, strconv.AppendFloat(nil, fv, 'f', int(f.Decimals), bits))
+		}
+		if v.Type() == sqltypes.Float64 || v.Type() == sqltypes.Float32 {
+			return sqltypes.MakeTrusted(t, raw)
+		}
+		fv, err := strconv.ParseFloat(string(raw), 64)
+		if err != nil {
+			break
+		}
+		return sqltypes.MakeTrusted(t, format.FormatFloat(fv))
+	case sqltypes.IsIntegral(t):
+		if sqltypes.IsDecimal(v.Type()) || sqltypes.IsFloat(v.Type()) {
+			if d, err := decimal.NewFromMySQL(raw); err == nil {
+				return sqltypes.MakeTrusted(t, d.FormatMySQL(0))
+			}
+		}
+		return sqltypes.MakeTrusted(t, raw)
+	case t == sqltypes.Datetime || t == sqltypes.Timestamp || t == sqltypes.Time:
+		return sqltypes.MakeTrusted(t, fixFraction(raw, int(f.Decimals)))
+	case t == sqltypes.Date:
+		if len(raw) > 10 && v.Type() != sqltypes.Date {
+			raw = raw[:10]
+		}
+		return sqltypes.MakeTrusted(t, raw)
+	default:
+		return sqltypes.MakeTrusted(t, raw)
+	}
+	return sqltypes.MakeTrusted(f.Type, raw)
+}
+
+// fixFraction pads or cuts the fractional seconds of a time value to fsp
+// digits (MySQL's DATETIME(fsp) rendering).
+func fixFraction(raw []byte, fsp int) []byte {
+	dot := -1
+	for i := len(raw) - 1; i >= 0 && raw[i] != ' ' && raw[i] != ':'; i-- {
+		if raw[i] == '.' {
+			dot = i
+			break
+		}
+	}
+	out := make([]byte, 0, len(raw)+7)
+	if dot < 0 {
+		out = append(out, raw...)
+		if fsp > 0 {
+			out = append(out, '.')
+			for i := 0; i < fsp; i++ {
+				out = append(out, '0')
+			}
+		}
+		return out
+	}
+	out = append(out, raw[:dot]...)
+	if fsp == 0 {
+		return out
+	}
+	frac := raw[dot+1:]
+	out = append(out, '.')
+	for i := 0; i < fsp; i++ {
+		if i < len(frac) {
+			out = append(out, frac[i])
+		} else {
+			out = append(out, '0')
+		}
+	}
+	return out
+}
+
+// fracDigits counts the digits after the decimal point of a number's text.
+func fracDigits(raw []byte) int {
+	for i := len(raw) - 1; i >= 0; i-- {
+		if raw[i] == '.' {
+			return len(raw) - 1 - i
+		}
+	}
+	return 0
+}
