@@ -126,7 +126,7 @@ func (s *Server) Workers() []observe.Worker {
 	if s.eng == nil {
 		return nil
 	}
-	return s.eng.Workers()
+	return s.eng.Replicas().Workers()
 }
 
 // Catalog implements observe.Source.

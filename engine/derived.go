@@ -16,6 +16,7 @@ import (
 
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/evalexpr"
@@ -46,7 +47,7 @@ type ephemeral struct {
 	log     *slog.Logger
 	env     *evalexpr.Env
 	mem     memory.Allocator
-	rep     *replicas
+	rep     *replicaset.Set
 	prep    *preparer
 	merge   *merger
 	plans   *planCache

@@ -34,12 +34,12 @@ import (
 	"github.com/shoaldb/shoal/engine/cluster"
 	"github.com/shoaldb/shoal/engine/pinstore"
 	"github.com/shoaldb/shoal/engine/querymem"
+	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/engine/runqueue"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
-	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/worker"
 )
@@ -59,7 +59,7 @@ type Engine struct {
 	qmem     *querymem.Budget // query_memory_limit
 	inmem    *inMemory
 	workers  []*cluster.Worker
-	rep      *replicas // replica pools, passthrough, freshness floors
+	rep      *replicaset.Set // replica pools, passthrough, freshness floors
 	sched    *schedule.Scheduler
 	merge    *merger
 	prep     *preparer
@@ -92,12 +92,10 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		}
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.rep = &replicas{cfg: cfg, log: log}
 	for i, r := range cfg.Replicas {
-		s.rep.metas = append(s.rep.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
 		s.workers = append(s.workers, cluster.NewWorker(r, cfg.ClusterSecret, worker.WithTLS(workerTLS[i])))
 	}
-	s.rep.workers = s.workers
+	s.rep = replicaset.New(cfg, log, s.workers)
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
 	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins,
@@ -105,9 +103,6 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.miss.interval, s.miss.current, s.miss.read, s.miss.base, s.miss.log = catalogMissInterval, s.snap.Load, s.RefreshCatalog, s.ctx, log
 	s.eph = &ephemeral{log: log, mem: s.mem, rep: s.rep, prep: s.prep, merge: s.merge, plans: &s.plans, ids: ids,
 		snap: s.snap.Load, shipped: s.shipped}
-	if cfg.Primary != "" {
-		s.rep.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
-	}
 	if err := s.RefreshCatalog(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("reading the catalog from the replicas: %w", err)
@@ -117,7 +112,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.Close()
 		return nil, err
 	}
-	s.env.SetCaseMaps(func(coll collations.ID) (*evalexpr.CaseMap, error) { return s.rep.caseMap(s.ctx, coll) })
+	s.env.SetCaseMaps(func(coll collations.ID) (*evalexpr.CaseMap, error) { return s.rep.CaseMap(s.ctx, coll) })
 	s.pinStore = pinstore.New(s.ctx, &s.wg, cfg, log, s.env, pinSource{s}, s.pins)
 	s.merge.env = s.env
 	s.prep.env = s.env
@@ -145,7 +140,7 @@ func (s *Engine) Close() {
 	for _, w := range s.workers {
 		w.Close()
 	}
-	s.rep.close()
+	s.rep.Close()
 }
 
 // background refreshes the catalog and worker health until Close.
@@ -175,7 +170,7 @@ func (s *Engine) background() {
 // execution): the cached plans are kept unless the schema changed.
 func (s *Engine) RefreshCatalog(ctx context.Context) error {
 	old := s.snap.Load()
-	snap, err := s.rep.readCatalog(ctx, old)
+	snap, err := s.rep.ReadCatalog(ctx, old)
 	if err != nil {
 		return err
 	}
@@ -257,9 +252,17 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink schedul
 	if s.sched.Slots() == 0 {
 		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
 	}
-	fl, err := s.rep.queryFloor(ctx)
+	fl, err := s.rep.QueryFloor(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return s.sched.Run(ctx, s.snap.Load(), schedule.Job{Plan: pr.plan, EstRows: pr.estRows, QID: qid, Floor: fl}, sink)
 }
+
+// Session is the engine's view of one client session (package
+// engine/replicaset owns it, with the replica connection it holds).
+type Session = replicaset.Session
+
+// Replicas is the replica set the engine reads through: SHOW SHOAL
+// REPLICAS and the status page's worker list come from it.
+func (s *Engine) Replicas() *replicaset.Set { return s.rep }

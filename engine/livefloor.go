@@ -60,7 +60,7 @@ func (s *Engine) awaitLivePins(ctx context.Context, pr *prepared, lf *liveFloor)
 		return false, nil
 	}
 	if !lf.taken {
-		if lf.fl, err = s.rep.queryFloor(ctx); err != nil {
+		if lf.fl, err = s.rep.QueryFloor(ctx); err != nil {
 			return false, err
 		}
 		lf.taken = true

@@ -38,7 +38,7 @@ type pinSource struct{ e *Engine }
 
 func (p pinSource) Tables() planner.Catalog { return p.e.snap.Load().Tables }
 
-func (p pinSource) ReplicaAddrs() []string { return p.e.rep.addrs() }
+func (p pinSource) ReplicaAddrs() []string { return p.e.rep.Addrs() }
 
 // Scan runs source and returns its columns and Arrow batches, which the
 // caller releases (also on error). sess is the client's session when a

@@ -21,6 +21,7 @@ import (
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
@@ -103,7 +104,7 @@ type orderKey struct {
 type preparer struct {
 	cfg     config.Coordinator
 	env     *evalexpr.Env
-	rep     *replicas
+	rep     *replicaset.Set
 	plans   *planCache
 	metrics *observe.Metrics
 	log     *slog.Logger
@@ -146,7 +147,7 @@ func (s *preparer) estimateRows(ctx context.Context, db, query string) int64 {
 func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][]*querypb.Field, error) {
 	out := make([][]*querypb.Field, len(sqls))
 	failed := -1 // the statement that failed
-	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+	err := s.rep.OnMeta(ctx, func(b *replica.Conn) error {
 		if err := b.Use(db); err != nil {
 			return err
 		}
@@ -181,7 +182,7 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 	var raw []*querypb.Field
 	var fields, fragFields []*querypb.Field
 	fragFailed := false
-	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+	err := s.rep.OnMeta(ctx, func(b *replica.Conn) error {
 		if err := b.Use(db); err != nil {
 			return err
 		}

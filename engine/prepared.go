@@ -34,7 +34,7 @@ func (s *Engine) CachePrepare(db, query string, fields []*querypb.Field, params 
 func (s *Engine) Describe(ctx context.Context, ss *Session, meta string) []*querypb.Field {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	b, err := s.rep.sessionBackend(ctx, ss)
+	b, err := s.rep.SessionBackend(ctx, ss)
 	if err != nil {
 		return nil
 	}
@@ -60,7 +60,7 @@ func (s *Engine) Describe(ctx context.Context, ss *Session, meta string) []*quer
 func (s *Engine) OnReplica(ctx context.Context, fn func(*replica.Conn) error) error {
 	ss := &Session{}
 	defer ss.CloseBackend()
-	b, err := s.rep.sessionBackend(ctx, ss)
+	b, err := s.rep.SessionBackend(ctx, ss)
 	if err != nil {
 		return err
 	}

@@ -111,7 +111,7 @@ func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID u
 // check is the statement with LIMIT 0: the replica resolves it, reads no
 // rows.
 func (s *ephemeral) processlistRefusal(ctx context.Context, check, why string) error {
-	if metas := s.rep.orderedMetas(); len(metas) > 0 {
+	if metas := s.rep.OrderedMetas(); len(metas) > 0 {
 		if _, err := coldefs.On(ctx, metas[0], check, 10); err != nil {
 			if se, ok := sqlerr.As(err); ok && se.Num < 2000 { // the server's answer, not a CR_* client error
 				return err
@@ -135,7 +135,7 @@ func (s *ephemeral) processlistColumns(ctx context.Context) ([]*querypb.Field, e
 		return *f, nil
 	}
 	var last error
-	for _, pool := range s.rep.orderedMetas() {
+	for _, pool := range s.rep.OrderedMetas() {
 		fields, err := coldefs.On(ctx, pool, "SELECT * FROM information_schema.PROCESSLIST LIMIT 0", 10)
 		if err == nil {
 			s.plColumns.Store(&fields)

@@ -103,7 +103,7 @@ func (s *preparer) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, 
 // or on an error).
 func (s *preparer) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
 	var r *sqltypes.Result
-	err := s.rep.onMeta(ctx, func(b *replica.Conn) error {
+	err := s.rep.OnMeta(ctx, func(b *replica.Conn) error {
 		if err := b.Use(db); err != nil {
 			return err
 		}

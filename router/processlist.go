@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -136,13 +136,13 @@ const infoWidth = 100
 // processlistColumns are MariaDB's SHOW PROCESSLIST columns.
 var processlistColumns = []*querypb.Field{
 	{Name: "Id", Type: sqltypes.Int64, Charset: 63, ColumnLength: 21, Flags: uint32(querypb.MySqlFlag_NOT_NULL_FLAG)},
-	engine.StrField("User", 128),
-	engine.StrField("Host", 64),
-	engine.StrField("db", 64),
-	engine.StrField("Command", 16),
+	rowformat.StrField("User", 128),
+	rowformat.StrField("Host", 64),
+	rowformat.StrField("db", 64),
+	rowformat.StrField("Command", 16),
 	{Name: "Time", Type: sqltypes.Int32, Charset: 63, ColumnLength: 7, Flags: uint32(querypb.MySqlFlag_NOT_NULL_FLAG)},
-	engine.StrField("State", 64),
-	engine.StrField("Info", 100),
+	rowformat.StrField("State", 64),
+	rowformat.StrField("Info", 100),
 	{Name: "Progress", Type: sqltypes.Decimal, Charset: 63, ColumnLength: 9, Decimals: 3, Flags: uint32(querypb.MySqlFlag_NOT_NULL_FLAG)},
 }
 
@@ -158,7 +158,7 @@ func (s *Router) showProcesslist(ss *Session, query string, callback func(*sqlty
 	fields := processlistColumns
 	if full {
 		fields = slices.Clone(fields)
-		fields[7] = engine.StrField("Info", 1<<24)
+		fields[7] = rowformat.StrField("Info", 1<<24)
 	}
 	res := &sqltypes.Result{Fields: fields}
 	for _, r := range s.processList(ss.user, ss, strings.TrimSpace(query)) {

@@ -68,7 +68,7 @@ func (s *Router) Metrics() *observe.Metrics { return s.metrics }
 // disconnects). The error is a MySQL error (sqlerr.ToMySQL).
 func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch func(cancel context.CancelFunc) (stop func())) error {
 	if isShowReplicas(query) {
-		return s.eng.ShowReplicas(callback)
+		return s.eng.Replicas().ShowReplicas(callback)
 	}
 	if id, queryOnly, ok := parseKill(query); ok {
 		return sqlerr.ToMySQL(s.kill(ss, id, queryOnly, callback))

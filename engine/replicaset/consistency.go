@@ -1,4 +1,4 @@
-package engine
+package replicaset
 
 import (
 	"context"
@@ -50,8 +50,8 @@ import (
 // server without replication never advances its replicated position, so it
 // never reaches a floor.
 
-// queryFloor returns the floor of a statement starting now.
-func (s *replicas) queryFloor(ctx context.Context) (schedule.Floor, error) {
+// QueryFloor returns the floor of a statement starting now.
+func (s *Set) QueryFloor(ctx context.Context) (schedule.Floor, error) {
 	var pos string
 	switch s.cfg.Consistency {
 	case config.ConsistencyPrimary:
@@ -69,7 +69,7 @@ func (s *replicas) queryFloor(ctx context.Context) (schedule.Floor, error) {
 }
 
 // primaryPosition reads the primary's GTID position.
-func (s *replicas) primaryPosition(ctx context.Context) (string, error) {
+func (s *Set) primaryPosition(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.ConsistencyWait.D())
 	defer cancel()
 	fail := func(err error) error {
@@ -99,7 +99,7 @@ func (s *replicas) primaryPosition(ctx context.Context) (string, error) {
 
 // replicaMinPosition is the lowest GTID position the healthy replicas
 // reported at their last poll ("" when there is none).
-func (s *replicas) replicaMinPosition() string {
+func (s *Set) replicaMinPosition() string {
 	var positions []string
 	mariadb := true
 	for _, w := range s.workers {
@@ -118,10 +118,10 @@ func (s *replicas) replicaMinPosition() string {
 	return pos
 }
 
-// waitFloorOn waits on the passthrough connection b until its replica has
+// WaitFloorOn waits on the passthrough connection b until its replica has
 // applied fl, at most fl.Wait and never past ctx's deadline. The caller's
 // killOnCancel watcher interrupts it when ctx ends.
-func (s *replicas) waitFloorOn(ctx context.Context, b *replica.Conn, fl schedule.Floor) error {
+func (s *Set) WaitFloorOn(ctx context.Context, b *replica.Conn, fl schedule.Floor) error {
 	if fl.GTID == "" {
 		return nil
 	}
@@ -145,13 +145,13 @@ func (s *replicas) waitFloorOn(ctx context.Context, b *replica.Conn, fl schedule
 		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "waiting for GTID position %s on %s: no answer (is GTID replication configured?)", fl.GTID, b.Addr)
 	}
 	if n, _ := res.Rows[0][0].ToInt64(); n != 0 {
-		return sqlerr.ReplicaBehind(s.replicaName(b.Addr), fl.GTID, wait.Round(time.Millisecond))
+		return sqlerr.ReplicaBehind(s.ReplicaName(b.Addr), fl.GTID, wait.Round(time.Millisecond))
 	}
 	return nil
 }
 
-// replicaName is the configured name of the replica at MySQL address addr.
-func (s *replicas) replicaName(addr string) string {
+// ReplicaName is the configured name of the replica at MySQL address addr.
+func (s *Set) ReplicaName(addr string) string {
 	for _, w := range s.workers {
 		if w.Config().MySQL == addr {
 			return w.Name()
@@ -160,9 +160,9 @@ func (s *replicas) replicaName(addr string) string {
 	return addr
 }
 
-// markBehind takes the replica at addr out of service until its next
+// MarkBehind takes the replica at addr out of service until its next
 // poll: it did not reach a statement's floor in time.
-func (s *replicas) markBehind(addr string, err error) {
+func (s *Set) MarkBehind(addr string, err error) {
 	for _, w := range s.workers {
 		if w.Config().MySQL == addr && w.MarkDown(err.Error()) {
 			s.log.Warn("replica behind the consistency floor; not used until its next status poll", "replica", w.Name(), "err", err)

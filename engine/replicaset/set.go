@@ -1,4 +1,13 @@
-package engine
+// Package replicaset is how the coordinator reaches the replicas' MySQL
+// servers itself, not through workers: the pools of metadata connections
+// (catalog reads, result metadata), each session's passthrough connection
+// and its KILL, the freshness floors (consistency: primary, session) that
+// statements wait for, and SHOW SHOAL REPLICAS. It reads the workers'
+// health (engine/cluster) to choose a replica and owns the pools.
+//
+// It imports engine/catalog, engine/cluster, engine/schedule (the floor
+// type), replica, observe and leaf packages; the engine owns one Set.
+package replicaset
 
 import (
 	"log/slog"
@@ -9,17 +18,18 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/cluster"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
-// replicas is how the engine reaches the replicas' MySQL servers itself,
+// Set is how the engine reaches the replicas' MySQL servers itself,
 // not through workers: the pools of metadata connections (catalog reads,
 // result metadata), each session's passthrough connection and its KILL,
 // and the freshness floors (consistency.go) those statements wait for. It
 // reads the workers' health to choose a replica; it owns the pools.
-type replicas struct {
+type Set struct {
 	cfg     config.Coordinator
 	log     *slog.Logger
 	metas   []*replica.Pool // one per replica, for metadata reads
@@ -27,8 +37,22 @@ type replicas struct {
 	workers []*cluster.Worker
 }
 
-// close closes the pooled connections.
-func (s *replicas) close() {
+// New makes the set for cfg's replicas (and its primary, when
+// consistency reads one), choosing among workers by their health; workers
+// are in cfg.Replicas' order.
+func New(cfg config.Coordinator, log *slog.Logger, workers []*cluster.Worker) *Set {
+	s := &Set{cfg: cfg, log: log, workers: workers}
+	for _, r := range cfg.Replicas {
+		s.metas = append(s.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
+	}
+	if cfg.Primary != "" {
+		s.primary = replica.NewPool(cfg.Primary, cfg.ReplicaUser, cfg.ReplicaPassword)
+	}
+	return s
+}
+
+// Close closes the pooled connections.
+func (s *Set) Close() {
 	for _, p := range s.metas {
 		p.CloseAll()
 	}
@@ -39,28 +63,18 @@ func (s *replicas) close() {
 
 // replicaColumns are the columns of SHOW SHOAL REPLICAS.
 var replicaColumns = []*querypb.Field{
-	StrField("name", 64),
-	StrField("mysql", 255),
-	StrField("worker", 255),
-	IntField("healthy", 1),
+	rowformat.StrField("name", 64),
+	rowformat.StrField("mysql", 255),
+	rowformat.StrField("worker", 255),
+	rowformat.IntField("healthy", 1),
 	{Name: "lag_seconds", Type: sqltypes.Float64, Charset: 63, ColumnLength: 22, Decimals: 31},
-	IntField("io_running", 1),
-	IntField("sql_running", 1),
-	StrField("gtid", 4096),
-	IntField("slots", 11),
-	IntField("running_fragments", 11),
-	StrField("last_error", 4096),
+	rowformat.IntField("io_running", 1),
+	rowformat.IntField("sql_running", 1),
+	rowformat.StrField("gtid", 4096),
+	rowformat.IntField("slots", 11),
+	rowformat.IntField("running_fragments", 11),
+	rowformat.StrField("last_error", 4096),
 	{Name: "last_checked", Type: sqltypes.Datetime, Charset: 63, ColumnLength: 26, Decimals: 6},
-}
-
-// StrField is a VARCHAR(n) utf8mb4 column definition.
-func StrField(name string, n uint32) *querypb.Field {
-	return &querypb.Field{Name: name, Type: sqltypes.VarChar, Charset: 45, ColumnLength: n * 4}
-}
-
-// IntField is a BIGINT(n) column definition.
-func IntField(name string, n uint32) *querypb.Field {
-	return &querypb.Field{Name: name, Type: sqltypes.Int64, Charset: 63, ColumnLength: n}
 }
 
 func boolValue(b bool) sqltypes.Value {
@@ -74,7 +88,7 @@ func boolValue(b bool) sqltypes.Value {
 // each replica, one row per replica in configuration order. Values come
 // from the last status poll; lag_seconds, gtid, slots and running are NULL
 // when the worker did not answer it.
-func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
+func (s *Set) ShowReplicas(callback func(*sqltypes.Result) error) error {
 	res := &sqltypes.Result{Fields: replicaColumns}
 	for _, w := range s.workers {
 		null := sqltypes.NULL
@@ -103,10 +117,10 @@ func (s *Engine) ShowReplicas(callback func(*sqltypes.Result) error) error {
 	return callback(res)
 }
 
-// healthyMetas lists the metadata pools of the replicas that may serve
+// HealthyMetas lists the metadata pools of the replicas that may serve
 // reads now. Passthrough uses only these: a lagging or broken replica would
 // answer with stale data.
-func (s *replicas) healthyMetas() []*replica.Pool {
+func (s *Set) HealthyMetas() []*replica.Pool {
 	var out []*replica.Pool
 	for i, w := range s.workers {
 		if w.Healthy() {
@@ -116,11 +130,11 @@ func (s *replicas) healthyMetas() []*replica.Pool {
 	return out
 }
 
-// addrs lists the replicas' MySQL addresses, the ones serving reads now
+// Addrs lists the replicas' MySQL addresses, the ones serving reads now
 // first and the others after them (for failover).
-func (s *replicas) addrs() []string {
+func (s *Set) Addrs() []string {
 	var out []string
-	for _, p := range s.healthyMetas() {
+	for _, p := range s.HealthyMetas() {
 		out = append(out, p.Addr)
 	}
 	for _, r := range s.cfg.Replicas {
@@ -131,8 +145,8 @@ func (s *replicas) addrs() []string {
 	return out
 }
 
-// servesReads reports whether the replica at MySQL address addr is healthy.
-func (s *replicas) servesReads(addr string) bool {
+// ServesReads reports whether the replica at MySQL address addr is healthy.
+func (s *Set) ServesReads(addr string) bool {
 	for _, w := range s.workers {
 		if w.Config().MySQL == addr {
 			return w.Healthy()
@@ -141,13 +155,13 @@ func (s *replicas) servesReads(addr string) bool {
 	return false
 }
 
-// errNoReplica is the error of a statement no replica can serve now.
-func errNoReplica() error {
+// ErrNoReplica is the error of a statement no replica can serve now.
+func ErrNoReplica() error {
 	return sqlerr.Unavailable("no healthy replica can serve the statement (down, replication stopped or lagging past max_replica_lag); see SHOW SHOAL REPLICAS")
 }
 
 // Workers describes the replicas and their workers for observe.
-func (s *Engine) Workers() []observe.Worker {
+func (s *Set) Workers() []observe.Worker {
 	out := make([]observe.Worker, 0, len(s.workers))
 	for _, w := range s.workers {
 		cfg := w.Config()

@@ -1,4 +1,4 @@
-package engine
+package replicaset
 
 import (
 	"context"
@@ -12,18 +12,18 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 )
 
-// readCatalog reads the catalog from the first replica that answers,
+// ReadCatalog reads the catalog from the first replica that answers,
 // healthy ones first, reusing old's split-key samples where they still
 // hold.
-func (s *replicas) readCatalog(ctx context.Context, old *catalog.Snapshot) (*catalog.Snapshot, error) {
+func (s *Set) ReadCatalog(ctx context.Context, old *catalog.Snapshot) (*catalog.Snapshot, error) {
 	var last error
-	for _, p := range s.orderedMetas() {
+	for _, p := range s.OrderedMetas() {
 		b, err := p.Get(ctx)
 		if err != nil {
 			last = err
 			continue
 		}
-		snap, err := catalog.Read(ctx, b, s.catalogOptions(), old, s.log) // tables, then split-key samples
+		snap, err := catalog.Read(ctx, b, s.CatalogOptions(), old, s.log) // tables, then split-key samples
 		p.Put(b, err)
 		if err != nil {
 			last = err
@@ -34,8 +34,8 @@ func (s *replicas) readCatalog(ctx context.Context, old *catalog.Snapshot) (*cat
 	return nil, last
 }
 
-// orderedMetas lists the replicas' metadata pools, healthy ones first.
-func (s *replicas) orderedMetas() []*replica.Pool {
+// OrderedMetas lists the replicas' metadata pools, healthy ones first.
+func (s *Set) OrderedMetas() []*replica.Pool {
 	out := make([]*replica.Pool, 0, len(s.metas))
 	for i, w := range s.workers {
 		if w.Healthy() {
@@ -50,16 +50,16 @@ func (s *replicas) orderedMetas() []*replica.Pool {
 	return out
 }
 
-// onMeta runs fn on a pooled metadata connection, trying the replicas
+// OnMeta runs fn on a pooled metadata connection, trying the replicas
 // healthy ones first, and returns each connection to its own pool. An
 // error of fn that says the connection is gone (replica.Broken: a replica
 // killed since the last status poll) moves on to the next replica; any
 // other error — the replica's answer to the statement — is returned. fn
 // returns only errors of the connection's statements; what it makes of
 // their answers it keeps itself.
-func (s *replicas) onMeta(ctx context.Context, fn func(*replica.Conn) error) error {
-	last := errNoReplica()
-	for _, p := range s.orderedMetas() {
+func (s *Set) OnMeta(ctx context.Context, fn func(*replica.Conn) error) error {
+	last := ErrNoReplica()
+	for _, p := range s.OrderedMetas() {
 		b, err := p.Get(ctx)
 		if err == nil {
 			err = fn(b)
@@ -76,8 +76,8 @@ func (s *replicas) onMeta(ctx context.Context, fn func(*replica.Conn) error) err
 	return last
 }
 
-// catalogOptions sizes the split-key samples for today's workers.
-func (s *replicas) catalogOptions() catalog.Options {
+// CatalogOptions sizes the split-key samples for today's workers.
+func (s *Set) CatalogOptions() catalog.Options {
 	slots := 0
 	for _, w := range s.workers {
 		slots += w.Slots()
@@ -86,15 +86,15 @@ func (s *replicas) catalogOptions() catalog.Options {
 		Fragments: slots * s.cfg.FragmentsPerSlot}
 }
 
-// caseMap reads a collation's case mapping from a replica (for LOWER and
+// CaseMap reads a collation's case mapping from a replica (for LOWER and
 // UPPER in the final stage, evalexpr/casemap.go).
-func (s *replicas) caseMap(ctx context.Context, coll collations.ID) (*evalexpr.CaseMap, error) {
+func (s *Set) CaseMap(ctx context.Context, coll collations.ID) (*evalexpr.CaseMap, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	var names, mapped *sqltypes.Result
 	var runes []rune
 	var qerr error
-	err := s.onMeta(ctx, func(b *replica.Conn) error {
+	err := s.OnMeta(ctx, func(b *replica.Conn) error {
 		var err error
 		names, err = b.Fetch(fmt.Sprintf("SELECT CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLLATIONS WHERE ID = %d", coll), 2)
 		if err != nil || len(names.Rows) != 1 {
