@@ -13,7 +13,7 @@ import (
 // TestCatalogFreshness: a table created on the primary after the
 // coordinator started is distributed as soon as the replicas have it. The
 // coordinator's timed catalog refresh is set to an hour, so only the
-// refresh on a catalog miss (engine/freshness.go) can find the table: the
+// refresh on a catalog miss (engine/catalog/freshness.go) can find the table: the
 // first EXPLAIN naming it must already show a split plan, and the answer
 // must be the primary's.
 func TestCatalogFreshness(t *testing.T) {

@@ -65,7 +65,7 @@ type Engine struct {
 	prep     *preparer
 	eph      *ephemeral
 	queryID  *observe.QueryIDs
-	miss     missRefresher // catalog reads on a missing table (freshness.go)
+	miss     catalog.MissRefresher // catalog reads on a missing table
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -99,8 +99,8 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
 	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins,
-		refresh: s.miss.refresh}
-	s.miss.interval, s.miss.current, s.miss.read, s.miss.base, s.miss.log = catalogMissInterval, s.snap.Load, s.RefreshCatalog, s.ctx, log
+		refresh: s.miss.Refresh}
+	s.miss = catalog.MissRefresher{Interval: catalog.MissInterval, Current: s.snap.Load, Read: s.RefreshCatalog, Base: s.ctx, Log: log}
 	s.eph = &ephemeral{log: log, mem: s.mem, rep: s.rep, prep: s.prep, merge: s.merge, plans: &s.plans, ids: ids,
 		snap: s.snap.Load, shipped: s.shipped}
 	if err := s.RefreshCatalog(ctx); err != nil {
@@ -217,7 +217,7 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 		}, func() float64 { return float64(s.plans.evictions.Load()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "shoal_catalog_miss_reads_total", Help: "Catalog reads caused by statements naming a table the catalog lacked (at most one a second).",
-		}, func() float64 { return float64(s.miss.reads.Load()) }),
+		}, func() float64 { return float64(s.miss.Reads()) }),
 	)
 	s.qmem.Register(reg)
 	if q := s.inmem.runq; q != nil {

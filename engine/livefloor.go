@@ -15,7 +15,7 @@ import (
 // Freshness floors over live pins.
 //
 // A live pin's versions carry the GTID position they reflect
-// (pinned.Table.Position). Under a consistency mode (consistency.go) a
+// (pinned.Table.Position). Under a consistency mode (engine/replicaset/consistency.go) a
 // statement over live pins takes its floor the way a distributed one
 // does — the primary's position under `primary`, the replicas' lowest
 // under `replica-min` — and runs only on versions at that position or

@@ -22,6 +22,7 @@ import (
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/replicaset"
+	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
@@ -134,8 +135,8 @@ func (s *preparer) prepare(ctx context.Context, db string, p *planner.Plan) (*pr
 // as hundreds of fragments, each an index dive costing more than the
 // whole query does on one connection.
 func (s *preparer) estimateRows(ctx context.Context, db, query string) int64 {
-	if a, ok := s.explainAccess(ctx, db, query); ok {
-		return a.rows
+	if a, ok := route.Explain(ctx, s.rep.OnMeta, db, query); ok {
+		return a.Rows
 	}
 	return -1
 }

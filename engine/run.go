@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
@@ -98,7 +99,7 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 		}
 	}
 	if pr == nil {
-		if strings.HasPrefix(pass, routedPrefix) {
+		if strings.HasPrefix(pass, route.Prefix) {
 			// Planned, so not over a derived table: no second parse.
 			return s.Passthrough(ctx, ss, query, callback)
 		}

@@ -8,6 +8,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -21,7 +22,7 @@ import (
 // what stays true for any values in their place:
 //
 //   - pass: the statement runs on one replica for the keys it lists on
-//     the primary key (routeByCost's listed): a statement of the shape
+//     the primary key (route.ByCost's listed): a statement of the shape
 //     passes through with neither parsing nor planning;
 //   - window: the statement's key window on a unique integer primary key
 //     is its two literals, [first, second] (`id BETWEEN 10 AND 209`): a
@@ -56,8 +57,8 @@ type shapeInfo struct {
 	// estRows is the row-plan estimate (prepare.go estimateRows).
 	estRows   int64
 	estimated bool
-	// access is the optimizer's access for routing (route.go).
-	access   explainAccess
+	// access is the optimizer's access for routing (package engine/route).
+	access   route.Access
 	accessOK bool
 	explored bool
 }
@@ -208,13 +209,13 @@ func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan
 	return pr, nil
 }
 
-// explainShaped is explainAccess, cached under the shape key.
-func (s *preparer) explainShaped(key string) func(context.Context, string, string) (explainAccess, bool) {
-	return func(ctx context.Context, db, query string) (explainAccess, bool) {
+// explainShaped is route.Explain, cached under the shape key.
+func (s *preparer) explainShaped(key string) func(context.Context, string, string) (route.Access, bool) {
+	return func(ctx context.Context, db, query string) (route.Access, bool) {
 		if sh := s.shape(key); sh != nil && sh.explored {
 			return sh.access, sh.accessOK
 		}
-		a, ok := s.explainAccess(ctx, db, query)
+		a, ok := route.Explain(ctx, s.rep.OnMeta, db, query)
 		s.updateShape(key, func(n *shapeInfo) { n.access, n.accessOK, n.explored = a, ok, true })
 		return a, ok
 	}

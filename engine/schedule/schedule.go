@@ -52,7 +52,7 @@ type fragment struct {
 	sql      string
 	attempts int
 	stat     FragmentStat
-	floor    Floor // the statement's freshness floor (consistency.go)
+	floor    Floor // the statement's freshness floor (engine/replicaset/consistency.go)
 	// home identifies the fragment's key range for affinity: the same
 	// part of the table gets the same home, query after query.
 	home uint64

@@ -22,6 +22,7 @@ var layer = map[string]int{
 	"engine":              30,
 	"engine/pinstore":     27,
 	"engine/replicaset":   26,
+	"engine/route":        26,
 	"engine/schedule":     25,
 	"engine/coldefs":      22,
 	"engine/catalog":      20,

@@ -1,4 +1,10 @@
-package engine
+// Package route decides by cost whether a statement the planner can
+// distribute runs on one replica instead (a passthrough): from the plan's
+// key window over the catalog's key sample, or the replica optimizer's
+// EXPLAIN estimate. It does no I/O of its own — the caller passes the
+// EXPLAIN reader (Explain, over one of its metadata connections) — and
+// imports engine/catalog, engine/schedule, planner, replica and config.
+package route
 
 import (
 	"context"
@@ -6,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/planner"
@@ -20,9 +27,9 @@ import (
 // replica alone answers a primary-key lookup in 0.3 ms; an index dive the
 // replica's optimizer picks beats a distributed scan of the whole table.
 
-// routedPrefix starts the passthrough reason of a statement routed by
+// Prefix starts the passthrough reason of a statement routed by
 // cost.
-const routedPrefix = "routed by cost: "
+const Prefix = "routed by cost: "
 
 // routeEstimate is what the routing decision saw: a row estimate and
 // where it came from.
@@ -32,10 +39,10 @@ type routeEstimate struct {
 	index  bool   // the replica optimizer reads through an index
 }
 
-// explainAccess is one EXPLAIN row of a single-table statement.
-type explainAccess struct {
-	typ, key string
-	rows     int64
+// Access is one EXPLAIN row of a single-table statement.
+type Access struct {
+	Type, Key string
+	Rows      int64
 }
 
 // indexAccess are the EXPLAIN access types that read through an index
@@ -45,14 +52,14 @@ var indexAccess = map[string]bool{
 	"ref_or_null": true, "range": true,
 }
 
-// routeByCost decides whether p runs on one replica: the passthrough
+// ByCost decides whether p runs on one replica: the passthrough
 // reason, or "" to distribute, and the EXPLAIN note of the decision.
 // explain is the replica optimizer's estimate of query (nil: ask no
 // replica). listed is true when the statement passes through for the
 // keys it lists on the primary key, which holds for any values in their
 // place (shape.go).
-func (s *preparer) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (explainAccess, bool)) (pass, note string, listed bool) {
-	small := s.cfg.RouteSmallRows
+func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot, db, query string, p *planner.Plan, explain func(context.Context, string, string) (Access, bool)) (pass, note string, listed bool) {
+	small := cfg.RouteSmallRows
 	if small < 0 || p.Partitioned {
 		return "", "", false
 	}
@@ -74,9 +81,9 @@ func (s *preparer) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, 
 		listed = p.KeyPoints >= 0 && t.SplitUnique
 	} else if explain != nil {
 		if a, ok := explain(ctx, db, query); ok {
-			est = routeEstimate{rows: a.rows, source: "replica optimizer: " + a.typ, index: indexAccess[a.typ] && a.key != ""}
-			if a.key != "" {
-				est.source += " on " + a.key
+			est = routeEstimate{rows: a.Rows, source: "replica optimizer: " + a.Type, index: indexAccess[a.Type] && a.Key != ""}
+			if a.Key != "" {
+				est.source += " on " + a.Key
 			}
 		}
 	}
@@ -86,24 +93,24 @@ func (s *preparer) routeByCost(ctx context.Context, snap *catalog.Snapshot, db, 
 	if est.rows <= small {
 		// Listed keys are at most p.KeyPoints rows whatever their values.
 		listed = listed && p.KeyPoints <= small
-		return fmt.Sprintf(routedPrefix+"~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
+		return fmt.Sprintf(Prefix+"~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
 	}
-	if f := s.cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
-		return fmt.Sprintf(routedPrefix+"~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
+	if f := cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
+		return fmt.Sprintf(Prefix+"~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
 	}
 	note = fmt.Sprintf("route: distributed, ~%d rows (%s) > route_small_rows %d", est.rows, est.source, small)
 	if est.index {
-		note += fmt.Sprintf(" and > route_index_fraction %g of ~%d rows", s.cfg.RouteIndexFraction, t.Rows)
+		note += fmt.Sprintf(" and > route_index_fraction %g of ~%d rows", cfg.RouteIndexFraction, t.Rows)
 	}
 	return "", note, false
 }
 
-// explainAccess asks a replica's optimizer how it would run query: the
-// access of its one table (ok false for a statement over several tables
-// or on an error).
-func (s *preparer) explainAccess(ctx context.Context, db, query string) (explainAccess, bool) {
+// Explain asks a replica's optimizer how it would run query, on a
+// connection onMeta lends: the access of its one table (ok false for a
+// statement over several tables or on an error).
+func Explain(ctx context.Context, onMeta func(context.Context, func(*replica.Conn) error) error, db, query string) (Access, bool) {
 	var r *sqltypes.Result
-	err := s.rep.OnMeta(ctx, func(b *replica.Conn) error {
+	err := onMeta(ctx, func(b *replica.Conn) error {
 		if err := b.Use(db); err != nil {
 			return err
 		}
@@ -112,26 +119,26 @@ func (s *preparer) explainAccess(ctx context.Context, db, query string) (explain
 		return err
 	})
 	if err != nil || len(r.Rows) != 1 {
-		return explainAccess{}, false // an EXPLAIN error is not the connection's fault
+		return Access{}, false // an EXPLAIN error is not the connection's fault
 	}
-	var a explainAccess
-	a.rows = -1
+	var a Access
+	a.Rows = -1
 	for i, f := range r.Fields {
 		v := r.Rows[0][i]
 		switch strings.ToLower(f.Name) {
 		case "type":
-			a.typ = strings.ToLower(v.ToString())
+			a.Type = strings.ToLower(v.ToString())
 		case "key":
 			if !v.IsNull() {
-				a.key = v.ToString()
+				a.Key = v.ToString()
 			}
 		case "rows":
 			if n, err := strconv.ParseInt(v.ToString(), 10, 64); err == nil && n >= 0 {
-				a.rows = n
+				a.Rows = n
 			}
 		}
 	}
-	return a, a.rows >= 0 && a.typ != ""
+	return a, a.Rows >= 0 && a.Type != ""
 }
 
 // windowString renders a plan's key bounds, e.g. [10, 20] or [10, +inf).

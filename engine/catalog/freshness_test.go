@@ -1,4 +1,4 @@
-package engine
+package catalog
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlparse"
 )
@@ -20,18 +19,18 @@ import (
 // catalog read, and a second burst right after waits for the minimum
 // interval instead of reading at once.
 func TestMissRefresherBurst(t *testing.T) {
-	var cur atomic.Pointer[catalog.Snapshot]
-	cur.Store(&catalog.Snapshot{})
+	var cur atomic.Pointer[Snapshot]
+	cur.Store(&Snapshot{})
 	var reads atomic.Int32
-	m := &missRefresher{
-		interval: 200 * time.Millisecond,
-		current:  cur.Load,
-		base:     context.Background(),
-		log:      slog.New(slog.NewTextHandler(io.Discard, nil)),
-		read: func(ctx context.Context) error {
+	m := &MissRefresher{
+		Interval: 200 * time.Millisecond,
+		Current:  cur.Load,
+		Base:     context.Background(),
+		Log:      slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Read: func(ctx context.Context) error {
 			reads.Add(1)
 			time.Sleep(20 * time.Millisecond) // an information_schema read
-			cur.Store(&catalog.Snapshot{})
+			cur.Store(&Snapshot{})
 			return nil
 		},
 	}
@@ -41,7 +40,7 @@ func TestMissRefresherBurst(t *testing.T) {
 		var n atomic.Int32
 		for range 50 {
 			wg.Go(func() {
-				if m.refresh(context.Background(), seen) {
+				if m.Refresh(context.Background(), seen) {
 					n.Add(1)
 				}
 			})
@@ -60,15 +59,15 @@ func TestMissRefresherBurst(t *testing.T) {
 		t.Errorf("two reads %v apart, want at least the 200ms interval", el)
 	}
 	// A caller whose snapshot is already stale plans at once, no read.
-	old := &catalog.Snapshot{}
-	if !m.refresh(context.Background(), old) || reads.Load() != 2 {
+	old := &Snapshot{}
+	if !m.Refresh(context.Background(), old) || reads.Load() != 2 {
 		t.Errorf("stale caller: reads %d, want 2", reads.Load())
 	}
 	// A caller that gives up returns when its context ends.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	m.read = func(ctx context.Context) error { time.Sleep(50 * time.Millisecond); return nil }
-	if m.refresh(ctx, cur.Load()) {
+	m.Read = func(ctx context.Context) error { time.Sleep(50 * time.Millisecond); return nil }
+	if m.Refresh(ctx, cur.Load()) {
 		t.Error("cancelled caller saw a change that did not happen")
 	}
 	time.Sleep(300 * time.Millisecond) // let the flight end (goroutine leak check)
@@ -77,7 +76,7 @@ func TestMissRefresherBurst(t *testing.T) {
 // TestMissingTables: tables the snapshot lacks, not counting CTEs, system
 // schemas and pinned tables.
 func TestMissingTables(t *testing.T) {
-	snap := &catalog.Snapshot{Tables: planner.MapCatalog{}}
+	snap := &Snapshot{Tables: planner.MapCatalog{}}
 	snap.Tables.Add(&planner.Table{Schema: "ontime", Name: "ontime"})
 	pinned := func(db, name string) bool { return name == "pin" }
 	cases := []struct {
@@ -97,7 +96,7 @@ func TestMissingTables(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := missingTables(snap, "ontime", stmt.(*ast.SelectStmt), pinned)
+		got := MissingTables(snap, "ontime", stmt.(*ast.SelectStmt), pinned)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s: missing %v, want %v", c.sql, got, c.want)
 		}

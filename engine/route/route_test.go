@@ -1,4 +1,4 @@
-package engine
+package route
 
 import (
 	"context"
@@ -27,21 +27,21 @@ func TestRouteByCost(t *testing.T) {
 	cat.Add(&planner.Table{Schema: "ontime", Name: "byother", SplitColumn: "k", Rows: 3e6, Min: 1, Max: 1000,
 		Columns: cols("k", "v")})
 	snap := &catalog.Snapshot{Tables: cat}
-	s := &preparer{cfg: config.Coordinator{RouteSmallRows: 20000, RouteIndexFraction: 0.05}}
+	cfg := config.Coordinator{RouteSmallRows: 20000, RouteIndexFraction: 0.05}
 	// A fake replica optimizer: the Carrier index for Carrier = 'AA'
 	// (100000 rows of 3M), a full scan otherwise.
 	explained := 0
-	explain := func(_ context.Context, _, q string) (explainAccess, bool) {
+	explain := func(_ context.Context, _, q string) (Access, bool) {
 		explained++
 		switch {
 		case strings.Contains(q, "'XX'"):
-			return explainAccess{typ: "ref", key: "Carrier", rows: 12}, true
+			return Access{Type: "ref", Key: "Carrier", Rows: 12}, true
 		case strings.Contains(q, "'AA'"):
-			return explainAccess{typ: "ref", key: "Carrier", rows: 100000}, true
+			return Access{Type: "ref", Key: "Carrier", Rows: 100000}, true
 		case strings.Contains(q, "'UA'"):
-			return explainAccess{typ: "ref", key: "Carrier", rows: 900000}, true
+			return Access{Type: "ref", Key: "Carrier", Rows: 900000}, true
 		}
-		return explainAccess{typ: "all", rows: 3e6}, true
+		return Access{Type: "all", Rows: 3e6}, true
 	}
 	for _, tc := range []struct {
 		query   string
@@ -73,7 +73,7 @@ func TestRouteByCost(t *testing.T) {
 			t.Fatalf("%s: %v", tc.query, err)
 		}
 		explained = 0
-		pass, note, _ := s.routeByCost(context.Background(), snap, "ontime", tc.query, p, explain)
+		pass, note, _ := ByCost(context.Background(), cfg, snap, "ontime", tc.query, p, explain)
 		switch {
 		case tc.pass != "" && !strings.Contains(pass, tc.pass):
 			t.Errorf("%s: passthrough %q, want it to contain %q", tc.query, pass, tc.pass)
@@ -87,10 +87,10 @@ func TestRouteByCost(t *testing.T) {
 		}
 	}
 	// route_small_rows < 0: never.
-	s.cfg.RouteSmallRows = -1
+	cfg.RouteSmallRows = -1
 	stmt, _ := sqlparse.ParseOne("select * from ontime where id = 5")
 	p, _ := planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
-	if pass, _, _ := s.routeByCost(context.Background(), snap, "ontime", "", p, explain); pass != "" {
+	if pass, _, _ := ByCost(context.Background(), cfg, snap, "ontime", "", p, explain); pass != "" {
 		t.Errorf("route_small_rows -1 routes: %s", pass)
 	}
 }

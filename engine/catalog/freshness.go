@@ -1,4 +1,4 @@
-package engine
+package catalog
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"golang.org/x/sync/singleflight"
 
-	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/planner"
 )
 
@@ -20,63 +19,66 @@ import (
 // table's statements passed through until the next timed read. Misses
 // are single-flighted — a burst of statements naming the missing table
 // waits for one information_schema read — and such reads start at least
-// catalogMissInterval apart, so statements naming a table that does not
+// MissInterval apart, so statements naming a table that does not
 // exist (or not yet on the replicas) cannot turn into a stream of catalog
 // reads under load.
 
-// catalogMissInterval is the least time between the starts of two
+// MissInterval is the least time between the starts of two
 // catalog reads caused by misses.
-const catalogMissInterval = time.Second
+const MissInterval = time.Second
 
-// catalogMissTimeout bounds one catalog read caused by a miss; the
+// missTimeout bounds one catalog read caused by a miss; the
 // statements waiting for it give up with their own contexts.
-const catalogMissTimeout = 30 * time.Second
+const missTimeout = 30 * time.Second
 
-// missRefresher re-reads the catalog for statements that name a table it
+// MissRefresher re-reads the catalog for statements that name a table it
 // lacks: one read at a time shared by every caller (single flight), reads
 // starting at least interval apart.
-type missRefresher struct {
-	interval time.Duration
-	// current is the snapshot in use; read replaces it (Engine.RefreshCatalog).
-	current func() *catalog.Snapshot
-	read    func(ctx context.Context) error
-	// base bounds every read (the engine's life); log reports failures.
-	base context.Context
-	log  *slog.Logger
+type MissRefresher struct {
+	Interval time.Duration
+	// Current is the snapshot in use; Read replaces it (Engine.RefreshCatalog).
+	Current func() *Snapshot
+	Read    func(ctx context.Context) error
+	// Base bounds every read (the engine's life); Log reports failures.
+	Base context.Context
+	Log  *slog.Logger
 
 	flight singleflight.Group
 	last   atomic.Int64 // unix nanoseconds when the last read started
 	reads  atomic.Int64 // reads started (metrics, tests)
 }
 
-// refresh re-reads the catalog because a statement planned over seen
+// Reads is the number of reads started.
+func (m *MissRefresher) Reads() int64 { return m.reads.Load() }
+
+// Refresh re-reads the catalog because a statement planned over seen
 // named a table it lacks, and reports whether the snapshot has changed
 // since seen. Concurrent callers share one read; a caller whose ctx ends
 // stops waiting (the read goes on for the others).
-func (m *missRefresher) refresh(ctx context.Context, seen *catalog.Snapshot) bool {
-	if m.current() != seen {
+func (m *MissRefresher) Refresh(ctx context.Context, seen *Snapshot) bool {
+	if m.Current() != seen {
 		return true // read since: plan over that one
 	}
 	ch := m.flight.DoChan("catalog", func() (any, error) {
-		if m.current() != seen {
+		if m.Current() != seen {
 			return nil, nil // a read finished while this flight formed
 		}
-		if wait := time.Duration(m.last.Load() + int64(m.interval) - time.Now().UnixNano()); wait > 0 {
+		if wait := time.Duration(m.last.Load() + int64(m.Interval) - time.Now().UnixNano()); wait > 0 {
 			t := time.NewTimer(wait)
 			select {
 			case <-t.C:
-			case <-m.base.Done():
+			case <-m.Base.Done():
 				t.Stop()
-				return nil, m.base.Err()
+				return nil, m.Base.Err()
 			}
 		}
 		m.last.Store(time.Now().UnixNano())
 		m.reads.Add(1)
-		rctx, cancel := context.WithTimeout(m.base, catalogMissTimeout)
+		rctx, cancel := context.WithTimeout(m.Base, missTimeout)
 		defer cancel()
-		err := m.read(rctx)
+		err := m.Read(rctx)
 		if err != nil {
-			m.log.Warn("catalog refresh on a missing table failed; keeping the previous one", "err", err)
+			m.Log.Warn("catalog refresh on a missing table failed; keeping the previous one", "err", err)
 		}
 		return nil, err
 	})
@@ -84,13 +86,13 @@ func (m *missRefresher) refresh(ctx context.Context, seen *catalog.Snapshot) boo
 	case <-ch:
 	case <-ctx.Done():
 	}
-	return m.current() != seen
+	return m.Current() != seen
 }
 
-// missingTables lists the tables sel reads (db qualifies bare names) that
+// MissingTables lists the tables sel reads (db qualifies bare names) that
 // the snapshot lacks, leaving out CTEs, the system schemas (never in
 // the catalog) and names pinned reports as held in memory.
-func missingTables(snap *catalog.Snapshot, db string, sel ast.Node, pinned func(db, name string) bool) []string {
+func MissingTables(snap *Snapshot, db string, sel ast.Node, pinned func(db, name string) bool) []string {
 	ctes := map[string]bool{}
 	sel.Accept(&cteNames{names: ctes})
 	var out []string
