@@ -208,13 +208,13 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 		}, func() float64 { return float64(s.pins.Len()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_plan_cache_entries", Help: "Entries in the plan cache (plans, shapes, prepared-statement metadata).",
-		}, func() float64 { return float64(s.plans.entries.Load()) }),
+		}, func() float64 { return float64(s.plans.Entries()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_plan_cache_bytes", Help: "Estimated bytes held by the plan cache, cached results included (bound: plan_cache_bytes).",
-		}, func() float64 { return float64(s.plans.bytes.Load()) }),
+		}, func() float64 { return float64(s.plans.Bytes()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "shoal_plan_cache_evictions_total", Help: "Plan cache entries evicted (least recently used) to stay within plan_cache_bytes.",
-		}, func() float64 { return float64(s.plans.evictions.Load()) }),
+		}, func() float64 { return float64(s.plans.Evictions()) }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "shoal_catalog_miss_reads_total", Help: "Catalog reads caused by statements naming a table the catalog lacked (at most one a second).",
 		}, func() float64 { return float64(s.miss.Reads()) }),

@@ -1,10 +1,9 @@
 package engine
 
 import (
-	"hash/maphash"
-	"sync"
 	"sync/atomic"
 
+	"github.com/shoaldb/shoal/engine/lru"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
@@ -25,17 +24,10 @@ import (
 // growing to a fixed entry count whatever each entry weighs (issue 15:
 // 9,311 plans held 1.9 GB).
 //
-// It is split into shards by key hash, each an LRU list under its own
-// mutex held for a map lookup and a list move, so concurrent sessions
-// contend only when their keys share a shard; there is no lock over the
-// whole cache on the query path.
+// The LRU itself, sharded so that there is no lock over the whole cache
+// on the query path, is package engine/lru.
 type planCache struct {
-	once   sync.Once // setup, by init or on first use (a zero planCache works, with the default bound)
-	seed   maphash.Seed
-	shards [cacheShards]cacheShard
-	// entries and bytes are the totals over the shards; evictions counts
-	// entries dropped for room (not stale or replaced ones).
-	entries, bytes, evictions atomic.Int64
+	lru.Cache[*cacheEntry]
 	// pinnedPuts counts plans over pinned tables put since the last sweep
 	// of stale ones (sweepPinned).
 	pinnedPuts atomic.Int64
@@ -49,28 +41,6 @@ type planCache struct {
 // ~3 MB/s with a 1.5 MB pin). The bound counts the plan, not the
 // version it keeps alive.
 const pinnedSweepEvery = 256
-
-// cacheShards is the number of independently locked LRU lists.
-const cacheShards = 16
-
-// defaultPlanCacheBytes is the cache's bound when the configuration sets
-// none.
-const defaultPlanCacheBytes = 64 << 20
-
-type cacheShard struct {
-	mu    sync.Mutex
-	m     map[string]*cacheNode
-	lru   cacheNode // sentinel: lru.next is the most recently used
-	bytes int64
-	limit int64
-}
-
-type cacheNode struct {
-	key        string
-	e          *cacheEntry
-	size       int64
-	prev, next *cacheNode
-}
 
 type cacheEntry struct {
 	gen  uint64
@@ -91,88 +61,28 @@ type cacheEntry struct {
 // query keys (database + NUL + text), which never start with 0x01.
 func prepareKey(db, query string) string { return "\x01" + db + "\x00" + query }
 
-// init sets the cache's bound in bytes (<= 0: defaultPlanCacheBytes); it
-// has effect only before the cache is first used.
-func (c *planCache) init(maxBytes int64) { c.once.Do(func() { c.setup(maxBytes) }) }
+// init sets the cache's bound in bytes (<= 0: lru.DefaultBytes); it has
+// effect only before the cache is first used.
+func (c *planCache) init(maxBytes int64) { c.Init(maxBytes) }
 
-func (c *planCache) setup(maxBytes int64) {
-	if maxBytes <= 0 {
-		maxBytes = defaultPlanCacheBytes
-	}
-	c.seed = maphash.MakeSeed()
-	for i := range c.shards {
-		sh := &c.shards[i]
-		sh.m = map[string]*cacheNode{}
-		sh.lru.next, sh.lru.prev = &sh.lru, &sh.lru
-		sh.limit = maxBytes / cacheShards
-	}
-}
-
-func (c *planCache) shard(key string) *cacheShard {
-	c.once.Do(func() { c.setup(0) })
-	return &c.shards[maphash.String(c.seed, key)%cacheShards]
-}
-
-// get returns the entry under key for generation gen and marks it used.
+// get returns the entry under key for generation gen and marks it used;
+// an entry of another generation is dropped.
 func (c *planCache) get(key string, gen uint64) (*cacheEntry, bool) {
-	sh := c.shard(key)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	n := sh.m[key]
-	if n == nil {
-		return nil, false
-	}
-	if n.e.gen != gen {
-		c.remove(sh, n) // stale: its catalog or pins are gone
-		return nil, false
-	}
-	sh.unlink(n)
-	sh.pushFront(n)
-	return n.e, true
+	return c.Get(key, func(e *cacheEntry) bool { return e.gen == gen })
 }
 
-// put stores e under key, replacing what was there, and evicts the least
-// recently used entries of the shard past its share of the bound. An
-// entry larger than a shard's share is not kept.
+// put stores e under key, replacing what was there (see lru.Cache.Put).
 func (c *planCache) put(key string, e *cacheEntry) {
-	size := entryBytes(key, e)
-	sh := c.shard(key)
-	sh.mu.Lock()
-	if old := sh.m[key]; old != nil {
-		c.remove(sh, old)
-	}
-	if size > sh.limit {
-		sh.mu.Unlock()
-		return
-	}
-	n := &cacheNode{key: key, e: e, size: size}
-	sh.m[key] = n
-	sh.pushFront(n)
-	sh.bytes += size
-	c.entries.Add(1)
-	c.bytes.Add(size)
-	c.evict(sh)
-	sh.mu.Unlock()
+	c.Put(key, e, entryBytes(key, e))
 	if e.pr != nil && e.pr.pin != nil && c.pinnedPuts.Add(1)%pinnedSweepEvery == 0 {
 		c.sweepPinned(e.gen)
 	}
 }
 
 // sweepPinned drops the plans over pinned tables of another generation
-// than gen (the current one): get never returns them. It locks one shard
-// at a time.
+// than gen (the current one): get never returns them.
 func (c *planCache) sweepPinned(gen uint64) {
-	c.once.Do(func() { c.setup(0) })
-	for i := range c.shards {
-		sh := &c.shards[i]
-		sh.mu.Lock()
-		for _, n := range sh.m {
-			if n.e.gen != gen && n.e.pr != nil && n.e.pr.pin != nil {
-				c.remove(sh, n)
-			}
-		}
-		sh.mu.Unlock()
-	}
+	c.Sweep(func(e *cacheEntry) bool { return e.gen != gen && e.pr != nil && e.pr.pin != nil })
 }
 
 // resize re-estimates the entry under key if it still holds pr (its
@@ -181,52 +91,7 @@ func (c *planCache) resize(key string, pr *prepared) {
 	if key == "" {
 		return
 	}
-	sh := c.shard(key)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	n := sh.m[key]
-	if n == nil || n.e.pr != pr {
-		return
-	}
-	size := entryBytes(key, n.e)
-	sh.bytes += size - n.size
-	c.bytes.Add(size - n.size)
-	n.size = size
-	if size > sh.limit {
-		c.remove(sh, n)
-		c.evictions.Add(1)
-		return
-	}
-	c.evict(sh)
-}
-
-// evict drops the shard's least recently used entries while it is over
-// its limit. sh.mu is held.
-func (c *planCache) evict(sh *cacheShard) {
-	for sh.bytes > sh.limit && sh.lru.prev != &sh.lru {
-		c.remove(sh, sh.lru.prev)
-		c.evictions.Add(1)
-	}
-}
-
-// remove takes n out of sh. sh.mu is held.
-func (c *planCache) remove(sh *cacheShard, n *cacheNode) {
-	sh.unlink(n)
-	delete(sh.m, n.key)
-	sh.bytes -= n.size
-	c.entries.Add(-1)
-	c.bytes.Add(-n.size)
-}
-
-func (sh *cacheShard) unlink(n *cacheNode) {
-	n.prev.next, n.next.prev = n.next, n.prev
-	n.prev, n.next = nil, nil
-}
-
-func (sh *cacheShard) pushFront(n *cacheNode) {
-	n.prev, n.next = &sh.lru, sh.lru.next
-	sh.lru.next.prev = n
-	sh.lru.next = n
+	c.Reweigh(key, func(e *cacheEntry) (int64, bool) { return entryBytes(key, e), e.pr == pr })
 }
 
 // Size estimates. They count what an entry holds alone; tables shared
