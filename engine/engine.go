@@ -10,10 +10,15 @@
 // memory budget, the workers and replica pools — all read through atomic
 // pointers or sync types, so statements take no global lock.
 //
-// It imports engine/pinstore (the pins' lives), engine/schedule,
-// engine/catalog, replica, observe (to record into) and the leaf packages
-// (planner, pushdown, arrowexec, pinned, worker, ticket, sqlerr,
-// sqlparse); never the router or the front ends.
+// Its parts with a seam of their own are subpackages: engine/pinstore
+// (the pins' lives), engine/replicaset (replica pools, passthrough
+// connections, freshness floors), engine/route (routing by cost),
+// engine/schedule (fragments over workers), engine/coldefs (result
+// column definitions), engine/catalog, engine/cluster, engine/querymem,
+// engine/lru (the plan cache's LRU) and engine/rowformat (values as MySQL
+// writes them). It imports those, replica, observe (to record into) and
+// the leaf packages (planner, pushdown, arrowexec, pinned, evalexpr,
+// worker, ticket, sqlerr, sqlparse); never the router or the front ends.
 package engine
 
 import (
