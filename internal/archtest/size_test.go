@@ -115,3 +115,18 @@ func TestReceiverType(t *testing.T) {
 		}
 	}
 }
+
+// TestPackageDocs fails on a package without a doc comment: each says
+// what it owns and what it may import.
+func TestPackageDocs(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}|{{len .GoFiles}}|{{.Doc}}", module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.SplitN(line, "|", 3)
+		if parts[1] != "0" && strings.TrimSpace(parts[2]) == "" {
+			t.Errorf("package %s has no doc comment: say what it owns and what it may import", strings.TrimPrefix(parts[0], module))
+		}
+	}
+}
