@@ -1,6 +1,14 @@
 package engine
 
-import "context"
+import (
+	"context"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/charset"
+	"vitess.io/vitess/go/mysql/collations/colldata"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
 
 // binaryRowsKey marks a statement whose rows go out in the binary
 // protocol (COM_STMT_EXECUTE).
@@ -15,3 +23,80 @@ func WithBinaryRows(ctx context.Context) context.Context {
 }
 
 func binaryRows(ctx context.Context) bool { b, _ := ctx.Value(binaryRowsKey{}).(bool); return b }
+
+// The client's character set. Shoal's own results (distributed, in
+// memory, cached) are utf8mb4, as the coordinator reads them. A session
+// whose connection character set is utf8mb3 (the mariadb CLI's default on
+// Debian, for one) gets them converted as MariaDB converts a result for
+// character_set_results: each text column's charset number becomes the
+// connection charset's, its length is counted in that charset's bytes per
+// character, and a character it cannot hold becomes '?'. Sessions with any
+// other character set run their statements on a replica (the router);
+// passthrough results come converted by the replica itself.
+
+type clientCharsetKey struct{}
+
+// WithClientCharset marks ctx's statement as answered to a client whose
+// connection character set is cs (a collation id of its charset), not
+// utf8mb4.
+func WithClientCharset(ctx context.Context, cs collations.ID) context.Context {
+	return context.WithValue(ctx, clientCharsetKey{}, cs)
+}
+
+// toClient returns callback, converting what it is given to the
+// client's character set when ctx carries one (WithClientCharset).
+func toClient(ctx context.Context, callback func(*sqltypes.Result) error) func(*sqltypes.Result) error {
+	id, ok := ctx.Value(clientCharsetKey{}).(collations.ID)
+	if !ok {
+		return callback
+	}
+	to := colldata.Lookup(id)
+	if to == nil {
+		return callback
+	}
+	var fields []*querypb.Field // as sent, converted
+	return func(r *sqltypes.Result) error {
+		if r.Fields != nil {
+			fields = convertFields(r.Fields, to)
+			r = &sqltypes.Result{Fields: fields, Rows: r.Rows, RowsAffected: r.RowsAffected, InsertID: r.InsertID}
+		}
+		if len(r.Rows) > 0 && fields != nil {
+			// New rows: the ones given may be a cached result's.
+			rows := make([][]sqltypes.Value, len(r.Rows))
+			for j, row := range r.Rows {
+				out := make([]sqltypes.Value, len(row))
+				for i, v := range row {
+					out[i] = v
+					if i < len(fields) && fields[i].Charset != binaryCollation && v.IsText() {
+						b, _ := charset.Convert(nil, to.Charset(), v.Raw(), charset.Charset_utf8mb4{})
+						out[i] = sqltypes.MakeTrusted(v.Type(), b)
+					}
+				}
+				rows[j] = out
+			}
+			r = &sqltypes.Result{Fields: r.Fields, Rows: rows}
+		}
+		return callback(r)
+	}
+}
+
+// convertFields is fs as MariaDB describes them for character_set_results
+// to: a text column's charset number is to's, and its length in bytes is
+// its length in characters times to's bytes per character.
+func convertFields(fs []*querypb.Field, to colldata.Collation) []*querypb.Field {
+	out := make([]*querypb.Field, len(fs))
+	for i, f := range fs {
+		from := colldata.Lookup(collations.ID(f.Charset))
+		if f.Charset == binaryCollation || from == nil {
+			out[i] = f
+			continue
+		}
+		c := f.CloneVT()
+		c.Charset = uint32(to.ID())
+		if n := from.Charset().MaxWidth(); n > 0 {
+			c.ColumnLength = f.ColumnLength / uint32(n) * uint32(to.Charset().MaxWidth())
+		}
+		out[i] = c
+	}
+	return out
+}

@@ -19,6 +19,7 @@ import (
 )
 
 func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
+	callback = toClient(ctx, callback)
 	binary := binaryRows(ctx) && rowformat.FixedFloats(pr.fields)
 	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
 		return s.runCached(ctx, pr, callback)

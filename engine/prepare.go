@@ -367,6 +367,14 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 			Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 		j++
 	}
+	for i, pa := range p.Partials {
+		if f := partialField[i]; f != nil && pa.Kind == planner.MergeSum && sqltypes.IsFloat(f.Type) && pr.inexact == "" {
+			// SUM, AVG, STD and VARIANCE over FLOAT or DOUBLE values: the
+			// server adds the values one by one in its scan order; partial
+			// sums added in another order differ in the last digits.
+			pr.inexact = fmt.Sprintf("%s sums FLOAT or DOUBLE values, whose sum depends on the order of addition: partial sums merged differ from the server's in the last digits", pa.SQL)
+		}
+	}
 	if p.DistinctKeys > 0 {
 		pr.keys2 = pr.keys[:p.Keys]
 		for i, pa := range p.Partials {
@@ -412,6 +420,7 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		if err != nil {
 			return err
 		}
+		pr.noteTyped(x, names, fields)
 		pr.outputs = append(pr.outputs, x)
 	}
 	for i, x := range pr.outputs {
@@ -433,12 +442,17 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 			return err
 		}
 		pr.having = x
+		pr.noteTyped(x, names, fields)
 	}
 	for _, o := range p.OrderBy {
 		x, err := pr.compileFinal(env, o.Expr, full)
 		if err != nil {
 			return err
 		}
+		if readsType(x, fields, sqltypes.Enum, sqltypes.Set) && pr.inexact == "" {
+			pr.inexact = fmt.Sprintf("ORDER BY %s: the server orders ENUM and SET values by their member numbers, the merge by text", o.Expr)
+		}
+		pr.noteTyped(x, names, fields)
 		if x.JSON() && env.MariaDB() && pr.inexact == "" {
 			// evalexpr/inexact.go: MariaDB orders JSON values as text.
 			pr.inexact = fmt.Sprintf("ORDER BY %s: MariaDB orders a JSON value as text in the connection's collation, the evaluator as JSON", o.Expr)
@@ -460,6 +474,31 @@ func (pr *prepared) compileFinal(env *evalexpr.Env, src string, layout *evalexpr
 		pr.inexact = fmt.Sprintf("final expression %q cannot be evaluated exactly: %s", src, why)
 	}
 	return x, nil
+}
+
+// noteTyped records in pr.inexact an expression that computes over an
+// ENUM, SET or BIT value rather than passing it on: the server reads them
+// as numbers in numeric context (status + 0 is the member number, BIN(b)
+// the bits), the evaluator as the text or bytes the fragment sent.
+func (pr *prepared) noteTyped(x *evalexpr.Expr, names []string, fields []*querypb.Field) {
+	if pr.inexact != "" || !readsType(x, fields, sqltypes.Enum, sqltypes.Set, sqltypes.Bit) {
+		return
+	}
+	if src := strings.Trim(x.String(), "`"); slices.Contains(names, src) {
+		return // the column itself, as sent
+	}
+	pr.inexact = fmt.Sprintf("final expression %q reads an ENUM, SET or BIT value, which the server computes with as a number", x.String())
+}
+
+// readsType reports whether x reads a column of layout fields of one of
+// the types.
+func readsType(x *evalexpr.Expr, fields []*querypb.Field, types ...querypb.Type) bool {
+	for i, f := range fields {
+		if f != nil && slices.Contains(types, f.Type) && x.Reads(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // exprCollation returns the collation of an ORDER BY key that names a
@@ -493,6 +532,9 @@ func (pr *prepared) compileRows() error {
 			col += pr.visible
 		default:
 			return fmt.Errorf("row plan order key %q", o.Expr)
+		}
+		if t := pr.fragFields[col].Type; (t == sqltypes.Enum || t == sqltypes.Set) && pr.inexact == "" {
+			pr.inexact = "ORDER BY over an ENUM or SET column: the server orders by member numbers, the merge by text"
 		}
 		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: collationOf(pr.fragFields[col])})
 	}

@@ -25,6 +25,10 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		// default's too: the session's own value is on its replica.
 		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
 	}
+	ctx, pass := ss.charsetRoute(ctx, query) // charset.go
+	if pass {
+		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+	}
 	// A statement seen before skips parsing and planning.
 	if ok, err := s.eng.RunCached(ctx, &ss.Session, query, callback); ok {
 		return err
@@ -66,7 +70,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 			return err
 		}
 		ss.RememberSet(query)
-		return nil
+		return s.afterSet(ctx, ss, query) // charset.go
 	case planner.Select:
 		sel := stmt.(*ast.SelectStmt)
 		// information_schema.PROCESSLIST is the coordinator's sessions.

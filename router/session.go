@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"sync"
+	"vitess.io/vitess/go/mysql/collations"
 
 	"github.com/shoaldb/shoal/engine"
 )
@@ -25,6 +26,11 @@ type Session struct {
 	// named holds the statements of SQL-level PREPARE by lower-case name
 	// (named.go).
 	named map[string]*named
+	// charset is the client's connection character set when it is not
+	// utf8mb4 ("" for utf8mb4), and charsetID the collation results are
+	// sent in (charset.go).
+	charset   string
+	charsetID collations.ID
 
 	mu     sync.Mutex
 	cancel context.CancelFunc

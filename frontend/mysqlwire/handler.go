@@ -37,6 +37,7 @@ func (h *handler) ConnectionReady(c *mysql.Conn) {
 			host = a.String()
 		}
 		h.r.Authenticated(ss, c.User, host)
+		ss.SetClientCharset(c.CharacterSet)
 	}
 }
 
@@ -51,6 +52,7 @@ func (h *handler) ConnectionClosed(c *mysql.Conn) {
 func (h *handler) ComResetConnection(c *mysql.Conn) {
 	if ss, ok := c.ClientData.(*router.Session); ok {
 		ss.Reset()
+		ss.SetClientCharset(c.CharacterSet) // the handshake's again
 	}
 }
 

@@ -1,0 +1,77 @@
+package router
+
+import (
+	"context"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/colldata"
+
+	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/sqlparse"
+)
+
+// The client's character set.
+//
+// A client chooses its connection character set at the handshake (the
+// mariadb CLI on Debian asks for utf8mb3, a Latin-1 application for
+// latin1) and may change it with SET NAMES or SET CHARACTER SET. MariaDB
+// then reads its statements in that charset and sends results converted
+// to it, with the column definitions to match. The coordinator reads and
+// merges utf8mb4, so:
+//
+//   - the session's replica connection gets the same SET NAMES, so
+//     passthrough statements are answered by the replica as they would be
+//     directly;
+//   - on a utf8mb3 connection (a subset of utf8mb4: its statements are
+//     read the same) Shoal's own results are converted as MariaDB converts
+//     them (engine.WithClientCharset);
+//   - on any other, statements that read run on the replica: their text is
+//     not utf8mb4, so Shoal could not plan them as written.
+
+// SetClientCharset records the character set the client negotiated at the
+// handshake (a collation id); a connection whose charset is not utf8mb4
+// replays it on its replica connection.
+func (ss *Session) SetClientCharset(id collations.ID) {
+	c := colldata.Lookup(id)
+	if c == nil {
+		return
+	}
+	name := c.Charset().Name()
+	if name == "utf8mb4" {
+		return
+	}
+	ss.charset, ss.charsetID = name, id
+	ss.RememberSet("SET NAMES " + name)
+}
+
+// afterSet re-reads the session's character set after a SET that may
+// change it (SET NAMES, SET CHARACTER SET, SET character_set_...).
+func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error {
+	if !sqlparse.ContainsFold(query, "names") && !sqlparse.ContainsFold(query, "character") {
+		return nil
+	}
+	name, err := s.eng.ReadCharset(ctx, &ss.Session)
+	if err != nil {
+		return err
+	}
+	ss.charset, ss.charsetID = name, 0
+	if name != "" && name != "mixed" {
+		ss.charsetID = collations.MySQL8().DefaultCollationForCharset(name)
+	}
+	return nil
+}
+
+// charsetRoute applies the session's character set to one statement: ctx
+// marked for converted results on a utf8mb3 connection, or pass true when
+// the statement must run on the replica.
+func (ss *Session) charsetRoute(ctx context.Context, query string) (context.Context, bool) {
+	switch ss.charset {
+	case "":
+		return ctx, false
+	case "utf8mb3", "utf8":
+		if ss.charsetID != collations.Unknown {
+			return engine.WithClientCharset(ctx, ss.charsetID), false
+		}
+	}
+	return ctx, readsOnly(query)
+}
