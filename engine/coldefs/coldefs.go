@@ -100,6 +100,17 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 	}
 	f, err := fetchFields(b, c.WithLimit0(d.Text))
 	if err != nil && !replica.Broken(err) {
+		// A syntax error the server also gives for the text as the
+		// client wrote it is the statement's own: MySQL syntax MariaDB
+		// lacks (JSON's -> and ->>), which the parser read and the
+		// rendering spells as functions MariaDB has.
+		if se, ok := sqlerr.As(err); ok && se.Number() == sqlerr.ErrParse {
+			if _, eerr := b.Fetch("EXPLAIN "+d.Text, 1000); eerr != nil {
+				if ee, ok := sqlerr.As(eerr); ok && ee.Number() == sqlerr.ErrParse {
+					return nil, eerr
+				}
+			}
+		}
 		// The text as spliced is refused where the rendering is not
 		// (a construct SelectClauses misread): describe the rendering,
 		// whose error, if any, is the statement's own.
