@@ -173,13 +173,14 @@ func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][
 
 // prepareSQL is prepare with the metadata statements given: the result's
 // columns as d describes them (package engine/coldefs), the fragment's from fragSQL.
-// With real, a fragment that may read a column in a charset other than
-// utf8mb4 (the catalog says so) is described a second time without
-// conversion, and its character columns take their real collations
-// (realCharsets).
+// With real, a fragment with character columns is described a second
+// time without conversion, and they take their real collations
+// (realCharsets): a converted description gives every text column the
+// connection's default collation (utf8mb4_general_ci), whatever the
+// column's (utf8mb4_bin, utf8mb4_unicode_ci, latin1, a COLLATE clause),
+// and the merge grouped and sorted by it ('a' and 'A' of a utf8mb4_bin
+// column became one group).
 func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d coldefs.Query, fragSQL string, real bool) (*prepared, error) {
-	snap := s.snap()
-	real = real && snap != nil && snap.Recoded(fragSQL)
 	var raw []*querypb.Field
 	var fields, fragFields []*querypb.Field
 	fragFailed := false
@@ -197,7 +198,7 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 			return err
 		}
 		fragFields = r.Fields
-		if real {
+		if real && textFields(fragFields) {
 			if r, err = b.FetchUnconverted(fragSQL, 10); err != nil {
 				fragFailed = true
 				return fmt.Errorf("collations: %w", err)
@@ -212,7 +213,7 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 	if err != nil {
 		return nil, err
 	}
-	if real {
+	if raw != nil {
 		if fragFields, err = realCharsets(fragFields, raw); err != nil {
 			return nil, err
 		}
@@ -234,7 +235,7 @@ func realCharsets(frag, raw []*querypb.Field) ([]*querypb.Field, error) {
 	out := frag
 	for i, f := range frag {
 		r := raw[i]
-		if !sqltypes.IsText(f.Type) || f.Charset == binaryCollation || r.Charset == f.Charset || r.Charset == binaryCollation {
+		if !charField(f) || r.Charset == f.Charset || r.Charset == binaryCollation {
 			continue
 		}
 		if &out[0] == &frag[0] {
@@ -245,6 +246,23 @@ func realCharsets(frag, raw []*querypb.Field) ([]*querypb.Field, error) {
 		out[i] = c
 	}
 	return out, nil
+}
+
+// textFields reports whether fs has a character column.
+func textFields(fs []*querypb.Field) bool {
+	for _, f := range fs {
+		if charField(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// charField reports whether f is a character column: text, or typed
+// binary by vitess for its BINARY flag (a _bin collation, COLLATE
+// utf8mb4_bin) with a character set all the same.
+func charField(f *querypb.Field) bool {
+	return f.Charset != binaryCollation && (sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type))
 }
 
 // binaryCollation is the binary charset's collation id (63).
@@ -428,10 +446,21 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		f := pr.fields[i]
 		// HAVING and ORDER BY read an output as evaluated: in its own
 		// collation (a latin1 key stays latin1 until it is sent).
+		// An output of a key under another collation than the result
+		// column reports (COLLATE utf8mb4_bin, a utf8mb4_unicode_ci
+		// column: a converted description says utf8mb4_general_ci) is
+		// compared in the key's.
 		if cs := outputCharset(x.Collation(), f); cs != nil {
 			pr.setOutFrom(i, cs)
 			f = f.CloneVT()
 			f.Charset = uint32(x.Collation())
+		} else if c := x.Collation(); c != collations.Unknown && f != nil && charField(f) && f.Charset != uint32(c) {
+			f = f.CloneVT()
+			f.Charset = uint32(c)
+		} else if j := slices.Index(names, strings.Trim(x.String(), "`")); j >= 0 && fields[j] != nil && f != nil &&
+			charField(f) && charField(fields[j]) && f.Charset != fields[j].Charset {
+			f = f.CloneVT() // the key itself, as the fragment typed it
+			f.Charset = fields[j].Charset
 		}
 		fields = append(fields, f)
 	}
