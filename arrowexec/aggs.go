@@ -265,18 +265,23 @@ const (
 // minmaxAcc keeps the smallest or largest partial per group. Of equal
 // values (under the collation) the first one seen is kept.
 type minmaxAcc struct {
-	max     bool
-	coll    collator
-	kind    mmKind
-	scale   int32
-	retype  querypb.Type
-	valid   []bool
-	i64     []int64
-	u64     []uint64
-	f64     []float64
-	dec     []decimal256.Num
-	b       [][]byte
-	w       [][]byte // collation keys of b, for strings under a collation
+	max    bool
+	coll   collator
+	kind   mmKind
+	scale  int32
+	retype querypb.Type
+	valid  []bool
+	i64    []int64
+	u64    []uint64
+	f64    []float64
+	dec    []decimal256.Num
+	b      [][]byte
+	w      [][]byte // collation keys of b, for strings under a collation
+	// ranked: the input has a rank (setRank); of equal strings under the
+	// collation the one of the lowest rank is kept (ranks per group).
+	ranked  bool
+	rank    int
+	ranks   []int
 	kbuf    []byte
 	scratch []int64
 }
@@ -395,6 +400,9 @@ func (a *minmaxAcc) update(arr arrow.Array, f arrow.Field, grp []int32) (int64, 
 
 func (a *minmaxAcc) better(c int) bool { return (a.max && c > 0) || (!a.max && c < 0) }
 
+// setRank says the next update's input has rank rank (HashAgg.AddRanked).
+func (a *minmaxAcc) setRank(rank int) { a.ranked, a.rank = true, rank }
+
 func mergeOrdered[T cmp.Ordered](a *minmaxAcc, vals []T, arr arrow.Array, grp []int32, state []T) {
 	nulls := arr.NullN() > 0
 	for r, g := range grp {
@@ -446,8 +454,17 @@ func (a *minmaxAcc) mergeBytes(arr arrow.Array, grp []int32, at func(int) []byte
 		default:
 			c = bytes.Compare(v, a.b[g])
 		}
-		if a.valid[g] && !a.better(c) {
+		if a.ranked {
+			a.ranks = growTo(a.ranks, len(a.valid))
+		}
+		// Equal under the collation ('AA', 'aa'): the spelling of the
+		// lowest-ranked input, the one the server read first.
+		tie := a.ranked && a.valid[g] && c == 0 && a.rank < a.ranks[g]
+		if a.valid[g] && !a.better(c) && !tie {
 			continue
+		}
+		if a.ranked {
+			a.ranks[g] = a.rank
 		}
 		switch {
 		case a.kind == mmTime:

@@ -117,6 +117,9 @@ type HashAgg struct {
 
 	groups  map[string]int32
 	keyVals []sqltypes.Value // len(keys) values per group, flat
+	// keyRank is the rank of the input each group's displayed key values
+	// came from (AddRanked); nil until a ranked input arrives.
+	keyRank []int
 	ngroups int
 	buf     []byte
 	rowGrp  []int32
@@ -156,14 +159,34 @@ func (h *HashAgg) Add(rec arrow.RecordBatch) error {
 		h.err = fmt.Errorf("arrowexec: hash aggregate got %d columns, want %d keys + %d aggregates", rec.NumCols(), len(h.keys), len(h.accs))
 		return h.err
 	}
-	if err := h.add(rec); err != nil {
+	if err := h.add(rec, -1); err != nil {
 		h.err = err
 		return err
 	}
 	return nil
 }
 
-func (h *HashAgg) add(rec arrow.RecordBatch) error {
+// AddRanked is Add for the output of one fragment of rank rank, the
+// fragment's place in the split key's order. Of keys equal under their
+// collation ('AA', 'aa') a group shows the spelling from the input of
+// the lowest rank, whatever the order the inputs arrive in: the one a
+// server scanning the table in key order reads first, and shows.
+func (h *HashAgg) AddRanked(rec arrow.RecordBatch, rank int) error {
+	if h.err != nil {
+		return h.err
+	}
+	if want := len(h.keys) + len(h.accs); int(rec.NumCols()) != want {
+		h.err = fmt.Errorf("arrowexec: hash aggregate got %d columns, want %d keys + %d aggregates", rec.NumCols(), len(h.keys), len(h.accs))
+		return h.err
+	}
+	if err := h.add(rec, rank); err != nil {
+		h.err = err
+		return err
+	}
+	return nil
+}
+
+func (h *HashAgg) add(rec arrow.RecordBatch, rank int) error {
 	n := int(rec.NumRows())
 	defer func() { // keep no reference to rec
 		for i := range h.keys {
@@ -200,6 +223,11 @@ func (h *HashAgg) add(rec arrow.RecordBatch) error {
 					h.buf = buf
 					return err
 				}
+				if rank >= 0 {
+					h.keyRank = append(growTo(h.keyRank, int(g)), rank)
+				}
+			} else if rank >= 0 {
+				h.rerank(g, rank, rec, r)
 			}
 			grp[r] = g
 		}
@@ -207,6 +235,9 @@ func (h *HashAgg) add(rec arrow.RecordBatch) error {
 	}
 	for j, acc := range h.accs {
 		col := len(h.keys) + j
+		if r, ok := acc.(interface{ setRank(int) }); ok && rank >= 0 {
+			r.setRank(rank)
+		}
 		grown, err := acc.update(rec.Column(col), rec.Schema().Field(col), grp)
 		if err != nil {
 			return fmt.Errorf("arrowexec: aggregate %d: %w", j, err)
@@ -235,6 +266,28 @@ func (h *HashAgg) AddNew(rec arrow.RecordBatch) ([]bool, error) {
 		}
 	}
 	return first, nil
+}
+
+// rerank shows group g's key values from row r of rec when rec's rank is
+// below that of the input they came from.
+func (h *HashAgg) rerank(g int32, rank int, rec arrow.RecordBatch, r int) {
+	if int(g) >= len(h.keyRank) {
+		h.keyRank = growTo(h.keyRank, int(g)+1)
+		h.keyRank[g] = int(^uint(0) >> 1) // shown from an unranked input: any rank wins
+	}
+	if rank >= h.keyRank[g] {
+		return
+	}
+	h.keyRank[g] = rank
+	vals := h.keyVals[int(g)*len(h.keys) : (int(g)+1)*len(h.keys)]
+	for i := range h.keys {
+		v := Value(rec.Column(i), r)
+		if t := h.keys[i].retype; t != 0 && !v.IsNull() {
+			v = sqltypes.MakeTrusted(t, v.Raw())
+		}
+		h.used += int64(v.Len() - vals[i].Len())
+		vals[i] = v
+	}
 }
 
 // newGroup registers group h.ngroups for key, taking its displayed key

@@ -66,7 +66,7 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 		// A plain scan: the workers' batches are the table.
 		fields = pr.fields
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(bs []arrow.RecordBatch) error {
+		st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				b.Retain()
 				batches = append(batches, b)
@@ -297,7 +297,7 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
-	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, pinned.Sink(sink))
+	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, func(bs []arrow.RecordBatch) error { return sink(0, bs) })
 	if errors.Is(err, schedule.ErrStop) {
 		err = nil
 	}

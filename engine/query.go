@@ -109,7 +109,7 @@ func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resul
 		// converted to it: back to their own before anything reads them.
 		run, mem := s.run, s.mem
 		s = &merger{cfg: s.cfg, env: s.env, mem: s.mem, run: func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
-			return run(ctx, pr, qid, func(bs []arrow.RecordBatch) error {
+			return run(ctx, pr, qid, func(rank int, bs []arrow.RecordBatch) error {
 				out := make([]arrow.RecordBatch, len(bs))
 				for i, b := range bs {
 					out[i] = arrowexec.Recode(mem, b, pr.recode)
@@ -119,7 +119,7 @@ func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resul
 						b.Release()
 					}
 				}()
-				return sink(out)
+				return sink(rank, out)
 			})
 		}}
 	}
@@ -136,12 +136,12 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	h := arrowexec.NewHashAgg(s.mem, s.env.Collations(), pr.keys, pr.aggs, s.cfg.MergeMemoryLimit)
 	defer h.Release()
 	var schema *arrow.Schema
-	st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(bs []arrow.RecordBatch) error {
+	st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(rank int, bs []arrow.RecordBatch) error {
 		for _, b := range bs {
 			if schema == nil {
 				schema = b.Schema()
 			}
-			if err := h.Add(b); err != nil {
+			if err := h.AddRanked(b, rank); err != nil {
 				return err
 			}
 		}
@@ -306,7 +306,7 @@ func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w 
 	go func() {
 		// No lock: fragments convert their batches in their own slot
 		// goroutines, and the channel serialises the hand-over.
-		st, err := s.run(ctx, pr, qid, func(bs []arrow.RecordBatch) error {
+		st, err := s.run(ctx, pr, qid, func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				select {
 				case chunks <- arrowexec.RecordRows(b):
@@ -367,7 +367,7 @@ func (s *merger) executeSorted(ctx context.Context, pr *prepared, qid string, w 
 	if pr.plan.Limit >= 0 {
 		top = arrowexec.NewTopN(ords, s.env.Collations(), int(pr.plan.Limit+pr.plan.Offset))
 	}
-	st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(bs []arrow.RecordBatch) error {
+	st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(_ int, bs []arrow.RecordBatch) error {
 		for _, b := range bs {
 			for _, row := range arrowexec.RecordRows(b) {
 				if top != nil {

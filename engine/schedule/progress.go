@@ -18,13 +18,13 @@ func progress(ctx context.Context, n int, sink Sink) Sink {
 		return sink
 	}
 	act.Total.Add(int64(n))
-	return func(batches []arrow.RecordBatch) error {
+	return func(rank int, batches []arrow.RecordBatch) error {
 		var rows, bytes int64
 		for _, b := range batches {
 			rows += b.NumRows()
 			bytes += recordBytes(b)
 		}
-		if err := sink(batches); err != nil {
+		if err := sink(rank, batches); err != nil {
 			return err
 		}
 		act.Rows.Add(rows)

@@ -35,17 +35,17 @@ func TestProgress(t *testing.T) {
 	ctx := observe.WithActivity(context.Background(), act)
 	refuse := errors.New("merge memory limit")
 	calls := 0
-	sink := progress(ctx, 8, func(bs []arrow.RecordBatch) error {
+	sink := progress(ctx, 8, func(_ int, bs []arrow.RecordBatch) error {
 		calls++
 		if calls == 2 {
 			return refuse
 		}
 		return nil
 	})
-	if err := sink([]arrow.RecordBatch{b1, b2}); err != nil {
+	if err := sink(0, []arrow.RecordBatch{b1, b2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := sink([]arrow.RecordBatch{b1}); !errors.Is(err, refuse) {
+	if err := sink(0, []arrow.RecordBatch{b1}); !errors.Is(err, refuse) {
 		t.Fatalf("the merge's error was lost: %v", err)
 	}
 	if act.Total.Load() != 8 || act.Done.Load() != 1 || act.Rows.Load() != 15 || act.Bytes.Load() < 15*8 {
@@ -53,8 +53,8 @@ func TestProgress(t *testing.T) {
 	}
 
 	plain := 0
-	bare := progress(context.Background(), 8, func([]arrow.RecordBatch) error { plain++; return nil })
-	if err := bare(nil); err != nil || plain != 1 {
+	bare := progress(context.Background(), 8, func(int, []arrow.RecordBatch) error { plain++; return nil })
+	if err := bare(0, nil); err != nil || plain != 1 {
 		t.Errorf("sink without an activity: %v, %d calls", err, plain)
 	}
 }

@@ -81,8 +81,10 @@ type Stats struct {
 
 // Sink receives the complete output of one fragment. It may be called
 // from several goroutines at once; it must not keep the batches after it
-// returns (Retain what it keeps).
-type Sink func(batches []arrow.RecordBatch) error
+// returns (Retain what it keeps). rank is the fragment's place in the
+// split key's order (0 first), which the server's own scan follows: of
+// group keys equal under a collation, MySQL shows the first it read.
+type Sink func(rank int, batches []arrow.RecordBatch) error
 
 // Scheduler runs the distributed executions of one coordinator.
 type Scheduler struct {
@@ -421,7 +423,7 @@ func (s *Scheduler) runAttempt(ctx context.Context, w *cluster.Worker, f *fragme
 	if err := rd.Err(); err != nil {
 		return err
 	}
-	if err := sink(batches); err != nil {
+	if err := sink(f.id, batches); err != nil {
 		return err
 	}
 	f.stat.Rows, f.stat.Bytes, f.stat.Elapsed = rows, bytes, time.Since(start)
@@ -454,10 +456,10 @@ func recordBytes(rec arrow.RecordBatch) int64 {
 // LockedSink serialises a sink.
 func LockedSink(f Sink) Sink {
 	var mu sync.Mutex
-	return func(b []arrow.RecordBatch) error {
+	return func(rank int, b []arrow.RecordBatch) error {
 		mu.Lock()
 		defer mu.Unlock()
-		return f(b)
+		return f(rank, b)
 	}
 }
 
