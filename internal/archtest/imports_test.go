@@ -31,6 +31,7 @@ var layer = map[string]int{
 var tools = map[string]bool{
 	"cmd/shoal": true, "bench": true, "e2e": true, "deploy/localcluster": true, "internal/cli": true,
 	"internal/archtest": true, "gen": true, "netshape": true, "deploy/schema": true,
+	"bench/measure": true, "bench/scan": true, "bench/pinbench": true, "bench/dashboard": true, "bench/live": true,
 }
 
 // TestImportDirection lists every package's imports (go list, tests
