@@ -1,26 +1,26 @@
+// Package bench is `shoal bench`: it reads the workload name off the
+// command line and hands the rest to the workload's package.
+//
+//	scan, fragments, affinity   bench/scan       Percona's queries, directly and through Shoal
+//	pinned                      bench/pinbench   the same queries over a pinned table, beside DuckDB
+//	dashboard, mix              bench/dashboard  BI load at rising concurrency (--vary: no cache can answer)
+//	live                        bench/live       a live pin under write load
+//
+// Those packages share bench/measure. This package may import them all;
+// none of them imports it. bench/duckdb (a module of its own, DuckDB
+// through cgo) imports bench/dashboard and bench/pinbench.
 package bench
 
 import (
-	"context"
-	"database/sql"
-	"flag"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
-	_ "github.com/go-sql-driver/mysql"
-
-	"github.com/shoaldb/shoal/deploy/localcluster"
-	"github.com/shoaldb/shoal/internal/cli"
+	"github.com/shoaldb/shoal/bench/dashboard"
+	"github.com/shoaldb/shoal/bench/live"
+	"github.com/shoaldb/shoal/bench/pinbench"
+	"github.com/shoaldb/shoal/bench/scan"
 )
-
-// querySetHelp describes --queries (querySet).
-const querySetHelp = "query set: core (Percona q1, q2), breadth (join, count distinct), rows (selective, export) or all"
 
 // Command implements `shoal bench [scan|dashboard|pinned|fragments|affinity|mix|live]
 // [flags]`; scan is the default, and --workload NAME selects a workload too.
@@ -31,19 +31,19 @@ func Command(args []string) error {
 	}
 	switch workload {
 	case "scan":
-		return runBenchScan(rest)
+		return scan.Command(rest)
 	case "dashboard":
-		return runBenchDashboard(rest)
+		return dashboard.Command(rest, nil)
 	case "pinned":
-		return runBenchPinned(rest) // bench_pinned.go
+		return pinbench.Command(rest)
 	case "fragments":
-		return runBenchFragments(rest) // bench_affinity.go
+		return scan.FragmentsCommand(rest)
 	case "affinity":
-		return runBenchAffinity(rest) // bench_affinity.go
+		return scan.AffinityCommand(rest)
 	case "mix":
-		return runBenchMix(rest) // mix.go
+		return dashboard.MixCommand(rest)
 	case "live":
-		return runBenchLive(rest) // live.go
+		return live.Command(rest)
 	}
 	return fmt.Errorf("bench: unknown workload %q (scan, dashboard, pinned, fragments, affinity, mix or live)", workload)
 }
@@ -73,320 +73,4 @@ func splitWorkload(args []string) (string, []string, error) {
 		return val, append(slices.Clone(args[:i]), args[after:]...), nil
 	}
 	return "scan", args, nil
-}
-
-// openCluster opens the first replica (direct) and the coordinator (shoal)
-// of the local cluster in dir, each allowing conns open connections.
-func openCluster(dir string, conns int) (c *localcluster.Cluster, direct, shoal *sql.DB, err error) {
-	c, direct, shoal, _, err = openClusterVia(dir, conns, "")
-	return c, direct, shoal, err
-}
-
-// viaHelp describes --via (viaCoordinator).
-const viaHelp = `coordinator the Shoal side uses: "" (the main one, loopback links to the workers), ` +
-	`shaped or shaped-lz4 (through netshape proxies, without or with lz4 IPC compression; needs shoal local up --shape)`
-
-// checkVia validates a --via value before anything is opened.
-func checkVia(via string) error {
-	switch via {
-	case "", "shaped", "shaped-lz4":
-		return nil
-	}
-	return fmt.Errorf("--via %q: use shaped or shaped-lz4, or leave it out for the main coordinator", via)
-}
-
-// viaCoordinator returns the address of c's coordinator that via names
-// (checkVia) and a description of it for report headers.
-func viaCoordinator(c *localcluster.Cluster, via string) (addr, desc string, err error) {
-	if err := checkVia(via); err != nil {
-		return "", "", err
-	}
-	if via == "" {
-		return c.Coordinator.MySQL, "coordinator " + c.Coordinator.MySQL, nil
-	}
-	key := localcluster.ShapedNone
-	if via == "shaped-lz4" {
-		key = localcluster.ShapedLZ4
-	}
-	addr = c.Coordinator.Shaped[key]
-	if addr == "" {
-		return "", "", fmt.Errorf("--via %s: the cluster in %s was started without --shape, so it has no shaped coordinators; "+
-			"restart it with: shoal local up --dir %s --shape delay=500us,rate=1Gbit", via, c.Dir, c.Dir)
-	}
-	return addr, fmt.Sprintf("coordinator-%s %s (workers behind %s links, IPC compression %s)", via, addr, c.Coordinator.Shape, key), nil
-}
-
-// openClusterVia is openCluster with the Shoal side on the coordinator
-// via names (viaCoordinator), described in desc.
-func openClusterVia(dir string, conns int, via string) (c *localcluster.Cluster, direct, shoal *sql.DB, desc string, err error) {
-	if err := checkVia(via); err != nil {
-		return nil, nil, nil, "", err
-	}
-	c, err = localcluster.Load(dir)
-	if err != nil {
-		return nil, nil, nil, "", fmt.Errorf("%w (start one with: shoal local up --dir %s)", err, dir)
-	}
-	addr, desc, err := viaCoordinator(c, via)
-	if err != nil {
-		return nil, nil, nil, "", err
-	}
-	if direct, err = sql.Open("mysql", c.DSN(c.Replicas[0].MySQL)); err != nil {
-		return nil, nil, nil, "", err
-	}
-	if shoal, err = sql.Open("mysql", c.DSN(addr)); err != nil {
-		direct.Close()
-		return nil, nil, nil, "", err
-	}
-	for _, db := range []*sql.DB{direct, shoal} {
-		db.SetMaxOpenConns(conns)
-		db.SetMaxIdleConns(conns)
-	}
-	return c, direct, shoal, desc, nil
-}
-
-// runBenchScan is the scan workload: Percona's queries directly on one
-// replica and through Shoal, in the same run, on a local cluster.
-func runBenchScan(args []string) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: shoal bench [scan] [--dir D] [--runs N] [--queries SET] [--via shaped|shaped-lz4] [-v]
-       shoal bench dashboard --help
-       shoal bench pinned --help
-
-Runs Percona's queries 1 and 2 directly on the first replica and through
-the coordinator of the local cluster in D, and prints times, ratio, what
-was shipped from workers, the fragments' time distribution and what a
-row-shipping engine would have fetched. --via shaped or shaped-lz4 runs the
-Shoal side through a coordinator that reaches the workers over shaped links
-(a cluster started with shoal local up --shape).
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
-	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
-	runs := fs.Int("runs", 3, "runs per query and side (best is reported)")
-	verbose := fs.Bool("v", false, "print both results")
-	set := fs.String("queries", "core", querySetHelp)
-	via := fs.String("via", "", viaHelp)
-	if err := cli.ParseFlags(fs, args); err != nil {
-		return err
-	}
-	c, direct, shoal, shoalDesc, err := openClusterVia(*dir, 2, *via)
-	if err != nil {
-		return err
-	}
-	defer direct.Close()
-	defer shoal.Close()
-	ctx := context.Background()
-	var rows int64
-	if err := direct.QueryRowContext(ctx, "select count(*) from ontime").Scan(&rows); err != nil {
-		return err
-	}
-	fmt.Printf("ontime rows: %d; direct = one connection to %s; shoal = %s over %d replicas\n",
-		rows, c.Replicas[0].MySQL, shoalDesc, len(c.Replicas))
-	qs, err := querySet(*set, rows)
-	if err != nil {
-		return err
-	}
-	rs, err := Run(ctx, direct, shoal, qs, *runs)
-	if err != nil {
-		return err
-	}
-	Print(os.Stdout, rs, *verbose)
-	for _, r := range rs {
-		if !r.Equal {
-			return fmt.Errorf("%s: results differ between direct and shoal", r.Query.Name)
-		}
-	}
-	return nil
-}
-
-// runBenchDashboard is the dashboard workload: virtual users cycling
-// through BI chart queries at rising concurrency, through Shoal and
-// directly.
-func runBenchDashboard(args []string) error { return DashboardCommand(args, nil) }
-
-// DashboardCommand is `shoal bench dashboard`; with --vary, open (when
-// not nil) loads the peer engine the charts are compared with (the
-// module bench/duckdb passes DuckDB's).
-func DashboardCommand(args []string, open PeerOpener) error {
-	fs := flag.NewFlagSet("bench dashboard", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `usage: shoal bench dashboard [--dir D] [--steps 10,25,50] [--step-time 10s]
-           [--direct=false] [--table T] [--where COND] [--setup "SQL;SQL"]
-           [--teardown "SQL;SQL"] [--csv FILE] [--svg FILE]
-       shoal bench dashboard --vary [--rounds N] [--fixed=false] [--churn N] ...
-
-A BI dashboard as a load test: at each step, that many virtual users (one
-connection each) cycle through 15 chart queries over a recent slice of
-ontime for --step-time, through the coordinator of the local cluster in D
-and then directly on its first replica. Prints QPS, latency percentiles
-and success rate per step and side, and the ratio Shoal/direct.
-
-Through Shoal the charts read --table; directly they read ontime; both
-with the slice condition --where, so a pinned copy can be measured:
-  --setup "CACHE TABLE ontime.recent AS SELECT * FROM ontime.ontime WHERE YearD >= 2009"
-  --table recent --teardown "UNCACHE TABLE ontime.recent"
-Before timing, each chart's answer through Shoal and directly are compared
-(as sorted rows); a mismatch makes the command fail after the report.
-
---vary: every query gets literals of its own (Distance <> K with K unique
-per user and query, FlightDate ranges, carrier IN lists), so no cache can
-answer and no two connections send the same text. It prints each chart's
-mean latency at one connection (--rounds rounds), beside DuckDB on the
-same rows when run as bench/duckdb's binary (go run ./bench/duckdb
-dashboard --vary ...; scripts/bench-dashboard-vary.sh), then each step
-varied and, unless --fixed=false, with the fixed texts (the cached
-figure), then --churn N distinct statements with the coordinator's RSS,
-pins and plan cache before and after. --direct is ignored with --vary.
-
-flags:
-`)
-		fs.PrintDefaults()
-	}
-	dir := fs.String("dir", localcluster.DefaultDir, "local cluster directory")
-	stepsFlag := fs.String("steps", "10,25,50,75,100,150,300", "virtual users per step, comma separated")
-	stepTime := fs.Duration("step-time", 10*time.Second, "duration of each step on each side")
-	runDirect := fs.Bool("direct", true, "run each step directly on the first replica too")
-	verify := fs.Bool("verify", true, "compare each chart's answer through Shoal and directly before timing")
-	table := fs.String("table", "ontime", "table the charts read through Shoal (ontime, or a pinned copy)")
-	where := fs.String("where", "", "slice condition of every chart (default: the last --years years, by YearD)")
-	years := fs.Int("years", 2, "years in the default slice, counting back from the newest FlightDate")
-	setup := fs.String("setup", "", "statements run once through Shoal before the steps, separated by ';'")
-	teardown := fs.String("teardown", "", "statements run once through Shoal after the steps, separated by ';'")
-	csvPath := fs.String("csv", "", "write one CSV row per side and step to this file")
-	svgPath := fs.String("svg", "", "write an SVG chart of QPS and p99 against users to this file")
-	vary := fs.Bool("vary", false, "vary every query's literals (no cache can answer); see above")
-	fixed := fs.Bool("fixed", true, "with --vary: run each step with the fixed texts too (the cached figure)")
-	rounds := fs.Int("rounds", 20, "with --vary: rounds of the charts at one connection for the per-chart latencies (0: none)")
-	churn := fs.Int("churn", 0, "with --vary: distinct statements sent after the steps, with the coordinator's memory before and after")
-	if err := cli.ParseFlags(fs, args); err != nil {
-		return err
-	}
-	steps, err := parseSteps(*stepsFlag)
-	if err != nil {
-		return err
-	}
-	if *stepTime <= 0 {
-		return fmt.Errorf("--step-time must be positive")
-	}
-	// --churn runs 4 users: the pool must hold them whatever the steps.
-	c, direct, shoal, err := openCluster(*dir, max(slices.Max(steps), 4)+1)
-	if err != nil {
-		return err
-	}
-	defer direct.Close()
-	defer shoal.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	cond := *where
-	if cond == "" {
-		var last sql.NullInt64
-		if err := direct.QueryRowContext(ctx, "select year(max(FlightDate)) from ontime").Scan(&last); err != nil {
-			return err
-		}
-		if !last.Valid {
-			return fmt.Errorf("ontime is empty")
-		}
-		cond = RecentSlice("ontime", int(last.Int64), *years).Where
-	}
-	var total, inSlice int64
-	if err := direct.QueryRowContext(ctx, "select count(*), coalesce(sum(("+cond+")), 0) from ontime").Scan(&total, &inSlice); err != nil {
-		return fmt.Errorf("counting the slice %q: %w", cond, err)
-	}
-	charts := Dashboard()
-	if *vary {
-		fmt.Printf("dashboard --vary: %d charts over %s WHERE %s (%d of %d ontime rows); shoal = coordinator %s over %d replicas\nsteps %v users, %s each\n",
-			len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas), steps, *stepTime)
-		r := &varyRun{c: c, shoal: shoal, direct: direct,
-			shoalSlice: Slice{Table: *table, Where: cond}, directSlice: Slice{Table: "ontime", Where: cond},
-			charts: charts, steps: steps, stepTime: *stepTime, fixed: *fixed, rounds: *rounds, churn: *churn,
-			verify: *verify, setup: splitStatements(*setup), down: splitStatements(*teardown), open: open}
-		return r.run(ctx, os.Stdout)
-	}
-	fmt.Printf("dashboard: %d charts over %s WHERE %s (%d of %d ontime rows); shoal = coordinator %s over %d replicas",
-		len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas))
-	if *runDirect {
-		fmt.Printf("; direct = replica %s", c.Replicas[0].MySQL)
-	}
-	fmt.Printf("\nsteps %v users, %s each\n", steps, *stepTime)
-
-	rep, err := RunDashboard(ctx, DashboardOptions{
-		Shoal: shoal, Direct: direct,
-		ShoalSlice:  Slice{Table: *table, Where: cond},
-		DirectSlice: Slice{Table: "ontime", Where: cond},
-		Charts:      charts, Steps: steps, StepTime: *stepTime,
-		RunDirect: *runDirect, Verify: *verify,
-		Setup: splitStatements(*setup), Teardown: splitStatements(*teardown),
-		Progress: os.Stderr,
-	})
-	if rep != nil && len(rep.Checks) > 0 {
-		fmt.Println()
-		PrintChecks(os.Stdout, rep.Checks)
-	}
-	if rep != nil && len(rep.Steps) > 0 {
-		fmt.Println()
-		PrintSteps(os.Stdout, rep.Steps)
-		title := fmt.Sprintf("shoal bench dashboard: %d charts, %s WHERE %s (%d rows), %s per step", len(charts), *table, cond, inSlice, *stepTime)
-		if werr := writeFile(*csvPath, func(f *os.File) error { return WriteCSV(f, rep.Steps) }); werr != nil && err == nil {
-			err = werr
-		}
-		if werr := writeFile(*svgPath, func(f *os.File) error { return WriteSVG(f, title, rep.Steps) }); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if n := rep.Mismatches(); n > 0 {
-		return fmt.Errorf("%d of %d charts answered differently through shoal and directly", n, len(rep.Checks))
-	}
-	return nil
-}
-
-// parseSteps reads "10,25,50" into user counts, in the order given.
-func parseSteps(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--steps: %q is not a positive number of users", f)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
-// splitStatements splits "SQL; SQL" on ';' (statements holding a ';' in a
-// literal are not supported), dropping empty ones.
-func splitStatements(s string) []string {
-	var out []string
-	for _, st := range strings.Split(s, ";") {
-		if st = strings.TrimSpace(st); st != "" {
-			out = append(out, st)
-		}
-	}
-	return out
-}
-
-// writeFile creates path and fills it with write; nothing when path is "".
-func writeFile(path string, write func(*os.File) error) error {
-	if path == "" {
-		return nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	fmt.Printf("wrote %s\n", path)
-	return nil
 }

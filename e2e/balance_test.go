@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/bench/measure"
 )
 
 // TestFragmentsBalanced: the coordinator cuts ontime (ids with dense runs,
@@ -23,7 +23,7 @@ func TestFragmentsBalanced(t *testing.T) {
 	for _, row := range r.rows {
 		lines = append(lines, row[0])
 	}
-	a, err := bench.ParseAnalysis(lines)
+	a, err := measure.ParseAnalysis(lines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestFragmentsWithinKeyWindow(t *testing.T) {
 	for _, row := range r.rows {
 		lines = append(lines, row[0])
 	}
-	a, err := bench.ParseAnalysis(lines)
+	a, err := measure.ParseAnalysis(lines)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/bench/dashboard"
+	"github.com/shoaldb/shoal/bench/measure"
 	"github.com/shoaldb/shoal/config"
 )
 
@@ -305,7 +306,7 @@ func TestPinnedResultCache(t *testing.T) {
 
 // TestPinnedChurn refreshes a pinned slice of ontime over and over while
 // SHOAL_CHURN_CLIENTS clients (default 6) cycle through the 15 chart
-// queries of the dashboard workload (bench.Dashboard) over it. It fails on
+// queries of the dashboard workload (dashboard.Dashboard) over it. It fails on
 // a query that errs or answers other than MySQL over the source rows (a
 // half-loaded or freed version would), on a process RSS that grows after
 // the warm-up, or a Go heap at rest after the churn that exceeds the one
@@ -334,7 +335,7 @@ func TestPinnedChurn(t *testing.T) {
 	}
 	// The dashboard's slice, 10 years (a third of the e2e table) rather
 	// than its default 2 so a pinned copy kept per refresh shows.
-	source := bench.RecentSlice("ontime.ontime", last, 10)
+	source := dashboard.RecentSlice("ontime.ontime", last, 10)
 	shoalExec(t, "CACHE TABLE ontime.churn AS SELECT * FROM ontime.ontime WHERE "+source.Where)
 	t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime.churn") })
 	pinRow := showCached(t)["churn"]
@@ -343,7 +344,7 @@ func TestPinnedChurn(t *testing.T) {
 	if err != nil || pinBytes <= 0 {
 		t.Fatalf("SHOW CACHED TABLES memory %q: %v", pinRow[4], err)
 	}
-	pinnedSlice := bench.Slice{Table: "ontime.churn", Where: source.Where}
+	pinnedSlice := dashboard.Slice{Table: "ontime.churn", Where: source.Where}
 
 	// Each chart through Shoal (in memory, over the pin) and its answer
 	// from the primary over the source rows, compared once before the
@@ -352,7 +353,7 @@ func TestPinnedChurn(t *testing.T) {
 		name, sql, want string
 	}
 	var charts []chart
-	for _, c := range bench.Dashboard() {
+	for _, c := range dashboard.Dashboard() {
 		q := c.Render(pinnedSlice)
 		if ex := explain(t, q); !strings.Contains(ex, "in memory:") {
 			t.Fatalf("chart %s does not run over the pin:\n%s", c.Name, ex)
@@ -424,7 +425,7 @@ func TestPinnedChurn(t *testing.T) {
 	type sample struct {
 		cycle     int
 		rss, heap int64
-		lat       bench.Latency
+		lat       measure.Latency
 	}
 	var samples []sample
 	start := time.Now()
@@ -440,7 +441,7 @@ func TestPinnedChurn(t *testing.T) {
 	wg.Wait()
 	heapAfter := heap()
 	for w := range samples {
-		samples[w].lat = bench.Summarize(lat[w])
+		samples[w].lat = measure.Summarize(lat[w])
 	}
 
 	t.Logf("churn: %d refreshes of a %d-row, %.1f MiB pin (%s) in %s under %d clients of the %d dashboard charts: %d queries, %d failed",

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/bench/pinbench"
 )
 
 // The DuckDB side of "pinned tables vs DuckDB" (docs/benchmarks.md,
@@ -32,11 +32,11 @@ import (
 
 // manifest is what `shoal bench pinned --export` writes.
 type manifest struct {
-	Table   string             `json:"table"`
-	Rows    int64              `json:"rows"`
-	Data    string             `json:"data"`
-	Columns []bench.DuckColumn `json:"columns"`
-	Check   string             `json:"check"`
+	Table   string                `json:"table"`
+	Rows    int64                 `json:"rows"`
+	Data    string                `json:"data"`
+	Columns []pinbench.DuckColumn `json:"columns"`
+	Check   string                `json:"check"`
 	Queries []struct {
 		Name string `json:"name"`
 		SQL  string `json:"sql"`

@@ -13,7 +13,8 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
-	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/bench/dashboard"
+	"github.com/shoaldb/shoal/bench/pinbench"
 )
 
 // duckPeer is an in-memory DuckDB database on one connection.
@@ -115,7 +116,7 @@ func cell(v any) string {
 
 // load creates table with cols and copies the tab-separated file path
 // into it.
-func (p *duckPeer) load(ctx context.Context, table string, cols []bench.DuckColumn, path string) (int64, error) {
+func (p *duckPeer) load(ctx context.Context, table string, cols []pinbench.DuckColumn, path string) (int64, error) {
 	defs := make([]string, len(cols))
 	for i, c := range cols {
 		defs[i] = ident(c.Name) + " " + c.DuckDBType
@@ -138,33 +139,33 @@ func (p *duckPeer) load(ctx context.Context, table string, cols []bench.DuckColu
 func ident(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 func lit(s string) string   { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// openPeer is the dashboard's bench.PeerOpener: the rows of table WHERE
+// openPeer is the dashboard's dashboard.PeerOpener: the rows of table WHERE
 // cond, read from src into DuckDB's table recent (one thread, one
 // connection), through a temporary tab-separated file.
-func openPeer(ctx context.Context, src *sql.DB, table, cond string) (bench.Peer, bench.Slice, func(), error) {
+func openPeer(ctx context.Context, src *sql.DB, table, cond string) (dashboard.Peer, dashboard.Slice, func(), error) {
 	dir, err := os.MkdirTemp("", "shoal-duckdb-")
 	if err != nil {
-		return nil, bench.Slice{}, nil, err
+		return nil, dashboard.Slice{}, nil, err
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "rows.tsv")
-	cols, n, err := bench.ExportTSV(ctx, src, table, cond, path)
+	cols, n, err := pinbench.ExportTSV(ctx, src, table, cond, path)
 	if err != nil {
-		return nil, bench.Slice{}, nil, err
+		return nil, dashboard.Slice{}, nil, err
 	}
 	p, err := openDuck(ctx, 1)
 	if err != nil {
-		return nil, bench.Slice{}, nil, err
+		return nil, dashboard.Slice{}, nil, err
 	}
 	got, err := p.load(ctx, "recent", cols, path)
 	if err != nil {
 		p.Close()
-		return nil, bench.Slice{}, nil, err
+		return nil, dashboard.Slice{}, nil, err
 	}
 	if got != n {
 		p.Close()
-		return nil, bench.Slice{}, nil, fmt.Errorf("DuckDB loaded %d rows, the replica sent %d", got, n)
+		return nil, dashboard.Slice{}, nil, fmt.Errorf("DuckDB loaded %d rows, the replica sent %d", got, n)
 	}
 	fmt.Fprintf(os.Stderr, "DuckDB %s, threads = %d: %d rows of %s WHERE %s\n", p.version, p.threads, n, table, cond)
-	return p, bench.Slice{Table: "recent", Where: cond}, p.Close, nil
+	return p, dashboard.Slice{Table: "recent", Where: cond}, p.Close, nil
 }

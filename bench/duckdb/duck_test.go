@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/bench/pinbench"
 )
 
 // TestLoadAndQuery loads a small tab-separated table as openPeer does and
@@ -22,7 +22,7 @@ func TestLoadAndQuery(t *testing.T) {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cols := []bench.DuckColumn{
+	cols := []pinbench.DuckColumn{
 		{Name: "id", DuckDBType: "INTEGER"}, {Name: "Carrier", DuckDBType: "VARCHAR"},
 		{Name: "FlightDate", DuckDBType: "DATE"}, {Name: "Distance", DuckDBType: "INTEGER"},
 		{Name: "ArrDelay", DuckDBType: "DECIMAL(6,2)", Nullable: true}, {Name: "Cancelled", DuckDBType: "TINYINT"},

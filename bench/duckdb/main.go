@@ -17,7 +17,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/shoaldb/shoal/bench"
+	"github.com/shoaldb/shoal/bench/dashboard"
 )
 
 func main() {
@@ -33,7 +33,7 @@ func run(args []string) error {
 	}
 	switch args[0] {
 	case "dashboard":
-		return bench.DashboardCommand(args[1:], openPeer)
+		return dashboard.Command(args[1:], openPeer)
 	case "compare":
 		return compare(args[1:])
 	}

@@ -4,6 +4,7 @@ package archtest
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,20 @@ var layer = map[string]int{
 var tools = map[string]bool{
 	"cmd/shoal": true, "bench": true, "e2e": true, "deploy/localcluster": true, "internal/cli": true,
 	"internal/archtest": true, "gen": true, "netshape": true, "deploy/schema": true,
+	"bench/measure": true, "bench/scan": true, "bench/pinbench": true, "bench/dashboard": true, "bench/live": true,
+}
+
+// benchDeps are the bench packages each bench package may import (their
+// package comments say why): the workloads share bench/measure, pinbench
+// reads scan's query sets, and only the bench command imports the
+// workloads.
+var benchDeps = map[string][]string{
+	"bench":           {"bench/measure", "bench/scan", "bench/pinbench", "bench/dashboard", "bench/live"},
+	"bench/measure":   nil,
+	"bench/scan":      {"bench/measure"},
+	"bench/pinbench":  {"bench/measure", "bench/scan"},
+	"bench/dashboard": {"bench/measure"},
+	"bench/live":      {"bench/measure"},
 }
 
 // TestImportDirection lists every package's imports (go list, tests
@@ -65,10 +80,23 @@ func TestImportDirection(t *testing.T) {
 			t.Errorf("layered package %s not found: update the layer table", pkg)
 		}
 	}
+	for pkg := range benchDeps {
+		if !seen[pkg] {
+			t.Errorf("bench package %s not found: update benchDeps and tools", pkg)
+		}
+	}
+	for pkg := range seen {
+		if _, listed := benchDeps[pkg]; isBench(pkg) && (!listed || !tools[pkg]) {
+			t.Errorf("bench package %s is missing from benchDeps or tools", pkg)
+		}
+	}
 }
 
 // forbidden says why pkg may not import dep, or "" when it may.
 func forbidden(pkg, dep string) string {
+	if allowed, ok := benchDeps[pkg]; ok && isBench(dep) && !slices.Contains(allowed, dep) {
+		return "bench packages import bench/measure and their own seams only (benchDeps)"
+	}
 	if tools[pkg] {
 		return ""
 	}
@@ -88,6 +116,10 @@ func forbidden(pkg, dep string) string {
 	return ""
 }
 
+// isBench reports whether pkg is the bench command or one of its
+// packages (bench/duckdb is a module of its own, outside go list's view).
+func isBench(pkg string) bool { return pkg == "bench" || strings.HasPrefix(pkg, "bench/") }
+
 // TestForbidden pins the rule itself, so the test above cannot pass by
 // allowing everything.
 func TestForbidden(t *testing.T) {
@@ -105,6 +137,13 @@ func TestForbidden(t *testing.T) {
 		{"pinned", "planner", true},
 		{"engine", "bench", false},
 		{"bench", "coordinator", true},
+		{"engine", "bench/measure", false},
+		{"bench/scan", "coordinator", true},
+		{"bench/pinbench", "bench/scan", true},
+		{"bench/dashboard", "bench/scan", false},
+		{"bench/measure", "bench/live", false},
+		{"bench/live", "bench", false},
+		{"bench", "bench/live", true},
 	} {
 		if got := forbidden(c.pkg, c.dep) == ""; got != c.ok {
 			t.Errorf("%s → %s allowed %v, want %v", c.pkg, c.dep, got, c.ok)
