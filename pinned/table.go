@@ -53,7 +53,8 @@ type Table struct {
 	Position string
 
 	hits atomic.Int64
-	// derived holds what Programs over this version share (derived.go).
+	// derived holds what the query engine's programs over this version
+	// share (derived.go).
 	derived derived
 }
 
