@@ -22,6 +22,7 @@ import (
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -192,7 +193,7 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, t *pinned.Tabl
 	}
 	if err != nil {
 		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
-		if errors.Is(err, pinned.ErrUnsupported) {
+		if errors.Is(err, pinexec.ErrUnsupported) {
 			return nil, false, nil
 		}
 		if _, ok := sqlerr.As(err); ok {

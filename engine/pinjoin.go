@@ -6,6 +6,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec"
 )
 
 // compilePinned compiles a fragment whose split table t is in memory. A
@@ -13,14 +14,14 @@ import (
 // replica tables); they are resolved now, so the plan keeps the versions it
 // was compiled against until a pin changes, and the plan cache's
 // generation with it.
-func (s *preparer) compilePinned(t *pinned.Table, fragment string, fields []*querypb.Field) (*pinned.Program, error) {
+func (s *preparer) compilePinned(t *pinned.Table, fragment string, fields []*querypb.Field) (*pinexec.Program, error) {
 	tables := func(db, name string) *pinned.Table {
 		if db == t.DB && name == t.Name {
 			return t
 		}
 		return s.pins.Get(db, name)
 	}
-	return pinned.CompileJoin(s.env, t, tables, fragment, fields)
+	return pinexec.CompileJoin(s.env, t, tables, fragment, fields)
 }
 
 // pinnedRange counts a hit on every table a pinned plan reads and names

@@ -21,6 +21,7 @@ import (
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -297,7 +298,7 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
-	err := pr.prog.Run(ctx, s.mem, pinned.Options{MemLimit: s.cfg.MergeMemoryLimit}, func(bs []arrow.RecordBatch) error { return sink(0, bs) })
+	err := pr.prog.Run(ctx, s.mem, pinexec.Options{MemLimit: s.cfg.MergeMemoryLimit}, func(bs []arrow.RecordBatch) error { return sink(0, bs) })
 	if errors.Is(err, schedule.ErrStop) {
 		err = nil
 	}

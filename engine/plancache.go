@@ -95,9 +95,9 @@ func (c *planCache) resize(key string, pr *prepared) {
 }
 
 // Size estimates. They count what an entry holds alone; tables shared
-// per pin version (pinned/shared.go) are counted by the pin, except that
+// per pin version (pinned/derived.go) are counted by the pin, except that
 // a compiled program's estimate may include a shared table it points at
-// (pinned.Program.Bytes): the cache then holds fewer entries, never more
+// (pinexec.Program.Bytes): the cache then holds fewer entries, never more
 // memory than its bound says.
 const (
 	entryOverhead = 256 // node, map slot, entry and prepared headers

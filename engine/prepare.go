@@ -26,6 +26,7 @@ import (
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/pushdown"
 	"github.com/shoaldb/shoal/replica"
@@ -70,7 +71,7 @@ type prepared struct {
 	// pin and prog are set when the split table is pinned: the fragment
 	// runs in memory (see pins.go).
 	pin  *pinned.Table
-	prog *pinned.Program
+	prog *pinexec.Program
 	// result caches the final rows of a statement over a pinned table
 	// (immutable input, so valid as long as this plan is); flight lets
 	// identical statements arriving together run once.

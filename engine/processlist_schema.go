@@ -16,6 +16,7 @@ import (
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -163,7 +164,7 @@ func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planne
 	if err := pr.compileRows(); err != nil {
 		return nil, err
 	}
-	prog, err := pinned.Compile(s.env, t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
+	prog, err := pinexec.Compile(s.env, t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
 	if err != nil {
 		return nil, err
 	}

@@ -46,10 +46,11 @@ func (e *RebuildError) Error() string { return "pinned: full reload needed: " + 
 // releases) batches. The new version's Refresh records an incremental
 // refresh of the appended rows; Loaded and LoadTook are the caller's.
 func (t *Table) Append(batches []arrow.RecordBatch) (*Table, error) {
-	return t.appendWith(memory.NewGoAllocator(), batches)
+	return t.AppendWith(memory.NewGoAllocator(), batches)
 }
 
-func (t *Table) appendWith(mem memory.Allocator, batches []arrow.RecordBatch) (*Table, error) {
+// AppendWith is Append allocating the new batches from mem.
+func (t *Table) AppendWith(mem memory.Allocator, batches []arrow.RecordBatch) (*Table, error) {
 	parts := make([]Part, 0, len(t.Batches)+len(batches))
 	for i := range t.Batches {
 		parts = append(parts, Part{Keep: i})
@@ -67,8 +68,8 @@ func sameKind(col *Column, dt arrow.DataType) error {
 		return &RebuildError{err.Error()}
 	}
 	want := col.kind
-	if want == kDict {
-		want = kString
+	if want == KindDict {
+		want = KindString
 	}
 	if probe.kind != want {
 		return &RebuildError{fmt.Sprintf("column %s now arrives as %s", col.Name, dt)}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,7 +13,6 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
-	"github.com/shoaldb/shoal/evalexpr"
 )
 
 // appendFields are the columns of the append tests' flights table: an
@@ -74,31 +74,13 @@ func mustBuild(t *testing.T, mem memory.Allocator, from, to int, edit func(int, 
 	return tbl
 }
 
-// TestAppend appends rows to a table and checks that every fragment over
-// the new version answers exactly what it answers over the same rows
-// built in one go, on both paths, also after the old version is released
-// (the shared batches must outlive it), and that both versions together
-// leave no allocation behind.
+// TestAppend appends rows to a table and checks the new version's
+// encoding (shared batches, an extended dictionary, a widened column), its
+// bookkeeping, and that its rows read exactly as those of the same rows
+// built in one go, also after the old version is released (the shared
+// batches must outlive it), and that both versions together leave no
+// allocation behind. Package pinexec checks that queries answer alike.
 func TestAppend(t *testing.T) {
-	env, err := evalexpr.NewEnv("10.11.19-MariaDB")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ci := uint32(45)
-	bigint := func(name string) *querypb.Field { return field(name, sqltypes.Int64, 63, 21) }
-	frags := []struct {
-		sql    string
-		fields []*querypb.Field
-	}{
-		{"SELECT `Carrier`, COUNT(1), SUM(`Delay`), MAX(`Delay`), MIN(`Day`) FROM `db`.`flights` GROUP BY `Carrier`",
-			[]*querypb.Field{field("Carrier", sqltypes.VarChar, ci, 40), bigint("c"), field("s", sqltypes.Decimal, 63, 33), field("m", sqltypes.Int32, 63, 11), field("d", sqltypes.Date, 63, 10)}},
-		{"SELECT `Delay`, COUNT(1) FROM `db`.`flights` GROUP BY `Delay`",
-			[]*querypb.Field{field("Delay", sqltypes.Int32, 63, 11), bigint("c")}},
-		{"SELECT COUNT(1), MAX(`Carrier`), MIN(`Carrier`), MIN(`id`), MAX(`id`) FROM `db`.`flights` WHERE `Delay` IS NOT NULL",
-			[]*querypb.Field{bigint("c"), field("mx", sqltypes.VarChar, ci, 40), field("mn", sqltypes.VarChar, ci, 40), field("a", sqltypes.Int32, 63, 11), field("b", sqltypes.Int32, 63, 11)}},
-		{"SELECT `id`, `Carrier`, `Delay` FROM `db`.`flights` WHERE `Delay` > 170 OR `Carrier` = _UTF8MB4'zz'",
-			[]*querypb.Field{field("id", sqltypes.Int32, 63, 11), field("Carrier", sqltypes.VarChar, ci, 40), field("Delay", sqltypes.Int32, 63, 11)}},
-	}
 	newCarrier := func(i int, row []sqltypes.Value) {
 		if i%3 == 0 {
 			row[1] = sqltypes.NewVarChar("ZZ")
@@ -161,7 +143,7 @@ func TestAppend(t *testing.T) {
 			v1 := mustBuild(t, mem, 0, c.old, nil)
 			v1.SetSplit("id")
 			in := flightRows(t, mem, c.old, c.new, c.edit)
-			v2, err := v1.appendWith(mem, in)
+			v2, err := v1.AppendWith(mem, in)
 			release(in)
 			if err != nil {
 				t.Fatal(err)
@@ -183,14 +165,8 @@ func TestAppend(t *testing.T) {
 				t.Errorf("bytes %d, %d: not as counted", v2.Bytes, full.Bytes)
 			}
 			compare := func(when string) {
-				for _, f := range frags {
-					for _, fast := range []bool{true, false} {
-						got, _ := run(t, env, v2, f.sql, f.fields, fast)
-						want, _ := run(t, env, full, f.sql, f.fields, fast)
-						if !slices.Equal(got, want) || len(want) == 0 {
-							t.Errorf("%s, fast=%v: %s\nappended %.300v\nbuilt    %.300v", when, fast, f.sql, got, want)
-						}
-					}
+				if got, want := rowsOf(v2), rowsOf(full); !slices.Equal(got, want) || len(want) != c.new {
+					t.Errorf("%s: appended version reads %d rows, built %d, or differs:\nappended %.300v\nbuilt    %.300v", when, len(got), len(want), got, want)
 				}
 			}
 			compare("both versions held")
@@ -237,7 +213,7 @@ func TestAppendNeedsRebuild(t *testing.T) {
 			defer v1.Release()
 			in := c.batch(t, mem)
 			defer release(in)
-			v2, err := v1.appendWith(mem, in)
+			v2, err := v1.AppendWith(mem, in)
 			var rb *RebuildError
 			if !errors.As(err, &rb) || v2 != nil {
 				t.Fatalf("got %v, %v; want a RebuildError", v2, err)
@@ -274,4 +250,20 @@ func TestHighWater(t *testing.T) {
 	if _, ok := empty.HighWater(); ok {
 		t.Error("an empty table has a high-water mark")
 	}
+}
+
+// rowsOf is every row of t, in order, as text (Row reads them as queries
+// do).
+func rowsOf(t *Table) []string {
+	var out []string
+	for b, batch := range t.Batches {
+		for r := range int(batch.NumRows()) {
+			var s []string
+			for _, v := range t.Row(b, r) {
+				s = append(s, v.String())
+			}
+			out = append(out, strings.Join(s, "|"))
+		}
+	}
+	return out
 }

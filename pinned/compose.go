@@ -92,9 +92,9 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 		}
 		var err error
 		switch col.kind {
-		case kDict:
+		case KindDict:
 			cols[c], err = t.appendDict(mem, c, &col, afields[c].Type.(*arrow.DictionaryType), arrs)
-		case kInt:
+		case KindInt:
 			col.bounds(arrs)
 			lo, hi := col.Min, col.Max
 			if !col.HasVals {
@@ -152,7 +152,7 @@ func BuildWith(mem memory.Allocator, db, name string, fields []*querypb.Field, b
 func (t *Table) Row(b, r int) []sqltypes.Value {
 	out := make([]sqltypes.Value, len(t.Cols))
 	for c, col := range t.Cols {
-		out[c], _ = columnValue(col, t.Batches[b].Column(c), r, nil)
+		out[c], _ = col.Value(t.Batches[b].Column(c), r, nil)
 	}
 	return out
 }

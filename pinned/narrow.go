@@ -14,7 +14,7 @@ import (
 // Integer columns arrive from workers as Int64 whatever their MySQL width.
 // A pinned table stores each at the narrowest Arrow width its values need
 // (Int8, Int16, Int32 or Int64): a TINYINT flag costs one byte a row, not
-// eight. Readers widen a batch's values into a scratch slice (ints), one
+// eight. Readers widen a batch's values into a scratch slice (IntValues), one
 // tight loop per batch.
 
 // narrowType is the narrowest integer type holding [lo, hi].
@@ -75,9 +75,9 @@ func wider(a, b arrow.DataType) bool {
 // hold all its values: an incremental refresh widens the older batches of
 // a column whose new values outgrew its width.
 func recast(arr arrow.Array, dt arrow.DataType) arrow.Array {
-	vals := ints(arr, nil)
+	vals := IntValues(arr, nil)
 	if arr.DataType().ID() == arrow.INT64 {
-		vals = slices.Clone(vals) // ints returned the array's own buffer
+		vals = slices.Clone(vals) // IntValues returned the array's own buffer
 	}
 	switch dt.ID() {
 	case arrow.INT8:
@@ -98,9 +98,9 @@ func convert[T int8 | int16 | int32](vals []int64) []T {
 	return out
 }
 
-// ints returns an integer array's values as int64, widened into buf when
+// IntValues returns an integer array's values as int64, widened into buf when
 // stored narrower.
-func ints(arr arrow.Array, buf []int64) []int64 {
+func IntValues(arr arrow.Array, buf []int64) []int64 {
 	switch a := arr.(type) {
 	case *array.Int64:
 		return a.Int64Values()

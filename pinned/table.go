@@ -1,39 +1,8 @@
-// Package pinned holds tables (or query results) pinned in the
-// coordinator's memory and runs fragment statements over them.
-//
-// Dashboards ask the same few questions of a recent slice of data again and
-// again; going back to MySQL for each costs a full scan. A pinned table is
-// loaded once through the distributed scan into immutable Arrow record
-// batches; a query over it is planned exactly as a distributed query is,
-// and its fragment statement (filter, group keys, partial aggregates, or a
-// projection) runs here over the batches instead of on replicas, one
-// partition per core. Its output has the schema a worker would send, so the
-// merge, final projection, HAVING, ORDER BY and LIMIT are the coordinator's
-// shared operators: one merge path, two sources.
-//
-// Exactness comes from the same place as everywhere else in Shoal: every
-// scalar expression is evaluated by vitess' evalengine (MySQL's rules for
-// types, NULLs, collations and DECIMAL arithmetic). Speed comes from
-// evaluating it once per distinct input instead of once per row where the
-// input is small: strings are dictionary-encoded at load, and an expression
-// over one dictionary column or one integer column with a narrow range
-// becomes a lookup table indexed by the row's code. Group keys built that
-// way are dense small integers, so grouping is array indexing rather than
-// hashing. Statements the fast path does not cover run row at a time
-// through evalengine and the hash aggregate: slower, never different.
-//
-// A Table is immutable once built and shared by every reader; REFRESH
-// builds a new one and swaps it in the Registry. Its buffers come from the
-// Go allocator and are reclaimed by the garbage collector when the last
-// reader drops the table, so readers never block and never take locks.
-// An incremental refresh (Append, append.go) builds the new version over
-// the old one's record batches, which both versions then share.
 package pinned
 
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -50,37 +19,6 @@ import (
 // maxDict is the most distinct values a string column may have to be
 // dictionary-encoded (its codes fit an Int16).
 const maxDict = 1 << 15
-
-// kind is how a column is stored.
-type kind uint8
-
-const (
-	kInt kind = iota + 1
-	kUint
-	kFloat
-	kDecimal // Decimal128 or Decimal256
-	kDate
-	kTimestamp
-	kDict // String values, dictionary-encoded with Int16 codes
-	kString
-	kBinary
-)
-
-// Column describes one column of a pinned table.
-type Column struct {
-	Name  string
-	Field *querypb.Field
-	kind  kind
-	// Dict holds a kDict column's distinct values (codes index it) and
-	// dictVals the same as MySQL values typed as the column.
-	Dict     []string
-	dictVals []sqltypes.Value
-	// Min and Max bound a kInt or kDate column's non-NULL values; HasVals
-	// is false when it has none. Nulls is true when any value is NULL.
-	Min, Max int64
-	HasVals  bool
-	Nulls    bool
-}
 
 // Table is one pinned table. It is immutable once built.
 type Table struct {
@@ -115,7 +53,8 @@ type Table struct {
 	Position string
 
 	hits atomic.Int64
-	// derived holds what Programs over this version share (shared.go).
+	// derived holds what the query engine's programs over this version
+	// share (derived.go).
 	derived derived
 }
 
@@ -152,7 +91,7 @@ func (r Refresh) Kind() string {
 func (t *Table) SetSplit(name string) bool {
 	t.split = 0
 	for i, c := range t.Cols {
-		if strings.EqualFold(c.Name, name) && c.kind == kInt {
+		if strings.EqualFold(c.Name, name) && c.kind == KindInt {
 			t.split = i + 1
 			return true
 		}
@@ -239,9 +178,9 @@ func build(mem memory.Allocator, db, name string, fields []*querypb.Field, batch
 			return nil, err
 		}
 		switch col.kind {
-		case kString:
+		case KindString:
 			if d, ok := dictionary(mem, arrs); ok {
-				col.kind = kDict
+				col.kind = KindDict
 				col.Dict = d.values
 				col.dictVals = make([]sqltypes.Value, len(d.values))
 				for k, v := range d.values {
@@ -257,7 +196,7 @@ func build(mem memory.Allocator, db, name string, fields []*querypb.Field, batch
 					return nil, err
 				}
 			}
-		case kInt:
+		case KindInt:
 			col.bounds(arrs)
 			lo, hi := col.Min, col.Max
 			if !col.HasVals {
@@ -276,7 +215,7 @@ func build(mem memory.Allocator, db, name string, fields []*querypb.Field, batch
 			}
 		}
 		for _, a := range cols[c] {
-			if col.kind == kDict {
+			if col.kind == KindDict {
 				t.Bytes += bufferBytes(a.(*array.Dictionary).Indices())
 			} else {
 				t.Bytes += bufferBytes(a)
@@ -325,63 +264,6 @@ func ownAll(mem memory.Allocator, arrs []arrow.Array) ([]arrow.Array, error) {
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-// classify sets the column's storage kind from its Arrow type.
-func (c *Column) classify(dt arrow.DataType) error {
-	switch dt.ID() {
-	case arrow.INT64:
-		c.kind = kInt
-	case arrow.UINT64:
-		c.kind = kUint
-	case arrow.FLOAT64:
-		c.kind = kFloat
-	case arrow.DECIMAL128, arrow.DECIMAL256:
-		c.kind = kDecimal
-	case arrow.DATE32:
-		c.kind = kDate
-	case arrow.TIMESTAMP:
-		c.kind = kTimestamp
-	case arrow.STRING:
-		c.kind = kString
-	case arrow.BINARY:
-		c.kind = kBinary
-	default:
-		return fmt.Errorf("pinned: column %s has Arrow type %s, which workers do not send", c.Name, dt)
-	}
-	return nil
-}
-
-// bounds records the range of an integer or date column.
-func (c *Column) bounds(arrs []arrow.Array) {
-	for _, a := range arrs {
-		switch x := a.(type) {
-		case *array.Int64:
-			vals := x.Int64Values()
-			for i, v := range vals {
-				if x.NullN() > 0 && x.IsNull(i) {
-					continue
-				}
-				c.see(v)
-			}
-		case *array.Date32:
-			vals := x.Date32Values()
-			for i, v := range vals {
-				if x.NullN() > 0 && x.IsNull(i) {
-					continue
-				}
-				c.see(int64(v))
-			}
-		}
-	}
-}
-
-func (c *Column) see(v int64) {
-	if !c.HasVals {
-		c.Min, c.Max, c.HasVals = v, v, true
-		return
-	}
-	c.Min, c.Max = min(c.Min, v), max(c.Max, v)
 }
 
 type dictResult struct {
@@ -488,13 +370,4 @@ func bufferBytes(a arrow.Array) int64 {
 	}
 	walk(a.Data())
 	return n
-}
-
-// Describe is a one-line summary for SHOW CACHED TABLES.
-func (c *Column) Describe() string {
-	s := c.Name + " " + c.Field.Type.String()
-	if c.kind == kDict {
-		s += " dict(" + strconv.Itoa(len(c.Dict)) + ")"
-	}
-	return s
 }

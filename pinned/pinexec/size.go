@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import "vitess.io/vitess/go/sqltypes"
 

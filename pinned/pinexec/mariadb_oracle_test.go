@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"context"
@@ -16,11 +16,12 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
 // buildTable pins rows (text values, "NULL" for NULL) under db.name.
-func buildTable(t *testing.T, name string, fields []*querypb.Field, rows [][]string) *Table {
+func buildTable(t *testing.T, name string, fields []*querypb.Field, rows [][]string) *pinned.Table {
 	t.Helper()
 	rb := arrowexec.NewRowBuilder(memory.NewGoAllocator(), arrowexec.SchemaFor(fields))
 	defer rb.Release()
@@ -37,7 +38,7 @@ func buildTable(t *testing.T, name string, fields []*querypb.Field, rows [][]str
 	}
 	b := rb.NewRecordBatch()
 	defer b.Release()
-	tbl, err := Build("db", name, fields, []arrow.RecordBatch{b})
+	tbl, err := pinned.Build("db", name, fields, []arrow.RecordBatch{b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func buildTable(t *testing.T, name string, fields []*querypb.Field, rows [][]str
 // 'BA' matches 'Ba ' and 'ba' under PAD SPACE, a NULL code matches
 // nothing, DL and WN have no row) and dows keyed by a DECIMAL day number
 // that must match the TINYINT Dow by value (3.0 = 3).
-func joinTables(t *testing.T) (*Table, Resolver) {
+func joinTables(t *testing.T) (*pinned.Table, Resolver) {
 	flights := testTable(t, 700)
 	carriers := buildTable(t, "carriers", []*querypb.Field{
 		field("code", sqltypes.VarChar, 45, 40), field("name", sqltypes.VarChar, 45, 400)},
@@ -57,8 +58,8 @@ func joinTables(t *testing.T) (*Table, Resolver) {
 	dows := buildTable(t, "dows", []*querypb.Field{
 		&querypb.Field{Name: "d", Type: sqltypes.Decimal, Charset: 63, ColumnLength: 5, Decimals: 1}, field("label", sqltypes.VarChar, 45, 12)},
 		[][]string{{"1.0", "Mon"}, {"2.0", "Tue"}, {"3.0", "Wed"}, {"4.0", "Thu"}, {"5.0", "Fri"}, {"6.5", "Odd"}})
-	tables := map[string]*Table{"carriers": carriers, "dows": dows}
-	return flights, func(db, name string) *Table {
+	tables := map[string]*pinned.Table{"carriers": carriers, "dows": dows}
+	return flights, func(db, name string) *pinned.Table {
 		if db != "db" {
 			return nil
 		}
@@ -68,7 +69,7 @@ func joinTables(t *testing.T) (*Table, Resolver) {
 
 // runJoin runs a join fragment with n partitions and returns its rows
 // sorted.
-func runJoin(t *testing.T, env *evalexpr.Env, split *Table, tables Resolver, frag string, fields []*querypb.Field, n int) []string {
+func runJoin(t *testing.T, env *evalexpr.Env, split *pinned.Table, tables Resolver, frag string, fields []*querypb.Field, n int) []string {
 	t.Helper()
 	p, err := CompileJoin(env, split, tables, frag, fields)
 	if err != nil {

@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"regexp"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shoaldb/shoal/pinned"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -182,17 +183,17 @@ func (p *Program) ordSpaceOf(c int) (ordSpace, bool) {
 	}
 	col := p.t.Cols[c]
 	switch src.kind {
-	case kInt:
+	case pinned.KindInt:
 		if !plainInteger(col.Field.Type) {
 			return ordSpace{}, false
 		}
 		return p.intSpace(src, intLiteral), true
-	case kDate:
+	case pinned.KindDate:
 		if col.Field.Type != sqltypes.Date {
 			return ordSpace{}, false
 		}
 		return p.intSpace(src, dateLiteral), true
-	case kDict:
+	case pinned.KindDict:
 		if !plainText(col.Field.Type) || !asciiCompatible(p, col) {
 			return ordSpace{}, false
 		}
@@ -245,7 +246,7 @@ func plainText(t querypb.Type) bool {
 
 // asciiCompatible reports a column whose character set encodes ASCII as
 // ASCII, so an ASCII literal has the same bytes in it.
-func asciiCompatible(p *Program, col *Column) bool {
+func asciiCompatible(p *Program, col *pinned.Column) bool {
 	name := p.env.Collations().LookupName(collationOf(col.Field))
 	for _, cs := range []string{"utf8mb4_", "utf8mb3_", "utf8_", "latin1_", "ascii_"} {
 		if strings.HasPrefix(name, cs) {
@@ -507,15 +508,15 @@ func (p *Program) pairFilter(c1, c2 int, op sqlparser.ComparisonExprOperator) (*
 	f1, f2 := p.t.Cols[c1].Field, p.t.Cols[c2].Field
 	ff := &fastFilter{kind: fPair, col: c1, col2: c2, want: want}
 	switch s1.kind {
-	case kInt:
+	case pinned.KindInt:
 		if !plainInteger(f1.Type) || !plainInteger(f2.Type) {
 			return nil, false
 		}
-	case kDate:
+	case pinned.KindDate:
 		if f1.Type != sqltypes.Date || f2.Type != sqltypes.Date {
 			return nil, false
 		}
-	case kDict:
+	case pinned.KindDict:
 		// One collation on both sides: MySQL compares under it. Mixed
 		// collations (or an illegal mix) take the evaluated path.
 		if !plainText(f1.Type) || !plainText(f2.Type) || f1.Charset != f2.Charset {

@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"context"
@@ -15,11 +15,12 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // ontimeLike builds n rows shaped like ontime's columns of Percona's
 // queries, with typed builders (fast enough for 10^7 rows).
-func ontimeLike(b *testing.B, n int) *Table {
+func ontimeLike(b *testing.B, n int) *pinned.Table {
 	fields := []*querypb.Field{
 		field("YearD", sqltypes.Int16, 63, 6),
 		field("DayOfWeek", sqltypes.Int8, 63, 4),
@@ -52,7 +53,7 @@ func ontimeLike(b *testing.B, n int) *Table {
 		batches = append(batches, rb.NewRecordBatch())
 		rb.Release()
 	}
-	t, err := Build("ontime", "ontime", fields, batches)
+	t, err := pinned.Build("ontime", "ontime", fields, batches)
 	for _, x := range batches {
 		x.Release()
 	}
@@ -64,7 +65,7 @@ func ontimeLike(b *testing.B, n int) *Table {
 
 // BenchmarkPercona runs the fragments of Percona's queries 1 and 2 over a
 // pinned table (SHOAL_BENCH_ROWS rows, default 10^6), on both paths.
-// Report: go test ./pinned -bench Percona -benchtime 5x; the ns/row metric
+// Report: go test ./pinned/pinexec -bench Percona -benchtime 5x; the ns/row metric
 // is per input row.
 func BenchmarkPercona(b *testing.B) {
 	n := 1_000_000

@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"math/big"
@@ -13,6 +13,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // The vectorized path.
@@ -38,7 +39,7 @@ const maxGroups = 1 << 20
 
 type codeSrc struct {
 	col  int
-	kind kind
+	kind pinned.Kind
 	min  int64
 	size int // value codes 0..size-2; size-1 is NULL
 }
@@ -61,7 +62,7 @@ type fastAgg struct {
 	// integer-valued lookup.
 	star   bool
 	col    int
-	kind   kind
+	kind   pinned.Kind
 	lk     *lookup
 	ints   []int64 // lk values as integers
 	isNull []bool  // lk values that are NULL
@@ -84,17 +85,17 @@ type fastPlan struct {
 
 func (p *Program) codeSource(c int) (codeSrc, bool) {
 	col := p.t.Cols[c]
-	switch col.kind {
-	case kDict:
-		return codeSrc{col: c, kind: kDict, size: len(col.Dict) + 1}, true
-	case kInt, kDate:
+	switch col.Kind() {
+	case pinned.KindDict:
+		return codeSrc{col: c, kind: pinned.KindDict, size: len(col.Dict) + 1}, true
+	case pinned.KindInt, pinned.KindDate:
 		if !col.HasVals {
-			return codeSrc{col: c, kind: col.kind, size: 1}, true
+			return codeSrc{col: c, kind: col.Kind(), size: 1}, true
 		}
 		if col.Max-col.Min >= maxDomain {
 			return codeSrc{}, false
 		}
-		return codeSrc{col: c, kind: col.kind, min: col.Min, size: int(col.Max-col.Min) + 2}, true
+		return codeSrc{col: c, kind: col.Kind(), min: col.Min, size: int(col.Max-col.Min) + 2}, true
 	}
 	return codeSrc{}, false
 }
@@ -144,7 +145,7 @@ func (p *Program) sharedKey(x *expr, coll collations.ID) *fastKey {
 		return nil
 	}
 	key := "key:" + strconv.Itoa(int(coll)) + ":" + x.src
-	return p.t.sharedExpr(key, lookupBytes(src), func() any { return p.buildKey(x, coll) }).(*fastKey)
+	return p.t.SharedExpr(key, lookupBytes(src), func() any { return p.buildKey(x, coll) }).(*fastKey)
 }
 
 func (p *Program) buildKey(x *expr, collID collations.ID) *fastKey {
@@ -204,7 +205,7 @@ func (p *Program) sharedAgg(x *expr, counting bool) *aggTable {
 		return nil
 	}
 	key := "agg:" + strconv.FormatBool(counting) + ":" + x.src
-	return p.t.sharedExpr(key, int64(src.size)*9, func() any {
+	return p.t.SharedExpr(key, int64(src.size)*9, func() any {
 		lk, ok := p.lookupOf(x)
 		if !ok {
 			return (*aggTable)(nil)
@@ -315,14 +316,14 @@ func planFast(p *Program) *fastPlan {
 			fa.star = true
 		case len(a.arg.cols) == 1 && isColumn(a.arg):
 			c := a.arg.cols[0]
-			fa.col, fa.kind = c, p.t.Cols[c].kind
+			fa.col, fa.kind = c, p.t.Cols[c].Kind()
 			switch fa.kind {
-			case kInt, kFloat:
-			case kDate:
+			case pinned.KindInt, pinned.KindFloat:
+			case pinned.KindDate:
 				if a.fn == aggSum {
 					return nil
 				}
-			case kDict:
+			case pinned.KindDict:
 				if a.fn == aggSum {
 					return nil
 				}
@@ -410,12 +411,12 @@ func newFastState(f *fastPlan) *fastState {
 	for _, a := range f.aggs {
 		acc := &fastAcc{cnt: make([]int64, f.groups)}
 		switch {
-		case a.fn == aggSum && a.kind == kFloat && a.lk == nil:
+		case a.fn == aggSum && a.kind == pinned.KindFloat && a.lk == nil:
 			acc.fsum = make([]float64, f.groups)
 		case a.fn == aggSum:
 			acc.isum = make([]int64, f.groups)
 			acc.ovf = make([]*big.Int, f.groups)
-		case (a.fn == aggMin || a.fn == aggMax) && a.kind == kFloat && a.lk == nil:
+		case (a.fn == aggMin || a.fn == aggMax) && a.kind == pinned.KindFloat && a.lk == nil:
 			acc.fmm = make([]float64, f.groups)
 		case a.fn == aggMin || a.fn == aggMax:
 			acc.imm = make([]int64, f.groups)
@@ -441,19 +442,19 @@ func (s *fastState) codesOf(b arrow.RecordBatch, c int) []int32 {
 	null := int32(src.size - 1)
 	arr := b.Column(c)
 	switch src.kind {
-	case kDict:
+	case pinned.KindDict:
 		idx := arr.(*array.Dictionary).Indices().(*array.Int16).Int16Values()
 		idx = idx[:n]
 		for i, v := range idx {
 			out[i] = int32(v)
 		}
-	case kInt:
-		vals := ints(arr, s.wide)[:n]
+	case pinned.KindInt:
+		vals := pinned.IntValues(arr, s.wide)[:n]
 		min := src.min
 		for i, v := range vals {
 			out[i] = int32(v - min)
 		}
-	case kDate:
+	case pinned.KindDate:
 		vals := arr.(*array.Date32).Date32Values()
 		for i, v := range vals {
 			out[i] = int32(int64(v) - src.min)
@@ -558,8 +559,8 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 				acc.cnt[gid[i]]++
 			}
 		}
-	case a.kind == kInt:
-		vals := ints(arr, s.wide)
+	case a.kind == pinned.KindInt:
+		vals := pinned.IntValues(arr, s.wide)
 		for i, r := range sel {
 			if nulls && arr.IsNull(int(r)) {
 				continue
@@ -568,7 +569,7 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 			acc.cnt[g]++
 			acc.addInt(a.fn, g, vals[r])
 		}
-	case a.kind == kDate:
+	case a.kind == pinned.KindDate:
 		vals := arr.(*array.Date32).Date32Values()
 		for i, r := range sel {
 			if nulls && arr.IsNull(int(r)) {
@@ -578,7 +579,7 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 			acc.cnt[g]++
 			acc.addInt(a.fn, g, int64(vals[r]))
 		}
-	case a.kind == kFloat:
+	case a.kind == pinned.KindFloat:
 		vals := arr.(*array.Float64).Float64Values()
 		for i, r := range sel {
 			if nulls && arr.IsNull(int(r)) {
@@ -601,7 +602,7 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 				}
 			}
 		}
-	case a.kind == kDict:
+	case a.kind == pinned.KindDict:
 		codes := s.codesOf(b, a.col)
 		for i, r := range sel {
 			rk := a.rank[codes[r]]
@@ -685,9 +686,9 @@ func (s *fastState) result(p *Program, a *fastAgg, acc *fastAcc, g int) sqltypes
 	switch {
 	case a.lk != nil:
 		return sqltypes.NewInt64(v)
-	case a.kind == kDict:
-		return p.t.Cols[a.col].dictVals[a.byRank[v]]
-	case a.kind == kDate:
+	case a.kind == pinned.KindDict:
+		return p.t.Cols[a.col].DictValues()[a.byRank[v]]
+	case a.kind == pinned.KindDate:
 		return sqltypes.MakeTrusted(sqltypes.Date, []byte(dateString(v)))
 	}
 	return sqltypes.MakeTrusted(p.t.Cols[a.col].Field.Type, strconv.AppendInt(nil, v, 10))

@@ -1,99 +1,30 @@
-package pinned
+package pinexec
 
 import (
 	"slices"
 	"strconv"
-	"sync"
 
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/pinned"
 )
 
-// Structures derived from a pin version alone.
-//
-// Compiling a statement for the vectorized path needs tables indexed by a
-// column's codes: each code's value, a dictionary's order under its
-// collation, a group key's dense group numbers. They depend on the table
-// version, not on the statement, so they are built once per version, on
-// first use, and shared by every Program over it: compiling a statement
-// with a new literal allocates what the statement needs, not what the
-// dictionary or the integer range holds (issue 15: 25,000 statements with
-// distinct literals had built 976 MB of per-statement lookup tables).
-//
-// Tables over expressions (a group key FLOOR(Distance/250)*250, an
-// aggregate argument IF(ArrDelayMinutes>15,1,0)) are shared by expression
-// text up to sharedExprBudget bytes per version; past it they are built
-// per Program, as before, so memory stays bounded whatever the traffic.
-
-// sharedExprBudget bounds the bytes of expression tables one table version
-// keeps for sharing.
-const sharedExprBudget = 32 << 20
-
-type derived struct {
-	mu        sync.Mutex
-	entries   map[string]*derivedEntry
-	exprBytes int64
-}
-
-type derivedEntry struct {
-	once sync.Once
-	v    any
-}
-
-// shared returns the value built for key, building it with build once per
-// table version; concurrent callers wait for the one build.
-func (t *Table) shared(key string, build func() any) any {
-	t.derived.mu.Lock()
-	if t.derived.entries == nil {
-		t.derived.entries = map[string]*derivedEntry{}
-	}
-	e := t.derived.entries[key]
-	if e == nil {
-		e = &derivedEntry{}
-		t.derived.entries[key] = e
-	}
-	t.derived.mu.Unlock()
-	e.once.Do(func() { e.v = build() })
-	return e.v
-}
-
-// sharedExpr is shared for a table over an expression, estimated at size
-// bytes: shared while the version's expression tables fit the budget,
-// built privately (and not kept) past it.
-func (t *Table) sharedExpr(key string, size int64, build func() any) any {
-	t.derived.mu.Lock()
-	_, ok := t.derived.entries[key]
-	if !ok {
-		if t.derived.exprBytes+size > sharedExprBudget {
-			t.derived.mu.Unlock()
-			return build()
-		}
-		t.derived.exprBytes += size
-	}
-	t.derived.mu.Unlock()
-	return t.shared(key, build)
-}
-
-// SharedBytes is the estimated size of the expression tables the version
-// keeps for sharing (for tests; not yet shown by SHOW CACHED TABLES).
-func (t *Table) SharedBytes() int64 {
-	t.derived.mu.Lock()
-	defer t.derived.mu.Unlock()
-	return t.derived.exprBytes
-}
+// The code-indexed tables a pin version shares among its Programs
+// (pinned.Table.Shared): each code's value, a dictionary's order under its
+// collation, MIN/MAX order, and the merged order of two dictionaries.
 
 // codeValues is each code's value of a coded column, typed as the column,
 // NULL for the last code; shared per version.
 func (p *Program) codeValues(src codeSrc) []sqltypes.Value {
 	t := p.t
-	return t.shared("vals:"+strconv.Itoa(src.col), func() any {
+	return t.Shared("vals:"+strconv.Itoa(src.col), func() any {
 		col := t.Cols[src.col]
 		vals := make([]sqltypes.Value, src.size)
 		switch src.kind {
-		case kDict:
-			copy(vals, col.dictVals)
-		case kDate:
+		case pinned.KindDict:
+			copy(vals, col.DictValues())
+		case pinned.KindDate:
 			for k := 0; k < src.size-1; k++ {
 				vals[k] = sqltypes.MakeTrusted(col.Field.Type, []byte(dateString(src.min+int64(k))))
 			}
@@ -130,7 +61,7 @@ type dictOrder struct {
 // collation is not supported.
 func (p *Program) orderOf(c int) *dictOrder {
 	t := p.t
-	return t.shared("order:"+strconv.Itoa(c), func() any {
+	return t.Shared("order:"+strconv.Itoa(c), func() any {
 		col := t.Cols[c]
 		coll, err := arrowexec.NewCollator(p.env.Collations(), collationOf(col.Field))
 		if err != nil {
@@ -174,7 +105,7 @@ type minMaxOrder struct {
 
 func (p *Program) minMaxOf(c int) *minMaxOrder {
 	t := p.t
-	return t.shared("minmax:"+strconv.Itoa(c), func() any {
+	return t.Shared("minmax:"+strconv.Itoa(c), func() any {
 		col := t.Cols[c]
 		coll, err := arrowexec.NewCollator(p.env.Collations(), collationOf(col.Field))
 		if err != nil {
@@ -205,7 +136,7 @@ type pairOrder struct {
 
 func (p *Program) pairOf(c1, c2 int) *pairOrder {
 	t := p.t
-	return t.shared("pair:"+strconv.Itoa(c1)+":"+strconv.Itoa(c2), func() any {
+	return t.Shared("pair:"+strconv.Itoa(c1)+":"+strconv.Itoa(c2), func() any {
 		o1 := p.orderOf(c1)
 		o2 := p.orderOf(c2)
 		if o1 == nil || o2 == nil {

@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlerr"
 )
 
@@ -46,7 +47,7 @@ import (
 
 // joinTable is one table of a join, in the order the partitions bind them.
 type joinTable struct {
-	t     *Table
+	t     *pinned.Table
 	alias string
 	off   int  // first slot of its columns in the joined row
 	left  bool // LEFT JOIN: a split row with no match gets NULLs
@@ -76,9 +77,9 @@ const (
 
 // joinPlan is the compiled FROM of a join.
 type joinPlan struct {
-	tabs    []*joinTable // binding order; tabs[0] is the split table
-	seq     []*joinTable // FROM order, for SELECT *
-	cols    []*Column    // the joined row's columns
+	tabs    []*joinTable     // binding order; tabs[0] is the split table
+	seq     []*joinTable     // FROM order, for SELECT *
+	cols    []*pinned.Column // the joined row's columns
 	fields  []*querypb.Field
 	innerOn []sqlparser.Expr // inner joins' ON conjuncts, placed like WHERE
 	pre     []*expr          // conjuncts over the split table alone
@@ -88,7 +89,7 @@ type joinPlan struct {
 // occurrence that is not LEFT-joined (the planner chose it on the preserved
 // side); the others follow in FROM order, which keeps every LEFT JOIN's ON
 // after the tables it reads.
-func planJoin(t *Table, tables Resolver, from sqlparser.TableExprs) (*joinPlan, error) {
+func planJoin(t *pinned.Table, tables Resolver, from sqlparser.TableExprs) (*joinPlan, error) {
 	jp := &joinPlan{}
 	add := func(ate *sqlparser.AliasedTableExpr, left bool, on sqlparser.Expr) error {
 		tn, ok := ate.Expr.(sqlparser.TableName)
@@ -435,11 +436,11 @@ func (jp *joinPlan) finish(used map[int]bool) {
 
 // Joined lists the tables the program joins to its split table, in probe
 // order (nil for a single table).
-func (p *Program) Joined() []*Table {
+func (p *Program) Joined() []*pinned.Table {
 	if p.join == nil {
 		return nil
 	}
-	out := make([]*Table, 0, len(p.join.tabs)-1)
+	out := make([]*pinned.Table, 0, len(p.join.tabs)-1)
 	for _, jt := range p.join.tabs[1:] {
 		out = append(out, jt.t)
 	}
@@ -498,7 +499,7 @@ func (jp *joinPlan) build(ctx context.Context, memLimit int64) ([]*builtTable, e
 				vals := make([]sqltypes.Value, len(jt.used))
 				size += int64(24 * (len(vals) + 1))
 				for i, c := range jt.used {
-					vals[i], _ = columnValue(jt.t.Cols[c], b.Column(c), r, nil)
+					vals[i], _ = jt.t.Cols[c].Value(b.Column(c), r, nil)
 					size += int64(len(vals[i].Raw()))
 				}
 				if memLimit > 0 && size > memLimit {

@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // Collation IDs of the test tables.
@@ -39,7 +40,7 @@ var (
 // the tests use it: evalengine, the generic path, compares strings without
 // padding (a gap MariaDB does not have: 'TX ' = 'tx' is 1 there), so the
 // generic answer over the trimmed table is MariaDB's answer over both.
-func statesTable(t testing.TB, rows int, trim ...bool) *Table {
+func statesTable(t testing.TB, rows int, trim ...bool) *pinned.Table {
 	t.Helper()
 	cut := len(trim) > 0 && trim[0]
 	fields := statesFields()
@@ -56,7 +57,7 @@ func statesTable(t testing.TB, rows int, trim ...bool) *Table {
 		}
 	}
 	batches = append(batches, rb.NewRecordBatch())
-	tbl, err := Build("db", "states", fields, batches)
+	tbl, err := pinned.Build("db", "states", fields, batches)
 	for _, b := range batches {
 		b.Release()
 	}
@@ -158,7 +159,7 @@ func TestRecognizedFilters(t *testing.T) {
 				t.Errorf("filter kind %d, want %d", p.fast.filters[0].kind, c.kind)
 			}
 			want, _ := run(t, env, trimmed, frag, fields, false)
-			tables := []*Table{tbl, trimmed}
+			tables := []*pinned.Table{tbl, trimmed}
 			if c.kind == generic {
 				tables = tables[1:] // evalengine over padded strings
 			}

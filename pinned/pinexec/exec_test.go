@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // vitess starts glog's flush daemon at init; everything else must end.
@@ -31,7 +32,7 @@ func field(name string, t querypb.Type, charset uint32, length uint32) *querypb.
 // testTable is a small flights table: ids, a carrier (utf8mb4_general_ci,
 // 'aa' and 'AA' are one group), a nullable delay, a day of week, a date and
 // a double.
-func testTable(t *testing.T, rows int) *Table {
+func testTable(t *testing.T, rows int) *pinned.Table {
 	t.Helper()
 	fields := []*querypb.Field{
 		field("id", sqltypes.Int32, 63, 11),
@@ -67,7 +68,7 @@ func testTable(t *testing.T, rows int) *Table {
 		}
 	}
 	batches = append(batches, rb.NewRecordBatch())
-	tbl, err := Build("db", "flights", fields, batches)
+	tbl, err := pinned.Build("db", "flights", fields, batches)
 	for _, b := range batches {
 		b.Release()
 	}
@@ -81,7 +82,7 @@ func testTable(t *testing.T, rows int) *Table {
 // returns the output rows as sorted strings; fast selects the path. One
 // partition, so that aggregate output is fully merged (the e2e suite runs
 // every partition count against MySQL).
-func run(t *testing.T, env *evalexpr.Env, tbl *Table, fragment string, fields []*querypb.Field, fast bool) ([]string, bool) {
+func run(t *testing.T, env *evalexpr.Env, tbl *pinned.Table, fragment string, fields []*querypb.Field, fast bool) ([]string, bool) {
 	t.Helper()
 	p, err := Compile(env, tbl, fragment, fields)
 	if err != nil {
@@ -183,51 +184,5 @@ func TestCollationGroups(t *testing.T) {
 		if want := []string{"INT64(100)", "INT64(100)", "INT64(100)", "INT64(200)", "INT64(200)"}; !slices.Equal(counts, want) {
 			t.Errorf("fast=%v: groups %v, want counts %v", fast, got, want)
 		}
-	}
-}
-
-func TestBuildDictionaryAndBytes(t *testing.T) {
-	tbl := testTable(t, 1000)
-	if tbl.Rows != 1000 {
-		t.Fatalf("rows %d", tbl.Rows)
-	}
-	c := tbl.Cols[1]
-	if c.kind != kDict || len(c.Dict) != 7 {
-		t.Fatalf("Carrier: kind %d, %d dictionary values", c.kind, len(c.Dict))
-	}
-	if d := tbl.Cols[2]; d.kind != kInt || !d.Nulls || d.Min != -20 || d.Max != 179 {
-		t.Fatalf("Delay: kind %d nulls %v range %d..%d", d.kind, d.Nulls, d.Min, d.Max)
-	}
-	// Narrowed integers (id and delay Int16, dow Int8), an 8-byte ratio,
-	// a 4-byte date, 2-byte dictionary codes, plus validity bitmaps: about
-	// 20 bytes a row (Int64 integers and plain strings would be ~40).
-	if d := tbl.Cols[3]; tbl.Schema.Field(3).Type.ID() != arrow.INT8 || d.kind != kInt {
-		t.Errorf("Dow stored as %s", tbl.Schema.Field(3).Type)
-	}
-	if per := tbl.Bytes / tbl.Rows; per < 19 || per > 23 {
-		t.Errorf("%d bytes per row", per)
-	}
-}
-
-func TestRegistryBudget(t *testing.T) {
-	r := NewRegistry()
-	a := &Table{DB: "d", Name: "a", Bytes: 60}
-	b := &Table{DB: "d", Name: "b", Bytes: 50}
-	if ok, _ := r.Put(a, 100); !ok {
-		t.Fatal("a does not fit")
-	}
-	g := r.Gen()
-	if ok, others := r.Put(b, 100); ok || others != 60 {
-		t.Fatalf("b fit beside a: %v %d", ok, others)
-	}
-	if r.Gen() != g || r.Get("d", "b") != nil {
-		t.Fatal("a refused pin changed the registry")
-	}
-	a2 := &Table{DB: "d", Name: "a", Bytes: 90}
-	if ok, _ := r.Put(a2, 100); !ok || r.Get("d", "a") != a2 || a2.Version != 2 {
-		t.Fatal("replacing a within budget failed")
-	}
-	if !r.Delete("d", "a") || r.Delete("d", "a") || r.Len() != 0 {
-		t.Fatal("delete")
 	}
 }

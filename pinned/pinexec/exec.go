@@ -1,14 +1,12 @@
-package pinned
+package pinexec
 
 import (
 	"context"
 	"fmt"
 	"runtime"
-	"strconv"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"golang.org/x/sync/errgroup"
 	"vitess.io/vitess/go/sqltypes"
@@ -345,32 +343,5 @@ func bitNeutral(fn aggFunc) uint64 {
 // value returns column c of row r of batch b as a MySQL value typed as the
 // column, its text appended to arena.
 func (part *partition) value(b arrow.RecordBatch, c, r int, arena []byte) (sqltypes.Value, []byte) {
-	return columnValue(part.p.t.Cols[c], b.Column(c), r, arena)
-}
-
-// columnValue is value for row r of col's array arr.
-func columnValue(col *Column, arr arrow.Array, r int, arena []byte) (sqltypes.Value, []byte) {
-	if arr.IsNull(r) {
-		return sqltypes.NULL, arena
-	}
-	typ := col.Field.Type
-	start := len(arena)
-	switch col.kind {
-	case kDict:
-		return col.dictVals[arr.(*array.Dictionary).GetValueIndex(r)], arena
-	case kInt:
-		arena = strconv.AppendInt(arena, intAt(arr, r), 10)
-	case kUint:
-		arena = strconv.AppendUint(arena, arr.(*array.Uint64).Value(r), 10)
-	case kFloat:
-		arena = strconv.AppendFloat(arena, arr.(*array.Float64).Value(r), 'g', -1, 64)
-	case kString:
-		arena = append(arena, arr.(*array.String).Value(r)...)
-	case kBinary:
-		arena = append(arena, arr.(*array.Binary).Value(r)...)
-	default:
-		v := arrowexec.Value(arr, r)
-		return sqltypes.MakeTrusted(typ, v.Raw()), arena
-	}
-	return sqltypes.MakeTrusted(typ, arena[start:len(arena):len(arena)]), arena
+	return part.p.t.Cols[c].Value(b.Column(c), r, arena)
 }

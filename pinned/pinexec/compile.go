@@ -1,4 +1,4 @@
-package pinned
+package pinexec
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned"
 )
 
 // ErrUnsupported wraps the reasons a fragment cannot run in memory.
@@ -59,7 +60,7 @@ func (p *Program) Inexact() string { return p.inexact }
 // Program is a fragment statement compiled against one pinned table. It is
 // read-only and may run many times, concurrently.
 type Program struct {
-	t   *Table
+	t   *pinned.Table
 	env *evalexpr.Env
 	// inexact says why an expression may compute values other than the
 	// server's (evalexpr.Expr.Inexact), or "".
@@ -104,18 +105,18 @@ func (p *Program) Fast() bool { return p.fast != nil }
 // replaced by TRUE) over t. fields are the fragment result's columns as
 // MySQL reports them; the output follows them exactly. It returns an error
 // wrapping ErrUnsupported when the statement cannot run in memory.
-func Compile(env *evalexpr.Env, t *Table, fragment string, fields []*querypb.Field) (*Program, error) {
+func Compile(env *evalexpr.Env, t *pinned.Table, fragment string, fields []*querypb.Field) (*Program, error) {
 	return CompileJoin(env, t, nil, fragment, fields)
 }
 
 // Resolver finds a pinned table by database and name, or returns nil.
-type Resolver func(db, name string) *Table
+type Resolver func(db, name string) *pinned.Table
 
 // CompileJoin is Compile for a fragment whose FROM may join t with other
 // pinned tables, which tables resolves (nil: joins are unsupported). t is
 // the split table: each partition scans part of it and probes hash tables
 // built once per run over every other table (see join.go).
-func CompileJoin(env *evalexpr.Env, t *Table, tables Resolver, fragment string, fields []*querypb.Field) (*Program, error) {
+func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment string, fields []*querypb.Field) (*Program, error) {
 	stmt, err := env.VT().Parser().Parse(fragment)
 	if err != nil {
 		return nil, fmt.Errorf("pinned: fragment does not parse: %w", err)
