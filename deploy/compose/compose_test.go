@@ -7,6 +7,7 @@
 package compose
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -423,5 +424,84 @@ func TestDBCheck(t *testing.T) {
 		if !strings.Contains(s, w) {
 			t.Errorf("dbcheck.sh lacks %s", w)
 		}
+	}
+}
+
+// TestSecrets: each secret of the compose cluster has one source. The
+// cluster secret is SHOAL_CLUSTER_SECRET, set once (the x-shoal anchor) and
+// the same in every shoal service, never also in a config file (which the
+// variable would silently override); no service sets a retired variable.
+// The replica account's password is one value: what the servers allow
+// (an empty root password), the workers' password, the coordinator's
+// replica_password and the bench's cluster.json.
+func TestSecrets(t *testing.T) {
+	f := load(t, "docker-compose.yml")
+	secret := ""
+	for _, name := range []string{"certs", "loader", "worker1", "worker2", "coordinator", "bench"} {
+		env := f.Services[name].Environment
+		v, ok := env[config.SecretEnv]
+		if !ok || v == "" {
+			t.Errorf("%s: no %s in its environment", name, config.SecretEnv)
+		} else if secret == "" {
+			secret = v
+		} else if v != secret {
+			t.Errorf("%s: %s=%q, another service has %q: one value for the cluster", name, config.SecretEnv, v, secret)
+		}
+		for k := range env {
+			if k == "SHOAL_WORKER_PASSWORD" {
+				t.Errorf("%s sets the retired %s (config.CheckEnv refuses to start): use %s", name, k, config.ReplicaPasswordEnv)
+			}
+		}
+	}
+	n := 0
+	for _, l := range strings.Split(read(t, filepath.Join(root, "docker-compose.yml")), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), config.SecretEnv+":") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("docker-compose.yml sets %s %d times, want once (the x-shoal anchor)", config.SecretEnv, n)
+	}
+	t.Setenv(config.SecretEnv, "") // the files' own values, not the environment's
+	var c config.Coordinator
+	if err := config.Load(mounted(f.Services["coordinator"], "/etc/shoal/coordinator.yaml"), &c); err != nil {
+		t.Fatal(err)
+	}
+	e2e := load(t, "deploy/compose/e2e/docker-compose.e2e.yml")
+	var ce config.Coordinator
+	if err := config.Load(mounted(e2e.Services["coordinator"], "/etc/shoal/coordinator.yaml"), &ce); err != nil {
+		t.Fatal(err)
+	}
+	for _, co := range []config.Coordinator{c, ce} {
+		if co.ClusterSecret != "" {
+			t.Errorf("a coordinator config sets cluster_secret: it comes from %s only", config.SecretEnv)
+		}
+		if co.ReplicaPassword != "" {
+			t.Errorf("coordinator replica_password %q: the servers' root has no password", co.ReplicaPassword)
+		}
+	}
+	for _, name := range []string{"worker1", "worker2"} {
+		var w config.Worker
+		if err := config.Load(mounted(f.Services[name], "/etc/shoal/"+name+".yaml"), &w); err != nil {
+			t.Fatal(err)
+		}
+		if w.ClusterSecret != "" {
+			t.Errorf("%s's config sets cluster_secret: it comes from %s only", name, config.SecretEnv)
+		}
+		if w.Password != "" {
+			t.Errorf("%s password %q: the servers' root has no password", name, w.Password)
+		}
+	}
+	var cl struct {
+		Password *string `json:"password"`
+	}
+	if err := json.Unmarshal([]byte(read(t, mounted(f.Services["bench"], "/etc/shoal/cluster/cluster.json"))), &cl); err != nil {
+		t.Fatal(err)
+	}
+	if cl.Password == nil || *cl.Password != "" {
+		t.Errorf("cluster.json password %v: the servers' root has no password", cl.Password)
+	}
+	if env := f.Services["primary"].Environment; env["MYSQL_ALLOW_EMPTY_PASSWORD"] != "yes" || env["MYSQL_ROOT_PASSWORD"] != "" {
+		t.Errorf("the servers' environment %v: the workers, coordinator and bench connect as root without a password", env)
 	}
 }
