@@ -69,8 +69,20 @@ func TestDerivedJoins(t *testing.T) {
 		{"select a.Origin, a.n, b.d from (select Origin, count(*) n from ontime group by Origin) a left join (select Origin, sum(Distance) d from ontime where Origin < 'M' group by Origin) b on a.Origin = b.Origin where a.n > 2 order by a.Origin", true, true},
 		// A string key under a case-insensitive collation: 'ab' joins 'AB'.
 		{"select k, a.n, b.d from (select lower(Carrier) k, count(*) n from ontime group by k) a join (select upper(Carrier) k, sum(Distance) d from ontime group by k) b using (k) order by k", true, true},
-		// Not distributed: RIGHT and NATURAL joins, a raw-row side, a
-		// replica table joined, a CTE read by another CTE.
+		// Q7 as ClickHouse writes it (YearD qualified: MySQL finds a bare
+		// one ambiguous), and with USING over a SMALLINT key.
+		{"select a.YearD, c1/c2 from (select YearD, count(*)*100 as c1 from ontime where DepDelayMinutes > 10 group by YearD) a inner join (select YearD, count(*) as c2 from ontime group by YearD) b on a.YearD = b.YearD order by a.YearD", true, true},
+		{"select YearD, c1/c2 as r from (select YearD, count(*)*100 as c1 from ontime where DepDelayMinutes > 10 group by YearD) a join (select YearD, count(*) as c2 from ontime group by YearD) b using (YearD) where c2 > 10 order by r desc, YearD limit 7", true, true},
+		// An aggregate over the joined rows, and HAVING.
+		{"select count(*), sum(c), avg(c2), max(c - c2) from (select Carrier, count(*) c from ontime where DayOfWeek = 1 group by Carrier) a, (select Carrier, count(*) c2 from ontime where DayOfWeek = 2 group by Carrier) b where a.Carrier = b.Carrier", true, true},
+		{"select a.DayOfWeek, count(*) n, sum(b.d) from (select DayOfWeek, Carrier, count(*) c from ontime group by DayOfWeek, Carrier) a join (select Carrier, sum(Distance) d from ontime group by Carrier) b using (Carrier) group by a.DayOfWeek having n > 1 order by a.DayOfWeek", true, true},
+		// A CTE joined with itself under two aliases.
+		{"with t as (select Carrier, YearD, count(*) c from ontime group by Carrier, YearD) select x.Carrier, x.YearD, x.c, y.c from t x left join t y on y.Carrier = x.Carrier and y.YearD = x.YearD + 1 order by x.Carrier, x.YearD limit 20", true, true},
+		// Not distributed: a bare column both sides have (MariaDB's
+		// error), SELECT * over USING, RIGHT and NATURAL joins, a raw-row
+		// side, a replica table joined, a CTE read by another CTE.
+		{"select YearD, c1/c2 from (select YearD, count(*)*100 as c1 from ontime group by YearD) a join (select YearD, count(*) as c2 from ontime group by YearD) b on a.YearD = b.YearD", false, false},
+		{"select * from (select Carrier, count(*) c from ontime group by Carrier) a join (select Carrier, count(*) c2 from ontime group by Carrier) b using (Carrier) order by c", true, false},
 		{"select Carrier, c, c2 from (select Carrier, count(*) c from ontime where YearD < 2000 group by Carrier) a right join (select Carrier, count(*) c2 from ontime group by Carrier) b using (Carrier) order by Carrier", true, false},
 		{"select Carrier, c, c2 from (select Carrier, count(*) c from ontime group by Carrier) a natural join (select Carrier, count(*) c2 from ontime group by Carrier) b order by Carrier", true, false},
 		{"select count(*), sum(c) from (select Carrier, count(*) c from ontime group by Carrier) a join (select Carrier from ontime where DayOfWeek = 1) b using (Carrier)", true, false},
@@ -78,10 +90,12 @@ func TestDerivedJoins(t *testing.T) {
 		{"with a as (select Carrier, count(*) c from ontime group by Carrier), b as (select Carrier, c * 2 c2 from a) select a.Carrier, c, c2 from a join b using (Carrier) order by a.Carrier", true, false},
 	}
 	for _, c := range cases {
-		const passed = `shoal_queries_total{kind="passthrough",outcome="ok"}`
-		before := scrape(t).get(passed)
+		// Counted as distributed when it ran so (an error, as MariaDB
+		// gives for the ambiguous column, is not).
+		const ran = `shoal_queries_total{kind="distributed",outcome="ok"}`
+		before := scrape(t).get(ran)
 		diff(t, c.sql, c.ordered)
-		distributed := scrape(t).get(passed) == before
+		distributed := scrape(t).get(ran) > before
 		if distributed != c.distributed {
 			t.Errorf("%s: distributed %v, want %v", c.sql, distributed, c.distributed)
 		}

@@ -80,11 +80,11 @@ func TestExplainGolden(t *testing.T) {
 	}
 }
 
-// TestExplainAnalyzeDerived: EXPLAIN ANALYZE of a derived table and of a
-// UNION ALL runs them and counts the rows MariaDB returns for the
-// statement.
+// TestExplainAnalyzeDerived: EXPLAIN ANALYZE of a derived table, of a
+// UNION ALL and of a join of derived tables runs them and counts the rows
+// MariaDB returns for the statement.
 func TestExplainAnalyzeDerived(t *testing.T) {
-	for _, q := range explainCases[:5] {
+	for _, q := range explainCases[:6] {
 		r, err := query(env.shoal, "EXPLAIN ANALYZE "+q)
 		if err != nil || r.err != nil {
 			t.Fatalf("EXPLAIN ANALYZE %s: %v %v", q, err, r.err)
