@@ -6,6 +6,10 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/charset"
+	"vitess.io/vitess/go/mysql/collations/colldata"
+	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -22,8 +26,10 @@ import (
 // its ephemeral table (aliases kept), is a join of in-memory tables: the
 // pinned engine's hash join runs it. Inner, comma/CROSS and LEFT joins
 // with ON or USING; NATURAL and RIGHT joins, a side that is not an
-// aggregate that distributes, a replica table among the sides, and
-// anything the rewrite below cannot prove the same pass through.
+// aggregate that distributes, a replica table among the sides, a side
+// with text in another character set than utf8mb4 (held as utf8mb4, it
+// would be compared under the wrong collation), and anything the rewrite
+// below cannot prove the same pass through.
 
 // derivedLeaf is one derived table or CTE reference of a join.
 type derivedLeaf struct {
@@ -67,6 +73,12 @@ func (s *ephemeral) planDerivedJoin(ctx context.Context, ss *Session, sel *ast.S
 	for _, l := range leaves {
 		side, ok := s.planSide(ctx, ss, l.innerSQL, l.alias)
 		if !ok {
+			return nil
+		}
+		if recodedSide(side.inner) {
+			// Held as utf8mb4 text, the outer statement would compare and
+			// sort it under a utf8mb4 collation, not its own.
+			s.log.Debug("derived join passes through: a side reads text that is not utf8mb4", "side", l.alias)
 			return nil
 		}
 		side.nullable = l.nullable
@@ -155,6 +167,22 @@ func joinLeaves(sel *ast.SelectStmt) ([]*derivedLeaf, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// recodedSide reports whether pr reads or returns text in another
+// character set than utf8mb4, or of a collation Shoal does not know.
+func recodedSide(pr *prepared) bool {
+	for _, c := range append(append([]charset.Charset(nil), pr.recode...), pr.outFrom...) {
+		if c != nil {
+			return true
+		}
+	}
+	for _, f := range pr.fields {
+		if sqltypes.IsText(f.Type) && f.Charset != binaryCollation && colldata.Lookup(collations.ID(f.Charset)) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // hasSubquery reports whether n holds a subquery.
