@@ -133,7 +133,10 @@ func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.Selec
 	}
 	inner, alias, _ := derivedSource(sel)
 	side, ok := s.planSide(ctx, ss, mustRestore(inner), alias)
-	if !ok {
+	if !ok || recodedSide(side.inner) {
+		// Text in another charset than utf8mb4 is held as utf8mb4: the
+		// outer statement would sort and compare it under the wrong
+		// collation.
 		return nil
 	}
 	// The outer statement reads the ephemeral table in place of the
