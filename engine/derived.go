@@ -128,10 +128,10 @@ func (d *derivedPlan) nullable() map[string]bool {
 // join of several, each over an aggregate that distributes; nil when it is
 // not such a statement (it passes through).
 func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt) *derivedPlan {
-	if _, _, ok := derivedSource(sel); !ok {
+	inner, alias, ok := derivedSource(sel)
+	if !ok {
 		return s.planDerivedJoin(ctx, ss, sel)
 	}
-	inner, alias, _ := derivedSource(sel)
 	side, ok := s.planSide(ctx, ss, mustRestore(inner), alias)
 	if !ok || recodedSide(side.inner) {
 		// Text in another charset than utf8mb4 is held as utf8mb4: the
@@ -159,8 +159,8 @@ func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.Selec
 	return &derivedPlan{sides: []derivedSide{side}, outerSQL: outerSQL}
 }
 
-// planSide plans one derived table's or CTE's SELECT (innerSQL); ok is false when it
-// is not an aggregate that distributes.
+// planSide plans one derived table's or CTE's SELECT (innerSQL); ok is
+// false when it is not an aggregate that distributes.
 func (s *ephemeral) planSide(ctx context.Context, ss *Session, innerSQL, alias string) (derivedSide, bool) {
 	innerSel, ok := mustReparse(innerSQL)
 	if !ok {
