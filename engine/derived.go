@@ -80,44 +80,64 @@ func (s *ephemeral) tryDerived(ctx context.Context, ss *Session, query string, c
 	return handled, err
 }
 
-// derivedPlan is a statement over one derived table or CTE whose inner
-// aggregate distributes: the inner plan, and the outer statement to run
-// over its result as derivedSchema.<alias>.
+// derivedPlan is a statement over derived tables or CTEs whose inner
+// aggregates distribute: one, or several joined (derivedjoin.go). Each
+// side's plan, and the outer statement to run over their results as
+// derivedSchema.<alias>.
 type derivedPlan struct {
-	inner    *prepared
-	innerSQL string
-	alias    string
+	sides    []derivedSide
 	outerSQL string
 }
 
-// def is the definition of the ephemeral table, for the outer
+// derivedSide is one derived table or CTE reference of the outer
+// statement: its distributed plan, its text, and its alias there.
+type derivedSide struct {
+	inner    *prepared
+	innerSQL string
+	alias    string
+	// nullable: on the null-supplying side of an outer join (it must not
+	// be the table the in-memory engine splits).
+	nullable bool
+}
+
+// def is the definition of the ephemeral tables, for the outer
 // statement's metadata query.
 func (d *derivedPlan) def(db, name string) (string, bool) {
-	if db == derivedSchema && name == d.alias {
-		return d.innerSQL, true
+	if db != derivedSchema {
+		return "", false
+	}
+	for _, side := range d.sides {
+		if name == side.alias {
+			return side.innerSQL, true
+		}
 	}
 	return "", false
 }
 
-// planDerived plans sel when its FROM is one derived table or one CTE over
-// an aggregate that distributes; nil when it is not such a statement (it
-// passes through).
+// nullable names the sides on the null-supplying side of an outer join.
+func (d *derivedPlan) nullable() map[string]bool {
+	out := map[string]bool{}
+	for _, side := range d.sides {
+		if side.nullable {
+			out[side.alias] = true
+		}
+	}
+	return out
+}
+
+// planDerived plans sel when its FROM is one derived table or CTE, or a
+// join of several, each over an aggregate that distributes; nil when it is
+// not such a statement (it passes through).
 func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt) *derivedPlan {
 	inner, alias, ok := derivedSource(sel)
 	if !ok {
-		return nil
+		return s.planDerivedJoin(ctx, ss, sel)
 	}
-	innerSQL, err := sqlparse.Restore(inner)
-	if err != nil {
-		return nil
-	}
-	innerSel, ok := mustReparse(innerSQL)
-	if !ok {
-		return nil
-	}
-	ipr, why, err := s.prep.plan(ctx, ss.DB, innerSQL, innerSel)
-	if err != nil || ipr == nil || !ipr.plan.Aggregate || ipr.prog != nil {
-		s.log.Debug("derived table passes through", "inner", innerSQL, "reason", why, "err", err)
+	side, ok := s.planSide(ctx, ss, mustRestore(inner), alias)
+	if !ok || recodedSide(side.inner) {
+		// Text in another charset than utf8mb4 is held as utf8mb4: the
+		// outer statement would sort and compare it under the wrong
+		// collation.
 		return nil
 	}
 	// The outer statement reads the ephemeral table in place of the
@@ -137,28 +157,45 @@ func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.Selec
 	if err != nil {
 		return nil
 	}
-	return &derivedPlan{inner: ipr, innerSQL: innerSQL, alias: alias, outerSQL: outerSQL}
+	return &derivedPlan{sides: []derivedSide{side}, outerSQL: outerSQL}
 }
 
-// runDerived runs sel when its FROM is one derived table or one CTE over
-// an aggregate that distributes. handled is false when it is not such a
-// statement (the caller passes it through).
+// planSide plans one derived table's or CTE's SELECT (innerSQL); ok is
+// false when it is not an aggregate that distributes.
+func (s *ephemeral) planSide(ctx context.Context, ss *Session, innerSQL, alias string) (derivedSide, bool) {
+	innerSel, ok := mustReparse(innerSQL)
+	if !ok {
+		return derivedSide{}, false
+	}
+	ipr, why, err := s.prep.plan(ctx, ss.DB, innerSQL, innerSel)
+	if err != nil || ipr == nil || !ipr.plan.Aggregate || ipr.prog != nil {
+		s.log.Debug("derived table passes through", "inner", innerSQL, "reason", why, "err", err)
+		return derivedSide{}, false
+	}
+	return derivedSide{inner: ipr, innerSQL: innerSQL, alias: alias}, true
+}
+
+// runDerived runs sel when its FROM is derived tables or CTEs over
+// aggregates that distribute (planDerived). handled is false when it is
+// not such a statement (the caller passes it through).
 func (s *ephemeral) runDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt, callback func(*sqltypes.Result) error) (handled bool, err error) {
 	d := s.planDerived(ctx, ss, sel)
 	if d == nil {
 		return false, nil
 	}
-	t, err := s.materialize(ctx, d.inner, d.alias)
-	if err != nil {
-		return true, err
+	tabs := make([]*pinned.Table, len(d.sides))
+	for i, side := range d.sides {
+		if tabs[i], err = s.materialize(ctx, side.inner, side.alias); err != nil {
+			return true, err
+		}
 	}
-	return s.runOver(ctx, ss, t, d.outerSQL, d.def, callback)
+	return s.runOver(ctx, ss, tabs, d.nullable(), d.outerSQL, d.def, callback)
 }
 
-// runOver plans outerSQL with t as derivedSchema.<t.Name> and runs it in
+// runOver plans outerSQL with tabs as derivedSchema.<name> and runs it in
 // memory. handled is false when the outer statement cannot run there.
-func (s *ephemeral) runOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool), callback func(*sqltypes.Result) error) (bool, error) {
-	pr, handled, err := s.prepareOver(ctx, ss, t, outerSQL, def)
+func (s *ephemeral) runOver(ctx context.Context, ss *Session, tabs []*pinned.Table, nullable map[string]bool, outerSQL string, def func(db, name string) (string, bool), callback func(*sqltypes.Result) error) (bool, error) {
+	pr, handled, err := s.prepareOver(ctx, ss, tabs, nullable, outerSQL, def)
 	if pr == nil {
 		return handled, err
 	}
@@ -169,25 +206,39 @@ func (s *ephemeral) runOver(ctx context.Context, ss *Session, t *pinned.Table, o
 	return true, err
 }
 
-// prepareOver plans and prepares outerSQL with t as
-// derivedSchema.<t.Name>, to run in memory. With no plan, handled is
-// false when the outer statement cannot run there (err is then nil).
-func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, t *pinned.Table, outerSQL string, def func(db, name string) (string, bool)) (pr *prepared, handled bool, err error) {
+// prepareOver plans and prepares outerSQL with tabs as
+// derivedSchema.<name>, to run in memory (a join of several as a hash
+// join; the nullable ones, on the null-supplying side of an outer join,
+// are never the split table). With no plan, handled is false when the
+// outer statement cannot run there (err is then nil).
+func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, tabs []*pinned.Table, nullable map[string]bool, outerSQL string, def func(db, name string) (string, bool)) (pr *prepared, handled bool, err error) {
 	outer, ok := mustReparse(outerSQL)
 	if !ok {
 		return nil, false, nil
 	}
-	cat := derivedCatalog{base: s.snap().Tables, t: t}
+	cat := derivedCatalog{base: s.snap().Tables, tabs: tabs, nullable: nullable}
 	p, err := planner.PlanSelect(cat, ss.DB, outer)
 	var nd *planner.NotDistributed
-	if errors.As(err, &nd) || (err == nil && p.DB != derivedSchema) {
+	if errors.As(err, &nd) || (err == nil && (p.DB != derivedSchema || cat.find(p.Table) == nil)) {
 		s.log.Debug("outer statement does not run in memory", "sql", outerSQL, "err", err)
 		return nil, false, nil
 	}
 	if err != nil {
+		if len(tabs) > 1 {
+			// A join's outer statement was rewritten (USING): let the
+			// replica answer it as the client wrote it.
+			s.log.Debug("outer join statement passes through", "sql", outerSQL, "err", err)
+			return nil, false, nil
+		}
 		return nil, true, err
 	}
-	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, t, coldefs.Query{}, def))
+	others := func(db, name string) *pinned.Table {
+		if db != derivedSchema {
+			return nil
+		}
+		return cat.find(name)
+	}
+	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, cat.find(p.Table), others, coldefs.Query{}, def))
 	if err == nil && pr.prog.Inexact() != "" {
 		err = errors.New(pr.prog.Inexact()) // the replica computes it: pass through
 	}
@@ -196,7 +247,7 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, t *pinned.Tabl
 		if errors.Is(err, pinexec.ErrUnsupported) {
 			return nil, false, nil
 		}
-		if _, ok := sqlerr.As(err); ok {
+		if _, ok := sqlerr.As(err); ok && len(tabs) == 1 {
 			return nil, true, err
 		}
 		return nil, false, nil
@@ -431,7 +482,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 	if err != nil {
 		return true, err
 	}
-	return s.runOver(ctx, ss, t, p.outerSQL, p.def, callback)
+	return s.runOver(ctx, ss, []*pinned.Table{t}, nil, p.outerSQL, p.def, callback)
 }
 
 // unionBranch returns a UNION branch's SELECT and the set operator before
@@ -453,15 +504,34 @@ func unionBranch(n ast.Node) (*ast.SelectStmt, *ast.SetOprType, bool) {
 // maxUnionRows bounds what a UNION ALL with ORDER BY/LIMIT holds.
 const maxUnionRows = 1_000_000
 
-// derivedCatalog is the replica catalog plus one in-memory table.
+// derivedCatalog is the replica catalog plus a statement's in-memory
+// tables. A nullable one is described as empty, so that the planner never
+// splits it (it splits the largest table, which must be on the preserved
+// side of every outer join).
 type derivedCatalog struct {
-	base planner.Catalog
-	t    *pinned.Table
+	base     planner.Catalog
+	tabs     []*pinned.Table
+	nullable map[string]bool
+}
+
+func (c derivedCatalog) find(name string) *pinned.Table {
+	for _, t := range c.tabs {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
 }
 
 func (c derivedCatalog) Table(db, name string) (*planner.Table, bool) {
-	if db == derivedSchema && name == c.t.Name {
-		return pinCatalog{pins: nil}.describe(db, name, c.t), true
+	if db == derivedSchema {
+		if t := c.find(name); t != nil {
+			pt := pinCatalog{pins: nil}.describe(db, name, t)
+			if c.nullable[name] {
+				pt.Rows = 0
+			}
+			return pt, true
+		}
 	}
 	return c.base.Table(db, name)
 }

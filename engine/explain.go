@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/schedule"
+	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -136,7 +137,14 @@ func describeOuter(pr *prepared) []string {
 	for i, l := range lines {
 		if strings.HasPrefix(l, "note: split table: pinned in memory (") {
 			lines[i] = "note: split table: the rows held in memory, run on the coordinator"
+			if len(pr.prog.Joined()) > 0 {
+				lines[i] = fmt.Sprintf("note: split table: %s.%s, the rows held in memory; it probes hash tables of the others, on the coordinator", pr.pin.DB, pr.pin.Name)
+			}
 		}
+	}
+	if j := pr.prog.JoinDescribe(); j != "" {
+		// The tables are empty when EXPLAIN plans it: no row counts.
+		lines = append(lines, strings.ReplaceAll(j, "(0 rows; ", "("))
 	}
 	return lines
 }
@@ -156,17 +164,29 @@ func (s explainer) explainDerived(ctx context.Context, ss *Session, text string,
 	if d == nil {
 		return nil, nil
 	}
-	t, err := buildRows(s.mem, derivedSchema, d.alias, d.inner.fields, nil)
-	if err != nil {
-		return nil, err
+	tabs := make([]*pinned.Table, len(d.sides))
+	names := make([]string, len(d.sides))
+	for i, side := range d.sides {
+		t, err := buildRows(s.mem, derivedSchema, side.alias, side.inner.fields, nil)
+		if err != nil {
+			return nil, err
+		}
+		tabs[i], names[i] = t, sqlparse.QuoteID(side.alias)
 	}
-	outer, _, err := s.eph.prepareOver(ctx, ss, t, d.outerSQL, d.def)
+	outer, _, err := s.eph.prepareOver(ctx, ss, tabs, d.nullable(), d.outerSQL, d.def)
 	if outer == nil {
 		return nil, err
 	}
-	lines := []string{fmt.Sprintf("derived table %s: distributed, its rows held in memory for the statement", sqlparse.QuoteID(d.alias))}
-	lines = append(lines, indent(s.describe(d.inner))...)
-	lines = append(lines, fmt.Sprintf("outer statement: in memory over %s", sqlparse.QuoteID(d.alias)))
+	var lines []string
+	for _, side := range d.sides {
+		lines = append(lines, fmt.Sprintf("derived table %s: distributed, its rows held in memory for the statement", sqlparse.QuoteID(side.alias)))
+		lines = append(lines, indent(s.describe(side.inner))...)
+	}
+	if len(d.sides) > 1 {
+		lines = append(lines, fmt.Sprintf("outer statement: in memory, a hash join of %s", strings.Join(names, ", ")))
+	} else {
+		lines = append(lines, fmt.Sprintf("outer statement: in memory over %s", names[0]))
+	}
 	lines = append(lines, indent(describeOuter(outer))...)
 	if analyze {
 		l, err := s.analyzeEphemeral(ctx, func(cb func(*sqltypes.Result) error) (bool, error) {
@@ -197,7 +217,7 @@ func (s explainer) explainUnion(ctx context.Context, ss *Session, u *ast.SetOprS
 			return nil, err
 		}
 		var handled bool
-		if outer, handled, err = s.eph.prepareOver(ctx, ss, t, p.outerSQL, p.def); outer == nil {
+		if outer, handled, err = s.eph.prepareOver(ctx, ss, []*pinned.Table{t}, nil, p.outerSQL, p.def); outer == nil {
 			if !handled && err == nil {
 				return nil, nil
 			}

@@ -13,13 +13,17 @@ import (
 // join's other tables are pinned tables too (the planner refuses joins with
 // replica tables); they are resolved now, so the plan keeps the versions it
 // was compiled against until a pin changes, and the plan cache's
-// generation with it.
-func (s *preparer) compilePinned(t *pinned.Table, fragment string, fields []*querypb.Field) (*pinexec.Program, error) {
+// generation with it. others resolves the other tables of a join; nil:
+// the pin registry (a statement's ephemeral tables are not registered).
+func (s *preparer) compilePinned(t *pinned.Table, others func(db, name string) *pinned.Table, fragment string, fields []*querypb.Field) (*pinexec.Program, error) {
+	if others == nil {
+		others = s.pins.Get
+	}
 	tables := func(db, name string) *pinned.Table {
 		if db == t.DB && name == t.Name {
 			return t
 		}
-		return s.pins.Get(db, name)
+		return others(db, name)
 	}
 	return pinexec.CompileJoin(s.env, t, tables, fragment, fields)
 }

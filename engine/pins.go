@@ -241,7 +241,7 @@ func (s *preparer) preparePinned(ctx context.Context, db, query string, p *plann
 		// own text.
 		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(s.snap().Tables, p)}
 	}
-	return s.prepareInMemory(ctx, db, p, t, d, func(d, n string) (string, bool) {
+	return s.prepareInMemory(ctx, db, p, t, nil, d, func(d, n string) (string, bool) {
 		if x := s.pins.Get(d, n); x != nil && !x.Whole {
 			return x.Source, true
 		}
@@ -250,8 +250,9 @@ func (s *preparer) preparePinned(ctx context.Context, db, query string, p *plann
 }
 
 // prepareInMemory is preparePinned for any in-memory table; def gives the
-// definitions replicas describe in place of tables only Shoal holds.
-func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool)) (*prepared, error) {
+// definitions replicas describe in place of tables only Shoal holds, and
+// others the in-memory tables a join reads besides t (nil: the pins).
+func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, others func(db, name string) *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool)) (*prepared, error) {
 	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
 	if err != nil {
 		return nil, err
@@ -265,7 +266,7 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 	if err != nil {
 		return nil, err
 	}
-	prog, err := s.compilePinned(t, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
+	prog, err := s.compilePinned(t, others, strings.Replace(p.FragmentSQL, planner.RangeMarker, "TRUE", 1), pr.fragFields)
 	if err != nil {
 		return nil, err
 	}

@@ -158,7 +158,7 @@ func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planne
 	meta, ok1 := columnFields(p.MetaSQL, t.Fields)
 	frag, ok2 := columnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
 	if !ok1 || !ok2 || p.Aggregate {
-		return s.prep.prepareInMemory(ctx, db, p, t, coldefs.Query{}, func(string, string) (string, bool) { return "", false })
+		return s.prep.prepareInMemory(ctx, db, p, t, nil, coldefs.Query{}, func(string, string) (string, bool) { return "", false })
 	}
 	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
 	if err := pr.compileRows(); err != nil {
