@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // RowBuilder builds Arrow record batches from rows of MySQL values, the
@@ -148,4 +149,26 @@ func parseDecimal(s []byte, scale int32) (*big.Int, error) {
 		return nil, fmt.Errorf("bad decimal %q", text)
 	}
 	return x, nil
+}
+
+// BuildBatches makes Arrow batches of the schema SchemaFor(fields) from
+// rows of MySQL values, 65,536 rows a batch (at least one batch, empty
+// for no rows). The caller releases them.
+func BuildBatches(mem memory.Allocator, fields []*querypb.Field, rows [][]sqltypes.Value) ([]arrow.RecordBatch, error) {
+	rb := NewRowBuilder(mem, SchemaFor(fields))
+	defer rb.Release()
+	var out []arrow.RecordBatch
+	for i, row := range rows {
+		if err := rb.Append(row); err != nil {
+			for _, b := range out {
+				b.Release()
+			}
+			return nil, err
+		}
+		if (i+1)%65536 == 0 {
+			out = append(out, rb.NewRecordBatch())
+		}
+	}
+	out = append(out, rb.NewRecordBatch())
+	return out, nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"testing"
 
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -26,7 +27,7 @@ func TestRealCharsets(t *testing.T) {
 		{Name: "b", Type: sqltypes.VarBinary, Charset: 63},
 		{Name: "m3", Type: sqltypes.VarChar, Charset: 33, ColumnLength: 30},
 	}
-	got, err := realCharsets(conv, raw)
+	got, err := rowformat.RealCharsets(conv, raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +38,7 @@ func TestRealCharsets(t *testing.T) {
 			t.Errorf("%s: collation %d, want %d", f.Name, f.Charset, wantColl[i])
 		}
 		name := ""
-		if cs := recodedCharset(f); cs != nil {
+		if cs := rowformat.RecodedCharset(f); cs != nil {
 			name = cs.Name()
 		}
 		if name != wantRecode[i] {
@@ -45,23 +46,23 @@ func TestRealCharsets(t *testing.T) {
 		}
 	}
 	if conv[0].Charset != 45 {
-		t.Error("realCharsets changed its input")
+		t.Error("rowformat.RealCharsets changed its input")
 	}
-	if _, err := realCharsets(conv, raw[:2]); err == nil {
+	if _, err := rowformat.RealCharsets(conv, raw[:2]); err == nil {
 		t.Error("column counts that differ were accepted")
 	}
 	// A latin1 output sent in a utf8mb4 result column is converted from
 	// latin1; a utf8mb4 one, a number or a binary column is not.
 	res := &querypb.Field{Type: sqltypes.VarChar, Charset: 45}
-	if cs := outputCharset(collations.ID(8), res); cs == nil || cs.Name() != "latin1" {
+	if cs := rowformat.OutputCharset(collations.ID(8), res); cs == nil || cs.Name() != "latin1" {
 		t.Errorf("latin1 output: %v", cs)
 	}
 	for _, c := range []collations.ID{45, 46, collations.Unknown} {
-		if cs := outputCharset(c, res); cs != nil {
+		if cs := rowformat.OutputCharset(c, res); cs != nil {
 			t.Errorf("output in collation %d converted from %s", c, cs.Name())
 		}
 	}
-	if cs := outputCharset(8, &querypb.Field{Type: sqltypes.VarBinary, Charset: 63}); cs != nil {
+	if cs := rowformat.OutputCharset(8, &querypb.Field{Type: sqltypes.VarBinary, Charset: 63}); cs != nil {
 		t.Error("binary result column converted")
 	}
 }

@@ -14,8 +14,10 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/derivedsql"
 	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
@@ -68,7 +70,7 @@ const derivedSchema = "shoal_derived"
 // was given) and runs it with runDerived; a statement that ran that way is
 // marked in the plan cache so repeats skip planning it for distribution.
 func (s *ephemeral) tryDerived(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (bool, error) {
-	sel, ok := mustReparse(query)
+	sel, ok := derivedsql.Reparse(query)
 	if !ok {
 		return false, nil
 	}
@@ -129,11 +131,11 @@ func (d *derivedPlan) nullable() map[string]bool {
 // join of several, each over an aggregate that distributes; nil when it is
 // not such a statement (it passes through).
 func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.SelectStmt) *derivedPlan {
-	inner, alias, ok := derivedSource(sel)
+	inner, alias, ok := derivedsql.Source(sel)
 	if !ok {
 		return s.planDerivedJoin(ctx, ss, sel)
 	}
-	side, ok := s.planSide(ctx, ss, mustRestore(inner), alias)
+	side, ok := s.planSide(ctx, ss, derivedsql.Restore(inner), alias)
 	if !ok || recodedSide(side.inner) {
 		// Text in another charset than utf8mb4 is held as utf8mb4: the
 		// outer statement would sort and compare it under the wrong
@@ -145,7 +147,7 @@ func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.Selec
 	if planner.NameFields(sel) != nil {
 		return nil
 	}
-	outer, ok := mustReparse(mustRestore(sel))
+	outer, ok := derivedsql.Reparse(derivedsql.Restore(sel))
 	if !ok {
 		return nil
 	}
@@ -163,7 +165,7 @@ func (s *ephemeral) planDerived(ctx context.Context, ss *Session, sel *ast.Selec
 // planSide plans one derived table's or CTE's SELECT (innerSQL); ok is
 // false when it is not an aggregate that distributes.
 func (s *ephemeral) planSide(ctx context.Context, ss *Session, innerSQL, alias string) (derivedSide, bool) {
-	innerSel, ok := mustReparse(innerSQL)
+	innerSel, ok := derivedsql.Reparse(innerSQL)
 	if !ok {
 		return derivedSide{}, false
 	}
@@ -212,7 +214,7 @@ func (s *ephemeral) runOver(ctx context.Context, ss *Session, tabs []*pinned.Tab
 // are never the split table). With no plan, handled is false when the
 // outer statement cannot run there (err is then nil).
 func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, tabs []*pinned.Table, nullable map[string]bool, outerSQL string, def func(db, name string) (string, bool)) (pr *prepared, handled bool, err error) {
-	outer, ok := mustReparse(outerSQL)
+	outer, ok := derivedsql.Reparse(outerSQL)
 	if !ok {
 		return nil, false, nil
 	}
@@ -272,8 +274,7 @@ func (s *ephemeral) materialize(ctx context.Context, pr *prepared, name string) 
 // information_schema.PROCESSLIST), for the pinned engine to run a
 // statement over.
 func buildRows(mem memory.Allocator, schema, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
-	c := &collector{fields: fields, rows: rows}
-	batches, err := c.batches(fields, mem)
+	batches, err := arrowexec.BuildBatches(mem, fields, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -283,42 +284,6 @@ func buildRows(mem memory.Allocator, schema, name string, fields []*querypb.Fiel
 		}
 	}()
 	return pinned.Build(schema, name, fields, batches)
-}
-
-// derivedSource returns the SELECT a statement reads as its only FROM
-// item: a derived table, or a single non-recursive CTE named in FROM.
-func derivedSource(sel *ast.SelectStmt) (*ast.SelectStmt, string, bool) {
-	if sel.From == nil || sel.From.TableRefs == nil || sel.From.TableRefs.Right != nil {
-		return nil, "", false
-	}
-	ts, ok := sel.From.TableRefs.Left.(*ast.TableSource)
-	if !ok {
-		return nil, "", false
-	}
-	if sel.With != nil {
-		if sel.With.IsRecursive || len(sel.With.CTEs) != 1 {
-			return nil, "", false
-		}
-		cte := sel.With.CTEs[0]
-		tn, ok := ts.Source.(*ast.TableName)
-		if !ok || tn.Schema.O != "" || !strings.EqualFold(tn.Name.O, cte.Name.O) || len(cte.ColNameList) > 0 {
-			return nil, "", false
-		}
-		q, ok := cte.Query.Query.(*ast.SelectStmt)
-		if !ok || q.With != nil {
-			return nil, "", false
-		}
-		alias := ts.AsName.O
-		if alias == "" {
-			alias = cte.Name.O
-		}
-		return q, alias, true
-	}
-	q, ok := ts.Source.(*ast.SelectStmt)
-	if !ok || ts.AsName.O == "" || q.With != nil {
-		return nil, "", false
-	}
-	return q, ts.AsName.O, true
 }
 
 // unionPlan is a UNION ALL whose every branch distributes: the
@@ -347,7 +312,7 @@ func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStm
 	}
 	p := &unionPlan{}
 	for i, n := range u.SelectList.Selects {
-		sel, op, ok := unionBranch(n)
+		sel, op, ok := derivedsql.UnionBranch(n)
 		if !ok || (i > 0 && (op == nil || *op != ast.UnionAll)) {
 			return nil, nil
 		}
@@ -360,7 +325,7 @@ func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStm
 		}
 		// Restore renders a branch alone (no set operator), so the text is
 		// the branch's own statement.
-		bsel, ok := mustReparse(text)
+		bsel, ok := derivedsql.Reparse(text)
 		if !ok {
 			return nil, nil
 		}
@@ -372,7 +337,7 @@ func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStm
 	}
 	// The union's metadata, from a replica; the first branch names the
 	// columns as the client wrote them.
-	if first, _, _ := unionBranch(u.SelectList.Selects[0]); planner.NameFields(first) != nil {
+	if first, _, _ := derivedsql.UnionBranch(u.SelectList.Selects[0]); planner.NameFields(first) != nil {
 		return nil, nil
 	}
 	orderBy, limit := u.OrderBy, u.Limit
@@ -485,22 +450,6 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 	return s.runOver(ctx, ss, []*pinned.Table{t}, nil, p.outerSQL, p.def, callback)
 }
 
-// unionBranch returns a UNION branch's SELECT and the set operator before
-// it, looking through parentheses around a single SELECT.
-func unionBranch(n ast.Node) (*ast.SelectStmt, *ast.SetOprType, bool) {
-	switch x := n.(type) {
-	case *ast.SelectStmt:
-		return x, x.AfterSetOperator, true
-	case *ast.SetOprSelectList:
-		if len(x.Selects) == 1 && x.With == nil {
-			if sel, ok := x.Selects[0].(*ast.SelectStmt); ok && sel.OrderBy == nil && sel.Limit == nil {
-				return sel, x.AfterSetOperator, true
-			}
-		}
-	}
-	return nil, nil, false
-}
-
 // maxUnionRows bounds what a UNION ALL with ORDER BY/LIMIT holds.
 const maxUnionRows = 1_000_000
 
@@ -534,21 +483,4 @@ func (c derivedCatalog) Table(db, name string) (*planner.Table, bool) {
 		}
 	}
 	return c.base.Table(db, name)
-}
-
-func mustReparse(sql string) (*ast.SelectStmt, bool) {
-	stmt, err := sqlparse.ParseOne(sql)
-	if err != nil {
-		return nil, false
-	}
-	sel, ok := stmt.(*ast.SelectStmt)
-	return sel, ok
-}
-
-func mustRestore(n ast.Node) string {
-	s, err := sqlparse.Restore(n)
-	if err != nil {
-		return ""
-	}
-	return s
 }

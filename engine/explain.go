@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/shoaldb/shoal/engine/derivedsql"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/pinned"
@@ -156,7 +157,7 @@ func describeOuter(pr *prepared) []string {
 // planned over an empty table of the inner result's columns; the rows
 // only exist when it runs.
 func (s explainer) explainDerived(ctx context.Context, ss *Session, text string, analyze bool) ([]string, error) {
-	sel, ok := mustReparse(text)
+	sel, ok := derivedsql.Reparse(text)
 	if !ok {
 		return nil, nil
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/charset"
 	"vitess.io/vitess/go/mysql/collations/colldata"
@@ -57,7 +58,7 @@ func toClient(ctx context.Context, callback func(*sqltypes.Result) error) func(*
 	var fields []*querypb.Field // as sent, converted
 	return func(r *sqltypes.Result) error {
 		if r.Fields != nil {
-			fields = convertFields(r.Fields, to)
+			fields = rowformat.ConvertFields(r.Fields, to)
 			r = &sqltypes.Result{Fields: fields, Rows: r.Rows, RowsAffected: r.RowsAffected, InsertID: r.InsertID}
 		}
 		if len(r.Rows) > 0 && fields != nil {
@@ -67,7 +68,7 @@ func toClient(ctx context.Context, callback func(*sqltypes.Result) error) func(*
 				out := make([]sqltypes.Value, len(row))
 				for i, v := range row {
 					out[i] = v
-					if i < len(fields) && fields[i].Charset != binaryCollation && v.IsText() {
+					if i < len(fields) && fields[i].Charset != rowformat.BinaryCollation && v.IsText() {
 						b, _ := charset.Convert(nil, to.Charset(), v.Raw(), charset.Charset_utf8mb4{})
 						out[i] = sqltypes.MakeTrusted(v.Type(), b)
 					}
@@ -78,25 +79,4 @@ func toClient(ctx context.Context, callback func(*sqltypes.Result) error) func(*
 		}
 		return callback(r)
 	}
-}
-
-// convertFields is fs as MariaDB describes them for character_set_results
-// to: a text column's charset number is to's, and its length in bytes is
-// its length in characters times to's bytes per character.
-func convertFields(fs []*querypb.Field, to colldata.Collation) []*querypb.Field {
-	out := make([]*querypb.Field, len(fs))
-	for i, f := range fs {
-		from := colldata.Lookup(collations.ID(f.Charset))
-		if f.Charset == binaryCollation || from == nil {
-			out[i] = f
-			continue
-		}
-		c := f.CloneVT()
-		c.Charset = uint32(to.ID())
-		if n := from.Charset().MaxWidth(); n > 0 {
-			c.ColumnLength = f.ColumnLength / uint32(n) * uint32(to.Charset().MaxWidth())
-		}
-		out[i] = c
-	}
-	return out
 }

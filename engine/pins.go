@@ -17,6 +17,7 @@ import (
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/pinstore"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/runqueue"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/observe"
@@ -93,7 +94,7 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 		fields = c.fields
 	}
 	if c.rows != nil || len(batches) == 0 {
-		b, err := c.batches(fields, s.mem)
+		b, err := arrowexec.BuildBatches(s.mem, fields, c.rows)
 		if err != nil {
 			return nil, batches, err
 		}
@@ -117,25 +118,6 @@ func (c *collector) add(r *sqltypes.Result) error {
 		c.rows = append(c.rows, append([]sqltypes.Value(nil), row...))
 	}
 	return nil
-}
-
-func (c *collector) batches(fields []*querypb.Field, mem memory.Allocator) ([]arrow.RecordBatch, error) {
-	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
-	defer rb.Release()
-	var out []arrow.RecordBatch
-	for i, row := range c.rows {
-		if err := rb.Append(row); err != nil {
-			for _, b := range out {
-				b.Release()
-			}
-			return nil, err
-		}
-		if (i+1)%65536 == 0 {
-			out = append(out, rb.NewRecordBatch())
-		}
-	}
-	out = append(out, rb.NewRecordBatch())
-	return out, nil
 }
 
 // kindPinned is the metrics path of a statement run in memory.
@@ -168,64 +150,12 @@ func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
 func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
 	pt := &planner.Table{Schema: db, Name: name, Rows: t.Rows, Pinned: true}
 	for _, col := range t.Cols {
-		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: dataType(col.Field)})
+		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: rowformat.DataType(col.Field)})
 	}
 	if len(t.Cols) > 0 {
 		pt.SplitColumn = t.Cols[0].Name
 	}
 	return pt
-}
-
-// dataType is a result column's type as information_schema.COLUMNS'
-// DATA_TYPE names it, which is what the planner's type rules read.
-func dataType(f *querypb.Field) string {
-	switch f.Type {
-	case sqltypes.Int8, sqltypes.Uint8:
-		return "tinyint"
-	case sqltypes.Int16, sqltypes.Uint16:
-		return "smallint"
-	case sqltypes.Int24, sqltypes.Uint24:
-		return "mediumint"
-	case sqltypes.Int32, sqltypes.Uint32:
-		return "int"
-	case sqltypes.Int64, sqltypes.Uint64:
-		return "bigint"
-	case sqltypes.Float32:
-		return "float"
-	case sqltypes.Float64:
-		return "double"
-	case sqltypes.Decimal:
-		return "decimal"
-	case sqltypes.Year:
-		return "year"
-	case sqltypes.Date:
-		return "date"
-	case sqltypes.Datetime:
-		return "datetime"
-	case sqltypes.Timestamp:
-		return "timestamp"
-	case sqltypes.Time:
-		return "time"
-	case sqltypes.Char:
-		return "char"
-	case sqltypes.VarChar:
-		return "varchar"
-	case sqltypes.Text:
-		return "text"
-	case sqltypes.Binary:
-		return "binary"
-	case sqltypes.VarBinary:
-		return "varbinary"
-	case sqltypes.Blob:
-		return "blob"
-	case sqltypes.Enum:
-		return "enum"
-	case sqltypes.Set:
-		return "set"
-	case sqltypes.TypeJSON:
-		return "json"
-	}
-	return strings.ToLower(f.Type.String())
 }
 
 // preparePinned prepares a plan whose split table is pinned: metadata from

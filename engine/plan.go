@@ -101,14 +101,14 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 		}
 		return nil, "", err
 	}
-	key := shapeKey(db, query) // shape.go
+	key := route.ShapeKey(db, query) // shape.go
 	if byCost {
 		pass, note, listed := route.ByCost(ctx, s.cfg, s.snap(), db, query, p, s.explainShaped(key))
 		if pass != "" {
 			switch {
 			case listed:
 				s.updateShape(key, func(n *shapeInfo) { n.pass = pass })
-			case s.cfg.RouteSmallRows > 0 && windowShape(query, p, s.splitUnique(p)):
+			case s.cfg.RouteSmallRows > 0 && route.WindowShape(query, p, s.splitUnique(p)):
 				max := uint64(s.cfg.RouteSmallRows - 1) // hi-lo+1 keys at most
 				s.updateShape(key, func(n *shapeInfo) { n.window, n.windowMax = true, max })
 			}

@@ -53,7 +53,7 @@ type cacheEntry struct {
 	// count and the announced result columns.
 	params uint16
 	fields []*querypb.Field
-	// shape is set for shape entries (keys from shapeKey, shape.go).
+	// shape is set for shape entries (keys from route.ShapeKey, shape.go).
 	shape *shapeInfo
 }
 

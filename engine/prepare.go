@@ -13,7 +13,6 @@ import (
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/charset"
-	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
@@ -23,6 +22,7 @@ import (
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/engine/route"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
@@ -58,7 +58,7 @@ type prepared struct {
 	order       []orderKey
 	visible     int // row plans: columns sent to the client
 	// recode are the charsets fragment columns are converted to from
-	// utf8mb4 as they arrive (nil: none; realCharsets), and outFrom the
+	// utf8mb4 as they arrive (nil: none; rowformat.RealCharsets), and outFrom the
 	// charsets output columns are converted from when they are sent (nil:
 	// none): a latin1 key is merged, evaluated and sorted as latin1 and
 	// sent in the result column's charset.
@@ -176,7 +176,7 @@ func (s *preparer) describe(ctx context.Context, db string, sqls ...string) ([][
 // columns as d describes them (package engine/coldefs), the fragment's from fragSQL.
 // With real, a fragment with character columns is described a second
 // time without conversion, and they take their real collations
-// (realCharsets): a converted description gives every text column the
+// (rowformat.RealCharsets): a converted description gives every text column the
 // connection's default collation (utf8mb4_general_ci), whatever the
 // column's (utf8mb4_bin, utf8mb4_unicode_ci, latin1, a COLLATE clause),
 // and the merge grouped and sorted by it ('a' and 'A' of a utf8mb4_bin
@@ -199,7 +199,7 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 			return err
 		}
 		fragFields = r.Fields
-		if real && textFields(fragFields) {
+		if real && rowformat.HasCharColumns(fragFields) {
 			if r, err = b.FetchUnconverted(fragSQL, 10); err != nil {
 				fragFailed = true
 				return fmt.Errorf("collations: %w", err)
@@ -215,75 +215,11 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 		return nil, err
 	}
 	if raw != nil {
-		if fragFields, err = realCharsets(fragFields, raw); err != nil {
+		if fragFields, err = rowformat.RealCharsets(fragFields, raw); err != nil {
 			return nil, err
 		}
 	}
 	return s.compilePrepared(p, fields, fragFields)
-}
-
-// realCharsets gives each character column of a fragment (described over
-// a utf8mb4 connection) the collation and length it has unconverted (raw:
-// character_set_results = NULL). Workers read fragments as utf8mb4, so a
-// column whose real charset differs (latin1, utf8mb3, …) arrives
-// converted: the merge converts it back (prepared.recode) and groups,
-// compares, sorts and evaluates it as MySQL does, in its own charset and
-// collation; the result writer converts what it sends.
-func realCharsets(frag, raw []*querypb.Field) ([]*querypb.Field, error) {
-	if len(raw) != len(frag) {
-		return nil, fmt.Errorf("fragment has %d columns unconverted, %d converted", len(raw), len(frag))
-	}
-	out := frag
-	for i, f := range frag {
-		r := raw[i]
-		if !charField(f) || r.Charset == f.Charset || r.Charset == binaryCollation {
-			continue
-		}
-		if &out[0] == &frag[0] {
-			out = slices.Clone(frag)
-		}
-		c := f.CloneVT()
-		c.Charset, c.ColumnLength = r.Charset, r.ColumnLength
-		out[i] = c
-	}
-	return out, nil
-}
-
-// textFields reports whether fs has a character column.
-func textFields(fs []*querypb.Field) bool {
-	for _, f := range fs {
-		if charField(f) {
-			return true
-		}
-	}
-	return false
-}
-
-// charField reports whether f is a character column: text, or typed
-// binary by vitess for its BINARY flag (a _bin collation, COLLATE
-// utf8mb4_bin) with a character set all the same.
-func charField(f *querypb.Field) bool {
-	return f.Charset != binaryCollation && (sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type))
-}
-
-// binaryCollation is the binary charset's collation id (63).
-const binaryCollation = 63
-
-// recodedCharset returns the charset a character field's values must be
-// converted to from utf8mb4 (their form on the wire from a worker, and
-// in a replica's converted results), or nil when they need none.
-func recodedCharset(f *querypb.Field) charset.Charset {
-	if f == nil || !sqltypes.IsText(f.Type) || f.Charset == binaryCollation {
-		return nil
-	}
-	c := colldata.Lookup(collations.ID(f.Charset))
-	if c == nil {
-		return nil
-	}
-	if n := c.Charset().Name(); n == "utf8mb4" || n == "binary" {
-		return nil
-	}
-	return c.Charset()
 }
 
 // exact is pr, or the error that passes the statement through when its
@@ -302,7 +238,7 @@ func (s *preparer) compilePrepared(p *planner.Plan, fields, fragFields []*queryp
 	var err error
 	pr := &prepared{plan: p, fields: fields, fragFields: fragFields, estRows: -1}
 	for i, f := range fragFields {
-		if cs := recodedCharset(f); cs != nil {
+		if cs := rowformat.RecodedCharset(f); cs != nil {
 			if pr.recode == nil {
 				pr.recode = make([]charset.Charset, len(fragFields))
 			}
@@ -320,20 +256,6 @@ func (s *preparer) compilePrepared(p *planner.Plan, fields, fragFields []*queryp
 	return pr, nil
 }
 
-// outputCharset returns the charset an output's values must be converted
-// from for its result column f, given the collation coll they are
-// evaluated in (nil: none, the same charset or not text).
-func outputCharset(coll collations.ID, f *querypb.Field) charset.Charset {
-	if coll == collations.Unknown || f == nil || !sqltypes.IsText(f.Type) || f.Charset == binaryCollation {
-		return nil
-	}
-	from, to := colldata.Lookup(coll), colldata.Lookup(collations.ID(f.Charset))
-	if from == nil || to == nil || from.Charset().Name() == to.Charset().Name() || from.Charset().Name() == "binary" {
-		return nil
-	}
-	return from.Charset()
-}
-
 // setOutFrom records that output i is converted from cs when sent.
 func (pr *prepared) setOutFrom(i int, cs charset.Charset) {
 	if cs == nil {
@@ -343,13 +265,6 @@ func (pr *prepared) setOutFrom(i int, cs charset.Charset) {
 		pr.outFrom = make([]charset.Charset, len(pr.fields))
 	}
 	pr.outFrom[i] = cs
-}
-
-func collationOf(f *querypb.Field) collations.ID {
-	if f == nil || f.Charset == 63 { // binary
-		return 0
-	}
-	return collations.ID(f.Charset)
 }
 
 func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
@@ -368,7 +283,7 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		return fmt.Errorf("statement returns %d columns, plan has %d outputs", len(pr.fields), len(p.Outputs))
 	}
 	for i := 0; i < nk; i++ {
-		pr.keys = append(pr.keys, arrowexec.KeySpec{Collation: collationOf(pr.fragFields[i])})
+		pr.keys = append(pr.keys, arrowexec.KeySpec{Collation: rowformat.Collation(pr.fragFields[i])})
 	}
 	// partialField[i] is the fragment field of plan partial i, or nil.
 	partialField := make([]*querypb.Field, len(p.Partials))
@@ -382,7 +297,7 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		if err != nil {
 			return err
 		}
-		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: kind, Collation: collationOf(pr.fragFields[j]),
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: kind, Collation: rowformat.Collation(pr.fragFields[j]),
 			Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 		j++
 	}
@@ -407,14 +322,14 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 				if !sqltypes.IsText(f.Type) && !sqltypes.IsBinary(f.Type) {
 					return fmt.Errorf("GROUP_CONCAT over %s values is not merged", f.Type)
 				}
-				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: collationOf(f),
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: rowformat.Collation(f),
 					Sep: pa.Sep, Desc: pa.Desc, MaxLen: groupConcatMaxLen})
 			default:
 				kind, err := aggKind(pa.Kind)
 				if err != nil {
 					return err
 				}
-				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: kind, Collation: collationOf(partialField[i]),
+				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: kind, Collation: rowformat.Collation(partialField[i]),
 					Sep: pa.Sep, MaxLen: groupConcatMaxLen})
 			}
 		}
@@ -451,15 +366,15 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		// column reports (COLLATE utf8mb4_bin, a utf8mb4_unicode_ci
 		// column: a converted description says utf8mb4_general_ci) is
 		// compared in the key's.
-		if cs := outputCharset(x.Collation(), f); cs != nil {
+		if cs := rowformat.OutputCharset(x.Collation(), f); cs != nil {
 			pr.setOutFrom(i, cs)
 			f = f.CloneVT()
 			f.Charset = uint32(x.Collation())
-		} else if c := x.Collation(); c != collations.Unknown && f != nil && charField(f) && f.Charset != uint32(c) {
+		} else if c := x.Collation(); c != collations.Unknown && f != nil && rowformat.CharField(f) && f.Charset != uint32(c) {
 			f = f.CloneVT()
 			f.Charset = uint32(c)
 		} else if j := slices.Index(names, strings.Trim(x.String(), "`")); j >= 0 && fields[j] != nil && f != nil &&
-			charField(f) && charField(fields[j]) && f.Charset != fields[j].Charset {
+			rowformat.CharField(f) && rowformat.CharField(fields[j]) && f.Charset != fields[j].Charset {
 			f = f.CloneVT() // the key itself, as the fragment typed it
 			f.Charset = fields[j].Charset
 		}
@@ -537,7 +452,7 @@ func exprCollation(expr string, names []string, fields []*querypb.Field) collati
 	e := strings.Trim(expr, "`")
 	for i, n := range names {
 		if n == e {
-			return collationOf(fields[i])
+			return rowformat.Collation(fields[i])
 		}
 	}
 	return collations.Unknown
@@ -566,7 +481,7 @@ func (pr *prepared) compileRows() error {
 		if t := pr.fragFields[col].Type; (t == sqltypes.Enum || t == sqltypes.Set) && pr.inexact == "" {
 			pr.inexact = "ORDER BY over an ENUM or SET column: the server orders by member numbers, the merge by text"
 		}
-		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: collationOf(pr.fragFields[col])})
+		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: rowformat.Collation(pr.fragFields[col])})
 	}
 	return nil
 }

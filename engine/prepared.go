@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/shoaldb/shoal/replica"
@@ -66,33 +65,4 @@ func (s *Engine) OnReplica(ctx context.Context, fn func(*replica.Conn) error) er
 		return err
 	}
 	return fn(b)
-}
-
-// ReadCharset reads the session's connection character set on its
-// replica connection, after a SET that may have changed it: "" for
-// utf8mb4, the charset's name when the client's and the results' are the
-// same, "mixed" otherwise (or when results are sent unconverted).
-func (s *Engine) ReadCharset(ctx context.Context, ss *Session) (string, error) {
-	b, err := s.rep.SessionBackend(ctx, ss)
-	if err != nil {
-		return "", err
-	}
-	r, err := b.Fetch("SELECT @@character_set_client, @@character_set_results", 1)
-	if err != nil {
-		if replica.Broken(err) {
-			ss.CloseBackend()
-		}
-		return "", err
-	}
-	if len(r.Rows) != 1 || r.Rows[0][1].IsNull() {
-		return "mixed", nil
-	}
-	client, results := strings.ToLower(r.Rows[0][0].ToString()), strings.ToLower(r.Rows[0][1].ToString())
-	switch {
-	case client != results:
-		return "mixed", nil
-	case client == "utf8mb4":
-		return "", nil
-	}
-	return client, nil
 }

@@ -14,6 +14,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/derivedsql"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/pinned/pinexec"
@@ -59,13 +60,13 @@ func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID u
 		return true, errProcesslistShape("it reads the table more than once")
 	}
 	tn := refs[0]
-	if ts := tableSourceOf(sel); ts != nil && ts.Source == tn && ts.AsName.O == "" {
+	if ts := derivedsql.TableSourceOf(sel); ts != nil && ts.Source == tn && ts.AsName.O == "" {
 		ts.AsName = tn.Name
 	}
 	tn.Schema, tn.Name = ast.NewCIStr(infoSchema), ast.NewCIStr(processlistName)
 	// WHERE ID = CONNECTION_ID(), the usual way to find one's own row:
 	// the in-memory engine has no session, so the id is written in.
-	sel.Accept(&connectionIDBinder{id: connID})
+	sel.Accept(&derivedsql.ConnectionIDBinder{ID: connID})
 	// The statement with LIMIT 0, for a replica to check should it not
 	// run here; rendered before planning rewrites sel.
 	limit := sel.Limit
@@ -177,12 +178,12 @@ func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planne
 // names them (the alias, else the name as written); ok is false for any
 // other select list.
 func columnFields(sql string, base []*querypb.Field) ([]*querypb.Field, bool) {
-	sel, ok := mustReparse(sql)
+	sel, ok := derivedsql.Reparse(sql)
 	if !ok || sel.Fields == nil {
 		return nil, false
 	}
 	table := ""
-	if ts := tableSourceOf(sel); ts != nil {
+	if ts := derivedsql.TableSourceOf(sel); ts != nil {
 		table = ts.AsName.O
 	}
 	var out []*querypb.Field
@@ -220,20 +221,11 @@ func renamed(f *querypb.Field, name, table string) *querypb.Field {
 	return c
 }
 
-// tableSourceOf is sel's one FROM item, nil for a join or none.
-func tableSourceOf(sel *ast.SelectStmt) *ast.TableSource {
-	if sel.From == nil || sel.From.TableRefs == nil || sel.From.TableRefs.Right != nil {
-		return nil
-	}
-	ts, _ := sel.From.TableRefs.Left.(*ast.TableSource)
-	return ts
-}
-
 // processlistRefs returns the statement's references to
 // information_schema.PROCESSLIST, subqueries included.
 func processlistRefs(sel *ast.SelectStmt, db string) []*ast.TableName {
 	var out []*ast.TableName
-	sel.Accept(&tableNameVisitor{visit: func(tn *ast.TableName) {
+	sel.Accept(&derivedsql.TableNameVisitor{Visit: func(tn *ast.TableName) {
 		schema := tn.Schema.O
 		if schema == "" {
 			schema = db
@@ -243,30 +235,6 @@ func processlistRefs(sel *ast.SelectStmt, db string) []*ast.TableName {
 		}
 	}})
 	return out
-}
-
-// tableNameVisitor calls visit for every table name in a statement.
-type tableNameVisitor struct{ visit func(*ast.TableName) }
-
-func (v *tableNameVisitor) Enter(n ast.Node) (ast.Node, bool) {
-	if tn, ok := n.(*ast.TableName); ok {
-		v.visit(tn)
-	}
-	return n, false
-}
-
-func (v *tableNameVisitor) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// connectionIDBinder replaces CONNECTION_ID() with the session's id.
-type connectionIDBinder struct{ id uint32 }
-
-func (v *connectionIDBinder) Enter(n ast.Node) (ast.Node, bool) { return n, false }
-
-func (v *connectionIDBinder) Leave(n ast.Node) (ast.Node, bool) {
-	if f, ok := n.(*ast.FuncCallExpr); ok && f.FnName.L == "connection_id" && len(f.Args) == 0 {
-		return ast.NewValueExpr(int64(v.id), "", ""), true
-	}
-	return n, true
 }
 
 // processlistTable builds the in-memory table: one row per session, in

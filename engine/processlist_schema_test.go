@@ -8,6 +8,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/engine/derivedsql"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/sqlparse"
 )
@@ -63,7 +64,7 @@ func TestProcesslistRewrite(t *testing.T) {
 		{"SELECT * FROM ontime.ontime WHERE id IN (SELECT ID FROM information_schema.PROCESSLIST)", "ontime", 1},
 		{"SELECT * FROM information_schema.PROCESSLIST a JOIN information_schema.PROCESSLIST b USING (ID)", "", 2},
 	} {
-		sel, ok := mustReparse(c.sql)
+		sel, ok := derivedsql.Reparse(c.sql)
 		if !ok {
 			t.Fatal(c.sql)
 		}
@@ -71,8 +72,8 @@ func TestProcesslistRewrite(t *testing.T) {
 			t.Errorf("%s in %q: %d references, want %d", c.sql, c.db, n, c.refs)
 		}
 	}
-	sel, _ := mustReparse("SELECT ID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID() OR ID = connection_id()")
-	sel.Accept(&connectionIDBinder{id: 42})
+	sel, _ := derivedsql.Reparse("SELECT ID FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID() OR ID = connection_id()")
+	sel.Accept(&derivedsql.ConnectionIDBinder{ID: 42})
 	got, err := sqlparse.Restore(sel)
 	if err != nil || strings.Contains(strings.ToLower(got), "connection_id") || strings.Count(got, "42") != 2 {
 		t.Errorf("bound: %s %v", got, err)

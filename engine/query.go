@@ -8,10 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql/collations"
-	"vitess.io/vitess/go/mysql/collations/charset"
-	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
@@ -48,7 +45,7 @@ func (w *resultWriter) add(row []sqltypes.Value) error {
 	out := row[:len(w.pr.fields):len(w.pr.fields)]
 	for i, f := range w.pr.fields {
 		if i < len(w.pr.outFrom) && w.pr.outFrom[i] != nil && !out[i].IsNull() {
-			out[i] = recodeOut(out[i], w.pr.outFrom[i], f)
+			out[i] = rowformat.RecodeOut(out[i], w.pr.outFrom[i], f)
 		}
 		if w.binary {
 			out[i] = rowformat.Binary(out[i], f)
@@ -74,17 +71,6 @@ func (w *resultWriter) flush() error {
 	err := w.callback(&sqltypes.Result{Rows: w.buf})
 	w.buf = nil
 	return err
-}
-
-// recodeOut converts a text value from charset from to the charset of
-// its result column f (a character MySQL cannot convert becomes '?').
-func recodeOut(v sqltypes.Value, from charset.Charset, f *querypb.Field) sqltypes.Value {
-	to := colldata.Lookup(collations.ID(f.Charset))
-	if to == nil || !v.IsText() {
-		return v
-	}
-	b, _ := charset.Convert(nil, to.Charset(), v.Raw(), from)
-	return sqltypes.MakeTrusted(v.Type(), b)
 }
 
 // execute runs a prepared distributed SELECT and streams its result.

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -63,15 +62,6 @@ type shapeInfo struct {
 	explored bool
 }
 
-// shapeKey is the cache key of query's shape in db, "" when it has none.
-func shapeKey(db, query string) string {
-	d, ok := sqlparse.Digest(query)
-	if !ok {
-		return ""
-	}
-	return "\x02" + db + "\x00" + d
-}
-
 // shape returns the shape cached under key for the current generation.
 func (s *preparer) shape(key string) *shapeInfo {
 	if key == "" {
@@ -105,24 +95,17 @@ func (s *preparer) shapePasses(db, query string) bool {
 	if !ok {
 		return false
 	}
-	sh := s.shape("\x02" + db + "\x00" + d) // shapeKey's
+	sh := s.shape("\x02" + db + "\x00" + d) // route.ShapeKey's
 	switch {
 	case sh == nil:
 		return false
 	case sh.pass != "":
 		return true
 	case sh.window && len(lits) == 2:
-		lo, hi, ok := intPair(lits)
+		lo, hi, ok := route.IntPair(lits)
 		return ok && lo <= hi && uint64(hi)-uint64(lo) <= sh.windowMax
 	}
 	return false
-}
-
-// intPair reads two decimal integer literals.
-func intPair(lits []string) (lo, hi int64, ok bool) {
-	lo, err1 := strconv.ParseInt(lits[0], 10, 64)
-	hi, err2 := strconv.ParseInt(lits[1], 10, 64)
-	return lo, hi, err1 == nil && err2 == nil
 }
 
 // splitUnique reports whether p's split key is its table's primary key
@@ -132,54 +115,12 @@ func (s *preparer) splitUnique(p *planner.Plan) bool {
 	return ok && t.SplitUnique
 }
 
-// windowShape reports whether p, a statement routed to one replica by
-// its key window, has a window shape: its only masked literals are two
-// integers that are its key window's bounds, in order, over a unique
-// integer key, with nothing in the WHERE clause that could widen the
-// window for other values (OR, XOR, NOT, CASE, parentheses). The check
-// is by value on this statement and by the absence of those words on its
-// shape; for a shape that passes it, a window [lo, hi] holds at most
-// hi-lo+1 rows.
-func windowShape(query string, p *planner.Plan, unique bool) bool {
-	if !unique || p.Split != planner.SplitInt || p.KeyLo == nil || p.KeyHi == nil || p.KeyPoints >= 0 {
-		return false
-	}
-	d, lits, ok := sqlparse.DigestLiterals(query)
-	if !ok || len(lits) != 2 {
-		return false
-	}
-	lo, hi, ok := intPair(lits)
-	if !ok || lo != *p.KeyLo || hi != *p.KeyHi || lo >= hi {
-		return false
-	}
-	i := strings.Index(strings.ToLower(d), " where ")
-	if i < 0 {
-		return false
-	}
-	l := strings.ToLower(d[i:]) + " "
-	for _, w := range []string{" or ", " xor ", " not ", " case ", "||", "!", "(", "<>"} {
-		if strings.Contains(l, w) {
-			return false
-		}
-	}
-	return true
-}
-
-// selectHead is a statement's text up to its first FROM: the select list
-// (the planner renders FROM upper case, after the select list).
-func selectHead(sql string) string {
-	if i := strings.Index(sql, " FROM "); i >= 0 {
-		return sql[:i]
-	}
-	return sql
-}
-
 // prepareShaped is prepare, with the columns and the row estimate of an
 // earlier statement of the shape key when it has them.
 func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string, d coldefs.Query) (*prepared, error) {
 	sh := s.shape(key)
 	fragSQL := pushdown.Empty(p)
-	metaHead, fragHead := selectHead(p.MetaSQL), selectHead(fragSQL)
+	metaHead, fragHead := route.SelectHead(p.MetaSQL), route.SelectHead(fragSQL)
 	var pr *prepared
 	var err error
 	if sh != nil && sh.described && sh.metaHead == metaHead && sh.fragHead == fragHead {

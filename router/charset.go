@@ -50,7 +50,7 @@ func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error 
 	if !sqlparse.ContainsFold(query, "names") && !sqlparse.ContainsFold(query, "character") {
 		return nil
 	}
-	name, err := s.eng.ReadCharset(ctx, &ss.Session)
+	name, err := s.eng.Replicas().ReadCharset(ctx, &ss.Session)
 	if err != nil {
 		return err
 	}

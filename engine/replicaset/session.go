@@ -1,6 +1,7 @@
 package replicaset
 
 import (
+	"context"
 	"strings"
 
 	"github.com/shoaldb/shoal/replica"
@@ -67,4 +68,33 @@ func (ss *Session) RememberSet(stmt string) {
 	if len(ss.sets) < 256 {
 		ss.sets = append(ss.sets, stmt)
 	}
+}
+
+// ReadCharset reads the session's connection character set on its
+// replica connection, after a SET that may have changed it: "" for
+// utf8mb4, the charset's name when the client's and the results' are the
+// same, "mixed" otherwise (or when results are sent unconverted).
+func (s *Set) ReadCharset(ctx context.Context, ss *Session) (string, error) {
+	b, err := s.SessionBackend(ctx, ss)
+	if err != nil {
+		return "", err
+	}
+	r, err := b.Fetch("SELECT @@character_set_client, @@character_set_results", 1)
+	if err != nil {
+		if replica.Broken(err) {
+			ss.CloseBackend()
+		}
+		return "", err
+	}
+	if len(r.Rows) != 1 || r.Rows[0][1].IsNull() {
+		return "mixed", nil
+	}
+	client, results := strings.ToLower(r.Rows[0][0].ToString()), strings.ToLower(r.Rows[0][1].ToString())
+	switch {
+	case client != results:
+		return "mixed", nil
+	case client == "utf8mb4":
+		return "", nil
+	}
+	return client, nil
 }

@@ -1,4 +1,4 @@
-package engine
+package derivedsql
 
 import (
 	"testing"
@@ -33,12 +33,12 @@ func TestRewriteUsing(t *testing.T) {
 		{"SELECT c3 FROM d.a AS a JOIN d.b AS b USING (Carrier) JOIN d.c AS c ON a.Carrier = c.YearD WHERE Carrier = 'x'", ""},
 	}
 	for _, c := range cases {
-		sel, ok := mustReparse(c.in)
+		sel, ok := Reparse(c.in)
 		if !ok {
 			t.Fatalf("parse %s", c.in)
 		}
 		got := ""
-		if rewriteUsing(sel, cols) {
+		if RewriteUsing(sel, cols) {
 			var err error
 			if got, err = sqlparse.Restore(sel); err != nil {
 				t.Fatal(err)

@@ -1,0 +1,186 @@
+package rowformat
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/charset"
+	"vitess.io/vitess/go/mysql/collations/colldata"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+)
+
+// BinaryCollation is the binary charset's collation id (63).
+const BinaryCollation = 63
+
+// Character sets of result and fragment columns: which columns are
+// character data, their real collations, and the conversions between the
+// charset a value is merged in, its column's, and the client's.
+
+// RealCharsets gives each character column of a fragment (described over
+// a utf8mb4 connection) the collation and length it has unconverted (raw:
+// character_set_results = NULL). Workers read fragments as utf8mb4, so a
+// column whose real charset differs (latin1, utf8mb3, …) arrives
+// converted: the merge converts it back (prepared.recode) and groups,
+// compares, sorts and evaluates it as MySQL does, in its own charset and
+// collation; the result writer converts what it sends.
+func RealCharsets(frag, raw []*querypb.Field) ([]*querypb.Field, error) {
+	if len(raw) != len(frag) {
+		return nil, fmt.Errorf("fragment has %d columns unconverted, %d converted", len(raw), len(frag))
+	}
+	out := frag
+	for i, f := range frag {
+		r := raw[i]
+		if !CharField(f) || r.Charset == f.Charset || r.Charset == BinaryCollation {
+			continue
+		}
+		if &out[0] == &frag[0] {
+			out = slices.Clone(frag)
+		}
+		c := f.CloneVT()
+		c.Charset, c.ColumnLength = r.Charset, r.ColumnLength
+		out[i] = c
+	}
+	return out, nil
+}
+
+// HasCharColumns reports whether fs has a character column.
+func HasCharColumns(fs []*querypb.Field) bool {
+	for _, f := range fs {
+		if CharField(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// CharField reports whether f is a character column: text, or typed
+// binary by vitess for its BINARY flag (a _bin collation, COLLATE
+// utf8mb4_bin) with a character set all the same.
+func CharField(f *querypb.Field) bool {
+	return f.Charset != BinaryCollation && (sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type))
+}
+
+// RecodedCharset returns the charset a character field's values must be
+// converted to from utf8mb4 (their form on the wire from a worker, and
+// in a replica's converted results), or nil when they need none.
+func RecodedCharset(f *querypb.Field) charset.Charset {
+	if f == nil || !sqltypes.IsText(f.Type) || f.Charset == BinaryCollation {
+		return nil
+	}
+	c := colldata.Lookup(collations.ID(f.Charset))
+	if c == nil {
+		return nil
+	}
+	if n := c.Charset().Name(); n == "utf8mb4" || n == "binary" {
+		return nil
+	}
+	return c.Charset()
+}
+
+// OutputCharset returns the charset an output's values must be converted
+// from for its result column f, given the collation coll they are
+// evaluated in (nil: none, the same charset or not text).
+func OutputCharset(coll collations.ID, f *querypb.Field) charset.Charset {
+	if coll == collations.Unknown || f == nil || !sqltypes.IsText(f.Type) || f.Charset == BinaryCollation {
+		return nil
+	}
+	from, to := colldata.Lookup(coll), colldata.Lookup(collations.ID(f.Charset))
+	if from == nil || to == nil || from.Charset().Name() == to.Charset().Name() || from.Charset().Name() == "binary" {
+		return nil
+	}
+	return from.Charset()
+}
+
+func Collation(f *querypb.Field) collations.ID {
+	if f == nil || f.Charset == 63 { // binary
+		return 0
+	}
+	return collations.ID(f.Charset)
+}
+
+// RecodeOut converts a text value from charset from to the charset of
+// its result column f (a character MySQL cannot convert becomes '?').
+func RecodeOut(v sqltypes.Value, from charset.Charset, f *querypb.Field) sqltypes.Value {
+	to := colldata.Lookup(collations.ID(f.Charset))
+	if to == nil || !v.IsText() {
+		return v
+	}
+	b, _ := charset.Convert(nil, to.Charset(), v.Raw(), from)
+	return sqltypes.MakeTrusted(v.Type(), b)
+}
+
+// ConvertFields is fs as MariaDB describes them for character_set_results
+// to: a text column's charset number is to's, and its length in bytes is
+// its length in characters times to's bytes per character.
+func ConvertFields(fs []*querypb.Field, to colldata.Collation) []*querypb.Field {
+	out := make([]*querypb.Field, len(fs))
+	for i, f := range fs {
+		from := colldata.Lookup(collations.ID(f.Charset))
+		if f.Charset == BinaryCollation || from == nil {
+			out[i] = f
+			continue
+		}
+		c := f.CloneVT()
+		c.Charset = uint32(to.ID())
+		if n := from.Charset().MaxWidth(); n > 0 {
+			c.ColumnLength = f.ColumnLength / uint32(n) * uint32(to.Charset().MaxWidth())
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// DataType is a result column's type as information_schema.COLUMNS'
+// DATA_TYPE names it, which is what the planner's type rules read.
+func DataType(f *querypb.Field) string {
+	switch f.Type {
+	case sqltypes.Int8, sqltypes.Uint8:
+		return "tinyint"
+	case sqltypes.Int16, sqltypes.Uint16:
+		return "smallint"
+	case sqltypes.Int24, sqltypes.Uint24:
+		return "mediumint"
+	case sqltypes.Int32, sqltypes.Uint32:
+		return "int"
+	case sqltypes.Int64, sqltypes.Uint64:
+		return "bigint"
+	case sqltypes.Float32:
+		return "float"
+	case sqltypes.Float64:
+		return "double"
+	case sqltypes.Decimal:
+		return "decimal"
+	case sqltypes.Year:
+		return "year"
+	case sqltypes.Date:
+		return "date"
+	case sqltypes.Datetime:
+		return "datetime"
+	case sqltypes.Timestamp:
+		return "timestamp"
+	case sqltypes.Time:
+		return "time"
+	case sqltypes.Char:
+		return "char"
+	case sqltypes.VarChar:
+		return "varchar"
+	case sqltypes.Text:
+		return "text"
+	case sqltypes.Binary:
+		return "binary"
+	case sqltypes.VarBinary:
+		return "varbinary"
+	case sqltypes.Blob:
+		return "blob"
+	case sqltypes.Enum:
+		return "enum"
+	case sqltypes.Set:
+		return "set"
+	case sqltypes.TypeJSON:
+		return "json"
+	}
+	return strings.ToLower(f.Type.String())
+}
