@@ -99,17 +99,19 @@ stage "soak without the race detector" go test -count=1 -timeout 10m -run 'TestS
 # The compose end-to-end stage (scripts/compose-test.sh): images built here,
 # the MariaDB flavour up, differential queries and container faults, the
 # benchmark, down -v.
-# base_images waits for the background build of the base images.
-base_images() {
-  local rc=0
-  wait "$bases_pid" || rc=$?
-  cat .local/images-bases.log
-  echo "base images ready $((SECONDS - bases_start)) s after the build started"
-  return $rc
-}
 if [ $docker_ok = 0 ]; then
   skip "compose e2e" "no Docker engine answers (docker info failed)"
 else
+  # Waited for here, in this shell: a stage runs its command in a
+  # pipeline's subshell, which cannot wait for this shell's children.
+  bases_rc=0
+  wait "$bases_pid" || bases_rc=$?
+  bases_took=$((SECONDS - bases_start))
+  base_images() {
+    cat .local/images-bases.log
+    echo "base images and the static build's cache ready ${bases_took} s after they started"
+    return "$bases_rc"
+  }
   stage "compose base images (built in the background)" base_images
   stage "compose e2e" scripts/compose-test.sh
 fi
