@@ -10,57 +10,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/pinned/pintest"
 )
-
-// appendFields are the columns of the append tests' flights table: an
-// integer key, a dictionary string, a nullable narrow integer, a date.
-var appendFields = []*querypb.Field{
-	field("id", sqltypes.Int32, 63, 11),
-	field("Carrier", sqltypes.VarChar, 45, 40),
-	field("Delay", sqltypes.Int32, 63, 11),
-	field("Day", sqltypes.Date, 63, 10),
-}
-
-// flightRows makes rows [from, to) as the workers would send them, in
-// batches of 100; edit may change a row.
-func flightRows(t *testing.T, mem memory.Allocator, from, to int, edit func(i int, row []sqltypes.Value)) []arrow.RecordBatch {
-	t.Helper()
-	carriers := []string{"AA", "aa", "UA", "DL", "WN"}
-	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(appendFields))
-	defer rb.Release()
-	var out []arrow.RecordBatch
-	for i := from; i < to; i++ {
-		delay := sqltypes.NewInt64(int64(i*37%200 - 20))
-		if i%11 == 0 {
-			delay = sqltypes.NULL
-		}
-		row := []sqltypes.Value{
-			sqltypes.NewInt64(int64(i)),
-			sqltypes.NewVarChar(carriers[i%len(carriers)]),
-			delay,
-			sqltypes.MakeTrusted(sqltypes.Date, fmt.Appendf(nil, "2021-%02d-%02d", i%12+1, i%28+1)),
-		}
-		if edit != nil {
-			edit(i, row)
-		}
-		if err := rb.Append(row); err != nil {
-			t.Fatal(err)
-		}
-		if (i+1)%100 == 0 {
-			out = append(out, rb.NewRecordBatch())
-		}
-	}
-	return append(out, rb.NewRecordBatch())
-}
-
-func release(bs []arrow.RecordBatch) {
-	for _, b := range bs {
-		b.Release()
-	}
-}
 
 // mustBuild builds rows [from, to) with mem.
 func mustBuild(t *testing.T, mem memory.Allocator, from, to int, edit func(int, []sqltypes.Value)) *Table {
@@ -267,3 +220,10 @@ func rowsOf(t *Table) []string {
 	}
 	return out
 }
+
+// The append tests' flights table (pintest).
+var (
+	appendFields = pintest.AppendFields
+	flightRows   = pintest.FlightRows
+	release      = pintest.Release
+)

@@ -1,16 +1,12 @@
 package pinned
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/shoaldb/shoal/pinned/pintest"
 	"go.uber.org/goleak"
-	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
-
-	"github.com/shoaldb/shoal/arrowexec"
 )
 
 // vitess starts glog's flush daemon at init; everything else must end.
@@ -18,59 +14,6 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m,
 		goleak.IgnoreAnyFunction("github.com/golang/glog.(*fileSink).flushDaemon"),
 		goleak.IgnoreAnyFunction("github.com/golang/glog.(*loggingT).flushDaemon"))
-}
-
-func field(name string, t querypb.Type, charset uint32, length uint32) *querypb.Field {
-	return &querypb.Field{Name: name, Type: t, Charset: charset, ColumnLength: length}
-}
-
-// testTable is a small flights table: ids, a carrier (utf8mb4_general_ci,
-// 'aa' and 'AA' are one group), a nullable delay, a day of week, a date and
-// a double.
-func testTable(t *testing.T, rows int) *Table {
-	t.Helper()
-	fields := []*querypb.Field{
-		field("id", sqltypes.Int32, 63, 11),
-		field("Carrier", sqltypes.VarChar, 45, 40),
-		field("Delay", sqltypes.Int32, 63, 11),
-		field("Dow", sqltypes.Int8, 63, 4),
-		field("Day", sqltypes.Date, 63, 10),
-		field("Ratio", sqltypes.Float64, 63, 22),
-	}
-	carriers := []string{"AA", "aa", "UA", "DL", "WN", "Ba ", "ba"}
-	mem := memory.NewGoAllocator()
-	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
-	defer rb.Release()
-	var batches []arrow.RecordBatch
-	for i := 0; i < rows; i++ {
-		delay := sqltypes.NewInt64(int64(i*37%200 - 20))
-		if i%11 == 0 {
-			delay = sqltypes.NULL
-		}
-		row := []sqltypes.Value{
-			sqltypes.NewInt64(int64(i * 3)),
-			sqltypes.NewVarChar(carriers[i%len(carriers)]),
-			delay,
-			sqltypes.NewInt64(int64(i%7 + 1)),
-			sqltypes.MakeTrusted(sqltypes.Date, []byte(fmt.Sprintf("2020-%02d-%02d", i%12+1, i%28+1))),
-			sqltypes.MakeTrusted(sqltypes.Float64, []byte(fmt.Sprintf("%d.25", i%13))),
-		}
-		if err := rb.Append(row); err != nil {
-			t.Fatal(err)
-		}
-		if (i+1)%100 == 0 {
-			batches = append(batches, rb.NewRecordBatch())
-		}
-	}
-	batches = append(batches, rb.NewRecordBatch())
-	tbl, err := Build("db", "flights", fields, batches)
-	for _, b := range batches {
-		b.Release()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
 }
 
 func TestBuildDictionaryAndBytes(t *testing.T) {
@@ -94,4 +37,21 @@ func TestBuildDictionaryAndBytes(t *testing.T) {
 	if per := tbl.Bytes / tbl.Rows; per < 19 || per > 23 {
 		t.Errorf("%d bytes per row", per)
 	}
+}
+
+// field is a column definition (pintest.Field).
+var field = pintest.Field
+
+// testTable is pintest.Flights as a pinned table: ids, a carrier
+// (utf8mb4_general_ci, 'aa' and 'AA' are one group), a nullable delay, a
+// day of week, a date and a double.
+func testTable(t *testing.T, rows int) *Table {
+	t.Helper()
+	batches := pintest.Flights(t, memory.NewGoAllocator(), rows)
+	defer pintest.Release(batches)
+	tbl, err := Build("db", "flights", pintest.FlightsFields, batches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
 }

@@ -2,7 +2,6 @@ package pinexec
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pintest"
 )
 
 // vitess starts glog's flush daemon at init; everything else must end.
@@ -23,59 +23,6 @@ func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m,
 		goleak.IgnoreAnyFunction("github.com/golang/glog.(*fileSink).flushDaemon"),
 		goleak.IgnoreAnyFunction("github.com/golang/glog.(*loggingT).flushDaemon"))
-}
-
-func field(name string, t querypb.Type, charset uint32, length uint32) *querypb.Field {
-	return &querypb.Field{Name: name, Type: t, Charset: charset, ColumnLength: length}
-}
-
-// testTable is a small flights table: ids, a carrier (utf8mb4_general_ci,
-// 'aa' and 'AA' are one group), a nullable delay, a day of week, a date and
-// a double.
-func testTable(t *testing.T, rows int) *pinned.Table {
-	t.Helper()
-	fields := []*querypb.Field{
-		field("id", sqltypes.Int32, 63, 11),
-		field("Carrier", sqltypes.VarChar, 45, 40),
-		field("Delay", sqltypes.Int32, 63, 11),
-		field("Dow", sqltypes.Int8, 63, 4),
-		field("Day", sqltypes.Date, 63, 10),
-		field("Ratio", sqltypes.Float64, 63, 22),
-	}
-	carriers := []string{"AA", "aa", "UA", "DL", "WN", "Ba ", "ba"}
-	mem := memory.NewGoAllocator()
-	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
-	defer rb.Release()
-	var batches []arrow.RecordBatch
-	for i := 0; i < rows; i++ {
-		delay := sqltypes.NewInt64(int64(i*37%200 - 20))
-		if i%11 == 0 {
-			delay = sqltypes.NULL
-		}
-		row := []sqltypes.Value{
-			sqltypes.NewInt64(int64(i * 3)),
-			sqltypes.NewVarChar(carriers[i%len(carriers)]),
-			delay,
-			sqltypes.NewInt64(int64(i%7 + 1)),
-			sqltypes.MakeTrusted(sqltypes.Date, []byte(fmt.Sprintf("2020-%02d-%02d", i%12+1, i%28+1))),
-			sqltypes.MakeTrusted(sqltypes.Float64, []byte(fmt.Sprintf("%d.25", i%13))),
-		}
-		if err := rb.Append(row); err != nil {
-			t.Fatal(err)
-		}
-		if (i+1)%100 == 0 {
-			batches = append(batches, rb.NewRecordBatch())
-		}
-	}
-	batches = append(batches, rb.NewRecordBatch())
-	tbl, err := pinned.Build("db", "flights", fields, batches)
-	for _, b := range batches {
-		b.Release()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
 }
 
 // run executes fragment over tbl with fields as its output metadata and
@@ -185,4 +132,21 @@ func TestCollationGroups(t *testing.T) {
 			t.Errorf("fast=%v: groups %v, want counts %v", fast, got, want)
 		}
 	}
+}
+
+// field is a column definition (pintest.Field).
+var field = pintest.Field
+
+// testTable is pintest.Flights as a pinned table: ids, a carrier
+// (utf8mb4_general_ci, 'aa' and 'AA' are one group), a nullable delay, a
+// day of week, a date and a double.
+func testTable(t *testing.T, rows int) *pinned.Table {
+	t.Helper()
+	batches := pintest.Flights(t, memory.NewGoAllocator(), rows)
+	defer pintest.Release(batches)
+	tbl, err := pinned.Build("db", "flights", pintest.FlightsFields, batches)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
 }
