@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"context"
-	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
-	vtmysql "vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/collations"
 )
 
@@ -37,72 +35,49 @@ func TestClientCharsets(t *testing.T) {
 		{"SET NAMES latin1", 45, "SET NAMES latin1", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			shoal, direct := charsetConn(t, rawShoal, tc.handshake), charsetConn(t, rawDirect, tc.handshake)
+			// Each side one connection (rawSide keeps its idle one), so
+			// SET NAMES holds for the queries after it.
+			shoal, direct := charsetSide(t, rawShoal, tc.handshake), charsetSide(t, rawDirect, tc.handshake)
 			if tc.setNames != "" {
-				for _, c := range []*vtmysql.Conn{shoal, direct} {
-					if _, err := c.ExecuteFetch(tc.setNames, 1, false); err != nil {
-						t.Fatalf("%s: %v", tc.setNames, err)
+				for _, side := range []*rawSide{shoal, direct} {
+					if r, err := side.query(tc.setNames); err != nil || r.err != nil {
+						t.Fatalf("%s: %v %v", tc.setNames, err, r)
 					}
 				}
 			}
 			for _, q := range queries {
-				want, got := fetchText(t, direct, q), fetchText(t, shoal, q)
-				if got != want {
-					t.Errorf("%s\nShoal:\n%s\nMariaDB:\n%s", q, got, want)
+				got, err := shoal.query(q)
+				if err != nil {
+					t.Fatalf("%s through Shoal: %v", q, err)
+				}
+				want, err := direct.query(q)
+				if err != nil {
+					t.Fatalf("%s directly: %v", q, err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("%s\nShoal:   %+v\nMariaDB: %+v", q, *got, *want)
 				}
 				if strings.HasPrefix(q, "SELECT @@") {
 					continue
 				}
-				r, err := shoal.ExecuteFetch("EXPLAIN "+q, 100, false)
-				if err != nil {
-					t.Fatalf("EXPLAIN %s: %v", q, err)
+				r, err := shoal.query("EXPLAIN " + q)
+				if err != nil || r.err != nil || len(r.rows) == 0 {
+					t.Fatalf("EXPLAIN %s: %v %v", q, err, r)
 				}
-				plan := r.Rows[0][0].ToString()
-				if dist := strings.HasPrefix(plan, "split "); dist != tc.distributed {
-					t.Errorf("%s: distributed %v, want %v:\n%s", q, dist, tc.distributed, plan)
+				if dist := strings.HasPrefix(r.rows[0][0], "split "); dist != tc.distributed {
+					t.Errorf("%s: distributed %v, want %v:\n%s", q, dist, tc.distributed, r.rows[0][0])
 				}
 			}
 		})
 	}
 }
 
-// charsetConn connects to side with the handshake charset cs.
-func charsetConn(t *testing.T, side *rawSide, cs collations.ID) *vtmysql.Conn {
+// charsetSide is side with the handshake charset cs, on connections of
+// its own.
+func charsetSide(t *testing.T, side *rawSide, cs collations.ID) *rawSide {
 	t.Helper()
-	p := side.params
-	p.Charset = cs
-	c, err := vtmysql.Connect(context.Background(), &p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	return c
-}
-
-// fetchText renders q's answer on c as a client receives it: column
-// definitions and the bytes of each value.
-func fetchText(t *testing.T, c *vtmysql.Conn, q string) string {
-	t.Helper()
-	r, err := c.ExecuteFetch(q, 10000, true)
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	var b strings.Builder
-	for _, f := range r.Fields {
-		fmt.Fprintf(&b, "%s: %s\n", f.Name, fieldDef(f))
-	}
-	for _, row := range r.Rows {
-		for i, v := range row {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			if v.IsNull() {
-				b.WriteString("NULL")
-			} else {
-				fmt.Fprintf(&b, "%q", v.Raw())
-			}
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
+	s := &rawSide{params: side.params}
+	s.params.Charset = cs
+	t.Cleanup(s.close)
+	return s
 }
