@@ -194,6 +194,44 @@ func TestConcatMaxLenSession(t *testing.T) {
 	}
 }
 
+// TestDivPrecisionSession: a session that sets div_precision_increment
+// gets quotients typed and rounded with its own increment: statements
+// with a division run on its replica (the fragments and the merge use the
+// default 4).
+func TestDivPrecisionSession(t *testing.T) {
+	ctx := context.Background()
+	sc, err := env.shoal.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer discard(sc)
+	dc, err := env.direct.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer discard(dc)
+	for _, c := range []*sql.Conn{sc, dc} {
+		if _, err := c.ExecContext(ctx, "SET SESSION div_precision_increment = 9"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		"select sum(Distance / 7), avg(ArrDelayMinutes) from ontime",
+		"select DayOfWeek, sum(Distance / 7), max(Distance) / 3 from ontime group by DayOfWeek",
+		"select id, Distance / 7 from ontime order by id limit 5",
+	} {
+		got, err := queryArgs(sc, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := queryArgs(dc, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare(t, q, got, want, true)
+	}
+}
+
 // discard closes a connection instead of returning it to its pool, so its
 // session state does not leak into other tests.
 func discard(c *sql.Conn) {

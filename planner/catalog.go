@@ -16,6 +16,8 @@ type Column struct {
 	// connection's (utf8mb4) reach the coordinator converted to it; the
 	// engine converts them back before merging (see Table.Recoded).
 	Charset, Collation string
+	// Scale is a DECIMAL column's digits after the point, 0 for others.
+	Scale int
 }
 
 // Recoded reports whether t has a character column in a charset other
@@ -59,6 +61,11 @@ type Table struct {
 	// index (engine/catalog/sample.go), with row comparisons on the columns.
 	// A table with neither runs as one fragment.
 	KeyColumns []string
+	// IndexLeads are the first columns of the table's indexes (primary
+	// and secondary), lower case: a GROUP BY on one of them may be done
+	// through the index rather than a temporary table, which changes how
+	// MySQL rounds a DECIMAL quotient's running sum. Nil when unknown.
+	IndexLeads []string
 	// Rows is the estimated row count (information_schema.TABLES).
 	Rows int64
 	// Min and Max are the split column's bounds when last read. They only

@@ -36,6 +36,12 @@ func testCatalog() Catalog {
 	c.Add(&Table{Schema: "ontime", Name: "logs", Rows: 8e6, Partitions: parts, Columns: cols("YearD", "msg")})
 	c.Add(&Table{Schema: "ontime", Name: "bigtails", KeyColumns: []string{"Carrier", "TailNum"}, Rows: 2e7, Columns: cols("Carrier", "TailNum", "Distance")})
 	c.Add(&Table{Schema: "ontime", Name: "tails", KeyColumns: []string{"Carrier", "TailNum"}, Rows: 2e6, Columns: cols("Carrier", "TailNum", "Distance")})
+	// fares has typed columns and known indexes (id, k): the plans of
+	// aggregates over DECIMAL divisions depend on both.
+	c.Add(&Table{Schema: "ontime", Name: "fares", SplitColumn: "id", Rows: 1e6, Min: 1, Max: 1e6,
+		IndexLeads: []string{"id", "k"},
+		Columns: []Column{{Name: "id", Type: "int"}, {Name: "k", Type: "int"}, {Name: "g", Type: "int"},
+			{Name: "d", Type: "decimal", Scale: 2}, {Name: "wide", Type: "decimal", Scale: 25}}})
 	c.Add(&Table{Schema: "ontime", Name: "carriers", SplitColumn: "", Rows: 22, Columns: cols("code", "name", "country")})
 	c.Add(&Table{Schema: "ontime", Name: "airports", SplitColumn: "", Rows: 105, Columns: cols("code", "city", "state", "name")})
 	return c

@@ -3,11 +3,11 @@ package planner
 import (
 	"fmt"
 	"slices"
-
-	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
 
 	"github.com/shoaldb/shoal/sqlparse"
 )
@@ -207,13 +207,20 @@ type aggPlanner struct {
 	// outputs are the select fields' aliases (lower case) for HAVING and
 	// ORDER BY name resolution; "" when a field has none.
 	aliases []string
+	// bare are the aggregates that are a whole select field, sent as
+	// the server rounds them, with no expression around them.
+	bare map[*ast.AggregateFuncExpr]bool
+	// indexGroup is true when MySQL may group otherwise than through a
+	// temporary table: a GROUP BY key is a plain column that leads an
+	// index, a join, WITH ROLLUP, SQL_BIG_RESULT, or indexes not known.
+	indexGroup bool
 }
 
 func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where string) error {
 	if err := checkMaterializedAvg(sel); err != nil {
 		return err
 	}
-	a := &aggPlanner{sel: sel, srcs: srcs}
+	a := &aggPlanner{sel: sel, srcs: srcs, bare: map[*ast.AggregateFuncExpr]bool{}}
 	for _, f := range sel.Fields.Fields {
 		if f.WildCard != nil {
 			return notDist("SELECT * with aggregates")
@@ -244,11 +251,16 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 		}
 	}
 	if sel.GroupBy != nil {
+		// WITH ROLLUP groups sorted rows (filesort), not through a
+		// temporary table: counted with the uncertain cases.
+		a.indexGroup = len(srcs) != 1 || srcs[0].tbl.IndexLeads == nil || sel.GroupBy.Rollup ||
+			sel.SelectStmtOpts != nil && sel.SelectStmtOpts.SQLBigResult || hasMaterializingAggregate(sel)
 		for _, it := range sel.GroupBy.Items {
 			e, err := a.groupExpr(it.Expr)
 			if err != nil {
 				return err
 			}
+			a.notePlainKey(e)
 			s, err := sqlparse.Restore(e)
 			if err != nil {
 				return notDist("cannot render GROUP BY: %v", err)
@@ -371,6 +383,102 @@ func (a *aggPlanner) groupExpr(e ast.ExprNode) (ast.ExprNode, error) {
 		return nil, notDist("aggregate in GROUP BY")
 	}
 	return e, nil
+}
+
+// maxDivScale bounds the declared scale of a DECIMAL division that an
+// aggregate over it is distributed for: MySQL keeps a quotient's digits
+// in groups of nine, so up to 27 of them, which DECIMAL(65,30) holds.
+const maxDivScale = 27
+
+// divPrecisionIncrement is MySQL's default div_precision_increment: a
+// quotient's declared scale is its dividend's plus this.
+const divPrecisionIncrement = 4
+
+// divScale is the declared scale of an exact (integer and DECIMAL)
+// expression as MySQL types it, or maxDivScale+1 when it cannot tell.
+func (a *aggPlanner) divScale(e ast.ExprNode) int {
+	const unknown = maxDivScale + 1
+	switch x := e.(type) {
+	case *ast.ParenthesesExpr:
+		return a.divScale(x.Expr)
+	case *ast.UnaryOperationExpr:
+		return a.divScale(x.V)
+	case *ast.ColumnNameExpr:
+		for _, s := range a.srcs {
+			if x.Name.Table.O != "" && !strings.EqualFold(x.Name.Table.O, s.alias) {
+				continue
+			}
+			if c, ok := s.tbl.Column(x.Name.Name.O); ok {
+				return c.Scale
+			}
+		}
+		return unknown
+	case ast.ValueExpr:
+		switch v := x.GetValue().(type) {
+		case int64, uint64:
+			return 0
+		case *test_driver.MyDecimal:
+			_, frac, _ := strings.Cut(v.String(), ".")
+			return len(frac)
+		}
+		return unknown
+	case *ast.BinaryOperationExpr:
+		l, r := a.divScale(x.L), a.divScale(x.R)
+		switch x.Op {
+		case opcode.Div:
+			return min(l+divPrecisionIncrement, unknown)
+		case opcode.Mul:
+			return min(l+r, unknown)
+		case opcode.Plus, opcode.Minus, opcode.Mod:
+			return max(l, r)
+		case opcode.IntDiv:
+			return 0
+		}
+	}
+	return unknown
+}
+
+// hasMaterializingAggregate reports a GROUP_CONCAT, JSON or DISTINCT
+// aggregate anywhere in sel's select list, HAVING or ORDER BY.
+func hasMaterializingAggregate(sel *ast.SelectStmt) bool {
+	found := false
+	v := &finder{found: &found, match: func(n ast.Node) bool {
+		x, ok := n.(*ast.AggregateFuncExpr)
+		if !ok {
+			return false
+		}
+		switch strings.ToLower(x.F) {
+		case "group_concat", "json_arrayagg", "json_objectagg":
+			return true
+		}
+		return x.Distinct
+	}}
+	visitOutsideWhere(sel, v)
+	return found
+}
+
+// notePlainKey sets a.indexGroup when the GROUP BY key e is a plain
+// column that leads one of its table's indexes.
+func (a *aggPlanner) notePlainKey(e ast.ExprNode) {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		e = p.Expr
+	}
+	c, ok := e.(*ast.ColumnNameExpr)
+	if !ok {
+		return
+	}
+	for _, s := range a.srcs {
+		if c.Name.Table.O != "" && !strings.EqualFold(c.Name.Table.O, s.alias) {
+			continue
+		}
+		if slices.Contains(s.tbl.IndexLeads, c.Name.Name.L) {
+			a.indexGroup = true
+		}
+	}
 }
 
 var stringTypes = map[string]bool{"char": true, "varchar": true, "tinytext": true, "text": true,
@@ -504,6 +612,9 @@ func (a *aggPlanner) final(e ast.ExprNode, aliases bool) (string, error) {
 		return "", notDist("cannot re-parse expression %q: %v", s, err)
 	}
 	e = stmt.(*ast.SelectStmt).Fields.Fields[0].Expr
+	if x, ok := e.(*ast.AggregateFuncExpr); ok && !aliases {
+		a.bare[x] = true // a whole select field (HAVING and ORDER BY resolve aliases)
+	}
 	r := &finalRewriter{a: a, aliases: aliases, repl: map[ast.Node]ast.ExprNode{}}
 	if n, ok := e.Accept(r); ok {
 		e = n.(ast.ExprNode)
@@ -605,10 +716,40 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	if f != "count" && a.hasExactDivision(x.Args[0]) {
 		// MySQL keeps a DECIMAL quotient's internal digits (a multiple of
 		// nine) inside the aggregate, and MariaDB rounds its running sum
-		// to the declared scale when it groups through a temporary table:
-		// the answer depends on the server's execution strategy, so no
-		// merge can reproduce it. Let the replica answer.
-		return nil, notDist("aggregate over a DECIMAL division (its rounding depends on MySQL's execution)")
+		// (and a stored MIN/MAX) to the declared scale when it groups
+		// through a temporary table: the answer depends on the server's
+		// execution strategy, so no merge can reproduce it. Let the
+		// replica answer. Two cases are exact whatever the strategy: the
+		// BIT_ family converts each row to an integer before combining,
+		// and a MIN or MAX that is a whole select field is sent rounded
+		// to its declared scale, and rounding is monotone, so the least
+		// of the fragments' rounded values is the rounded least. Inside
+		// an expression, HAVING or ORDER BY the internal digits count.
+		switch {
+		case strings.HasPrefix(f, "bit_"):
+		case (f == "min" || f == "max") && a.bare[x]:
+		case f != "sum" && f != "avg" && f != "min" && f != "max":
+			return nil, notDist("aggregate over a DECIMAL division (its rounding depends on MySQL's execution)")
+		case a.divScale(x.Args[0]) > maxDivScale:
+			return nil, notDist("aggregate over a DECIMAL division with more than %d digits after the point", maxDivScale)
+		case a.sel.GroupBy == nil:
+			// No grouping, no temporary table: MySQL adds (and
+			// compares) the quotients with their internal digits and
+			// rounds once, when it sends the result. The fragments
+			// keep those digits (a quotient has at most 27 of them
+			// here: its declared scale is checked below 28), the
+			// merge adds them exactly, the result is sent rounded to
+			// the declared scale, as MySQL does.
+			arg = "CAST(" + arg + " AS DECIMAL(65,30))"
+		case !a.indexGroup:
+			// Grouped through a temporary table (no key can use an
+			// index): MySQL stores each group's running value rounded
+			// to the declared scale, and so does each fragment, which
+			// groups the same keys the same way; the rounded sums add
+			// exactly.
+		default:
+			return nil, notDist("aggregate over a DECIMAL division where MySQL may group without the temporary table that rounds it (an indexed key, a join, WITH ROLLUP, a GROUP_CONCAT, JSON or DISTINCT aggregate)")
+		}
 	}
 	switch f {
 	case "avg":
@@ -622,6 +763,10 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 		"bit_and": MergeBitAnd, "bit_or": MergeBitOr, "bit_xor": MergeBitXor}[f]
 	if kind == 0 {
 		return nil, notDist("aggregate %s is not distributed yet", strings.ToUpper(x.F))
+	}
+	if arg != args[0] {
+		// The argument was rewritten (a DECIMAL quotient kept whole).
+		return a.partial(kind, strings.ToUpper(f)+"("+arg+")"), nil
 	}
 	s, err := sqlparse.Restore(x)
 	if err != nil {

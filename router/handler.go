@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
@@ -23,6 +24,12 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		// The merge cuts GROUP_CONCAT at the default group_concat_max_len
 		// and the result metadata (VARCHAR or TEXT, its length) is the
 		// default's too: the session's own value is on its replica.
+		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+	}
+	if ss.SetsChanged("div_precision_increment") && (strings.Contains(query, "/") || sqlparse.ContainsFold(query, "avg")) && readsOnly(query) {
+		// The fragments and the merge type a quotient (and AVG) with the
+		// default increment (4 digits); the session's own is on its
+		// replica.
 		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
 	}
 	ctx, pass := ss.charsetRoute(ctx, query) // charset.go

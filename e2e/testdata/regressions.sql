@@ -69,3 +69,27 @@ SELECT DestState, YearD DIV 10, CONCAT(Carrier, '/', OriginState) AS k3, COUNT(*
 -- passed through in that plan shape.
 -- ordered
 SELECT SUBSTRING(o.Origin,1,1), ROUND(AVG(o.FlightNum), 3) AS a2, o.YearD DIV 10 AS k3, COUNT(o.id), LENGTH(GROUP_CONCAT(o.ArrDelayMinutes SEPARATOR '')) AS a1 FROM ontime o WHERE o.Distance NOT IN (3423, 2756, 5653) GROUP BY o.UniqueCarrier, SUBSTRING(o.Origin,1,1), k3 ORDER BY a1 DESC, o.UniqueCarrier DESC, SUBSTRING(o.Origin,1,1), o.YearD DIV 10 DESC LIMIT 10 OFFSET 1
+
+-- Aggregates over a DECIMAL division, distributed since MySQL's rounding is
+-- known: without GROUP BY the fragments keep the quotients' internal digits
+-- (CAST … AS DECIMAL(65,30)) and the result is rounded once; grouped by an
+-- expression (a temporary table on both sides) each running value is
+-- rounded to the declared scale, as MariaDB's temporary table stores it.
+-- Before: MAX(Distance/7) - MIN(Distance/7) gave 1028.8572, MariaDB 1028.8571.
+-- ordered
+SELECT MAX(Distance / 7) - MIN(Distance / 7), AVG(ArrDelayMinutes / 60), SUM(Distance / 7) * 3, MIN(Distance / 7) * 7 FROM ontime WHERE Origin <> 'DTW'
+-- ordered
+SELECT MONTH(FlightDate) m, SUM(Distance / 7) s, AVG((ArrDelayMinutes - DepDelayMinutes) / 13), MAX(Distance / 7) - MIN(Distance / 7) FROM ontime GROUP BY m HAVING s > 10 ORDER BY s DESC, m
+-- ordered
+SELECT YearD, Quarter, SUM(-Distance / 7), AVG(Distance * 1.25 / 7) FROM ontime GROUP BY YearD, Quarter ORDER BY 3, YearD, Quarter LIMIT 5
+-- Column definitions of a temporary-table plan whose WHERE lists primary
+-- keys: the probe `id < smallest` made the range impossible and MariaDB
+-- described the select items (BINARY_FLAG on numbers); described now with
+-- `(id + 0) < smallest`, which keeps the plan over the listed rows.
+-- ordered
+SELECT MONTH(FlightDate), MIN(DepDelayMinutes) AS a1, COUNT(*) AS a2 FROM ontime WHERE id IN (361, 6970, 20000) GROUP BY MONTH(FlightDate) HAVING SUM(COALESCE(ArrDelayMinutes, 0)) > 1
+-- GROUP BY an indexed column with a temporary table for the ORDER BY:
+-- MariaDB lays the temporary table out by the access path (AVG without
+-- BINARY_FLAG through the index); the probe now bounds the index's column.
+-- ordered
+SELECT FlightDate AS k1, AVG(Distance - 1000) AS a2, LOCATE('A', MIN(Origin)) FROM ontime GROUP BY k1 ORDER BY LOCATE('A', MIN(Origin)), FlightDate LIMIT 10

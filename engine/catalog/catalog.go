@@ -207,7 +207,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		s.Tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: rowCount(row[2])})
 	}
 	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE,
-		IFNULL(CHARACTER_SET_NAME, ''), IFNULL(COLLATION_NAME, '') FROM information_schema.COLUMNS
+		IFNULL(CHARACTER_SET_NAME, ''), IFNULL(COLLATION_NAME, ''), IFNULL(NUMERIC_SCALE, 0) FROM information_schema.COLUMNS
 		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
 		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, 10000000)
 	if err != nil {
@@ -221,6 +221,10 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		}
 		col := planner.Column{Name: row[2].ToString(), Type: strings.ToLower(row[3].ToString()),
 			Charset: row[6].ToString(), Collation: row[7].ToString()}
+		if col.Type == "decimal" {
+			sc, _ := row[8].ToInt64()
+			col.Scale = int(sc)
+		}
 		t.Columns = append(t.Columns, col)
 		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {
 			unsigned[t.Schema+"."+t.Name+"."+col.Name] = true
@@ -250,6 +254,20 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		// index (keysample.go), if literals compare as the index orders.
 		if keyComparable(t, pk) {
 			t.KeyColumns = pk
+		}
+	}
+	// The first column of every index: a GROUP BY on one may group
+	// through the index, not a temporary table (planner.Table.IndexLeads).
+	r, err = b.Fetch(`SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME
+		FROM information_schema.STATISTICS WHERE SEQ_IN_INDEX = 1
+		AND TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+		ORDER BY TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME`, 1000000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		if t, ok := s.Tables.Table(row[0].ToString(), row[1].ToString()); ok {
+			t.IndexLeads = append(t.IndexLeads, strings.ToLower(row[2].ToString()))
 		}
 	}
 	for key, col := range splitCols {
@@ -313,6 +331,7 @@ func SameSchema(a, b *Snapshot) bool {
 		tb, ok := b.Tables[key]
 		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType || ta.SplitUnique != tb.SplitUnique ||
 			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
+			!slices.Equal(ta.IndexLeads, tb.IndexLeads) ||
 			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) {
 			return false
 		}

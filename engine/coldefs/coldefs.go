@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +60,17 @@ type Query struct {
 	// Empty is a predicate that selects no row of the split table through
 	// its primary key, "" when there is none (see EmptyPredicate).
 	Empty string
+	// Table is the split table, `db`.`name`, for a probe through one of
+	// its secondary indexes; "" when unknown.
+	Table string
+}
+
+// TableName is p's split table as Query.Table wants it.
+func TableName(p *planner.Plan) string {
+	if p.DB == "" || p.Table == "" {
+		return ""
+	}
+	return sqlparse.QuoteID(p.DB) + "." + sqlparse.QuoteID(p.Table)
 }
 
 // EmptyPredicate is a predicate on p's split table that the replica
@@ -91,10 +103,26 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 		return fetchFields(b, d.Meta)
 	}
 	if d.Empty != "" && usesTemporary(b, d.Text) {
+		if f, ok := indexProbe(b, c, d); ok {
+			return f, nil
+		}
 		probe := c.WithPredicate(d.Text, d.Empty)
 		if usesTemporary(b, probe) {
 			if f, err := fetchFields(b, probe); err == nil {
 				return f, nil
+			}
+		} else if col, bound, ok := strings.Cut(d.Empty, " < "); ok {
+			// The statement's own WHERE bounds the key (id IN (…), a
+			// BETWEEN), so the probe's range is provably empty and
+			// MariaDB drops the plan. The same bound on an expression
+			// of the key is not folded: it reads the rows of the
+			// statement's own key range, run only when EXPLAIN says
+			// they are few.
+			probe = c.WithPredicate(d.Text, "("+col+" + 0) < "+bound)
+			if rows, ok := plannedRows(b, probe); ok && rows <= maxScanProbeRows {
+				if f, err := fetchFields(b, probe); err == nil {
+					return f, nil
+				}
 			}
 		}
 	}
@@ -131,28 +159,133 @@ func fetchFields(b *replica.Conn, q string) ([]*querypb.Field, error) {
 // top-level SELECT's result through a temporary table (EXPLAIN: "Using
 // temporary" on a row of select 1). An EXPLAIN that fails says no.
 func usesTemporary(b *replica.Conn, q string) bool {
+	_, temp := plannedRows(b, q)
+	return temp
+}
+
+// maxScanProbeRows bounds the rows a probe whose key bound is not
+// folded may read (EXPLAIN's estimate for its temporary-table plan).
+const maxScanProbeRows = 10000
+
+// plannedRows returns EXPLAIN's largest row estimate for the top-level
+// SELECT of q (math.MaxInt64 when a row has none to read) and whether
+// that SELECT reads its result through a temporary table. An EXPLAIN
+// that fails says no temporary table.
+func plannedRows(b *replica.Conn, q string) (int64, bool) {
 	r, err := b.Fetch("EXPLAIN "+q, 1000)
 	if err != nil {
-		return false
+		return 0, false
 	}
-	id, extra := -1, -1
+	id, extra, rows := -1, -1, -1
 	for i, f := range r.Fields {
 		switch strings.ToLower(f.Name) {
 		case "id":
 			id = i
 		case "extra":
 			extra = i
+		case "rows":
+			rows = i
 		}
 	}
 	if id < 0 || extra < 0 {
-		return false
+		return 0, false
 	}
+	var n int64
+	temp := false
 	for _, row := range r.Rows {
-		if row[id].ToString() == "1" && strings.Contains(row[extra].ToString(), "Using temporary") {
-			return true
+		if row[id].ToString() != "1" {
+			continue
+		}
+		if strings.Contains(row[extra].ToString(), "Using temporary") {
+			temp = true
+		}
+		if rows < 0 || row[rows].IsNull() {
+			continue
+		}
+		// MariaDB types EXPLAIN's rows as text.
+		if v, err := strconv.ParseInt(row[rows].ToString(), 10, 64); err == nil {
+			n = max(n, v)
+		} else {
+			n = math.MaxInt64
 		}
 	}
-	return false
+	return n, temp
+}
+
+// indexProbe describes a temporary-table statement that reads its table
+// through a secondary index (GROUP BY an indexed column): MariaDB lays out
+// the temporary table by the access path, so a probe through the primary
+// key would describe another table (BINARY_FLAG on an AVG, say). The
+// probe bounds the index's first column below its smallest value (one
+// dive to read it, one to find nothing) and is used only when EXPLAIN
+// shows it takes the same index and still a temporary table.
+func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query) ([]*querypb.Field, bool) {
+	if d.Table == "" {
+		return nil, false
+	}
+	key := topKey(b, d.Text)
+	if key == "" || strings.EqualFold(key, "PRIMARY") {
+		return nil, false
+	}
+	r, err := b.Fetch("SHOW INDEX FROM "+d.Table+" WHERE Key_name = "+sqlparse.QuoteString([]byte(key))+" AND Seq_in_index = 1", 10)
+	if err != nil || len(r.Rows) != 1 {
+		return nil, false
+	}
+	col := ""
+	for i, f := range r.Fields {
+		if strings.EqualFold(f.Name, "Column_name") {
+			col = r.Rows[0][i].ToString()
+		}
+	}
+	if col == "" {
+		return nil, false
+	}
+	qc := sqlparse.QuoteID(col)
+	m, err := b.Fetch("SELECT MIN("+qc+") FROM "+d.Table, 1)
+	if err != nil || len(m.Rows) != 1 || m.Rows[0][0].IsNull() {
+		return nil, false
+	}
+	var lit strings.Builder
+	m.Rows[0][0].EncodeSQLStringBuilder(&lit)
+	probe := c.WithPredicate(d.Text, qc+" < "+lit.String())
+	if !usesTemporary(b, probe) || !strings.EqualFold(topKey(b, probe), key) {
+		return nil, false
+	}
+	f, err := fetchFields(b, probe)
+	return f, err == nil
+}
+
+// topKey is the index the replica's plan of q reads its one table of the
+// top-level SELECT through ("" for a join, a full scan or a failed
+// EXPLAIN).
+func topKey(b *replica.Conn, q string) string {
+	r, err := b.Fetch("EXPLAIN "+q, 1000)
+	if err != nil {
+		return ""
+	}
+	id, key := -1, -1
+	for i, f := range r.Fields {
+		switch strings.ToLower(f.Name) {
+		case "id":
+			id = i
+		case "key":
+			key = i
+		}
+	}
+	if id < 0 || key < 0 {
+		return ""
+	}
+	k, n := "", 0
+	for _, row := range r.Rows {
+		if row[id].ToString() == "1" {
+			n++
+			k = row[key].ToString()
+		}
+	}
+	if n != 1 {
+		return ""
+	}
+	return k
 }
 
 // Wait bounds one replica's answer to On.
