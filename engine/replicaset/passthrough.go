@@ -79,7 +79,7 @@ func (s *Set) killOnCancel(ctx context.Context, b *replica.Conn) (stop func() bo
 }
 
 // StartPassthrough sends query on the session's replica connection and
-// returns it with the result pending, and the stop function of its
+// returns it with the result pending (its column definitions read), and the stop function of its
 // killOnCancel watcher, which the caller must call when done. A
 // connection found broken before anything reached the client (its replica
 // restarted since it was opened, say) is replaced and the statement sent
@@ -87,7 +87,7 @@ func (s *Set) killOnCancel(ctx context.Context, b *replica.Conn) (stop func() bo
 // so that is safe. Under a consistency mode the statement first waits for
 // the replica to reach its floor (consistency.go); a replica that does not
 // is taken out of service and the session moves to another healthy one.
-func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (*replica.Conn, func() bool, error) {
+func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (*replica.Stream, func() bool, error) {
 	fl, err := s.QueryFloor(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -105,8 +105,9 @@ func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (
 		if err = b.Use(ss.DB); err == nil {
 			stop := s.killOnCancel(ctx, b)
 			if err = s.WaitFloorOn(ctx, b, fl); err == nil {
-				if err = b.MySQL.ExecuteStreamFetch(query); err == nil {
-					return b, stop, nil
+				var st *replica.Stream
+				if st, err = b.StartStream(query); err == nil {
+					return st, stop, nil
 				}
 			}
 			if stop() {
