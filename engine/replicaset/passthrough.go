@@ -1,7 +1,9 @@
 package replicaset
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -11,7 +13,10 @@ import (
 )
 
 // SessionBackend returns the session's replica connection, opening it on a
-// healthy replica (and replaying the session's SETs) if needed.
+// healthy replica (and replaying the session's SETs) if needed. A new
+// connection goes to the healthy replica with the fewest open session
+// connections (ties to the first configured): the sessions' passthrough
+// statements spread over the replicas instead of all landing on the first.
 func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, error) {
 	if ss.backend != nil {
 		if s.ServesReads(ss.backend.Addr) {
@@ -20,8 +25,8 @@ func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, e
 		ss.CloseBackend() // its replica turned unhealthy: move the session
 	}
 	last := ErrNoReplica()
-	for _, p := range s.HealthyMetas() {
-		b, err := p.Dial(ctx, "")
+	for _, i := range s.bySessions() {
+		b, err := s.metas[i].Dial(ctx, "")
 		if err != nil {
 			last = err
 			continue
@@ -40,9 +45,37 @@ func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, e
 			}
 		}
 		ss.backend = b
+		ss.open = &s.sessions[i]
+		ss.open.Add(1)
 		return b, nil
 	}
 	return nil, last
+}
+
+// bySessions lists the healthy replicas (indexes into metas) by their
+// open session connections, fewest first; equal counts keep the
+// configured order.
+func (s *Set) bySessions() []int {
+	out := make([]int, 0, len(s.workers))
+	for i, w := range s.workers {
+		if w.Healthy() {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int) int {
+		return cmp.Compare(s.sessions[a].Load(), s.sessions[b].Load())
+	})
+	return out
+}
+
+// SessionCounts is the number of open session connections per replica,
+// in configuration order.
+func (s *Set) SessionCounts() []int64 {
+	out := make([]int64, len(s.sessions))
+	for i := range s.sessions {
+		out[i] = s.sessions[i].Load()
+	}
+	return out
 }
 
 // killOnCancel sends KILL QUERY for the replica connection b, through a
