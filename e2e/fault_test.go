@@ -493,7 +493,7 @@ func TestKillConnection(t *testing.T) {
 // TestClientDisconnectCancels: a client that goes away while its
 // statement runs cancels it down to the replica: a passthrough SLEEP(60)
 // disappears from the replica's processlist within seconds. Remove
-// watchClient (frontend/mysqlwire/conn.go) and it runs on: this fails.
+// clientWatch (frontend/mysqlwire/conn.go) and it runs on: this fails.
 func TestClientDisconnectCancels(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, nil)

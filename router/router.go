@@ -68,7 +68,7 @@ func (s *Router) Metrics() *observe.Metrics { return s.metrics }
 // log. watch, when not nil, is started with the statement's cancel and
 // stopped when it ends (the MySQL front end watches for a client that
 // disconnects). The error is a MySQL error (sqlerr.ToMySQL).
-func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch func(cancel context.CancelFunc) (stop func())) error {
+func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch Watcher) error {
 	// The statements answered before parsing, each recognised only after
 	// a check of its first word (their patterns cost more than the rest
 	// of a passthrough statement's routing).
@@ -101,7 +101,8 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ss.setCancel(cancel)
 	defer ss.setCancel(nil)
 	if watch != nil {
-		defer watch(cancel)()
+		watch.Start(cancel)
+		defer watch.Stop()
 	}
 	start := time.Now()
 	ss.Kind = ""
@@ -114,6 +115,16 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	s.metrics.Observe(ss.Kind, err, time.Since(start))
 	finish(err)
 	return err
+}
+
+// Watcher cancels a running statement from outside it: the MySQL front
+// end's watches for a client that disconnects. Start is called with the
+// statement's cancel as it starts, Stop when it ends (and must wait for
+// a cancel in progress). One value may serve a session's statements in
+// turn.
+type Watcher interface {
+	Start(cancel context.CancelFunc)
+	Stop()
 }
 
 // Context ends when the coordinator shuts down.
