@@ -35,7 +35,20 @@ type Stream struct {
 	// affected is the OK packet's affected rows, for a statement with no
 	// result set.
 	affected uint64
+	// arena and slab hold the rows Next returned: their bytes and
+	// values, a few allocations per result instead of two per row. They
+	// belong to this statement's rows (never reused by the next).
+	arena []byte
+	slab  []sqltypes.Value
 }
+
+// Growth bounds of a result's row storage: the first block fits the
+// first row exactly (most passthrough results are one row), each next one
+// doubles, up to these.
+const (
+	maxArena   = 64 << 10
+	maxSlabRow = 256
+)
 
 // streamState is what a Conn keeps between streamed statements.
 type streamState struct {
@@ -201,14 +214,31 @@ func (s *Stream) isEOF(n int) bool {
 	return n < maxPacketPayload
 }
 
-// Next returns the next row, its values owning their bytes, or nil at the
-// end of the result.
+// Next returns the next row, or nil at the end of the result. Its values
+// do not alias the connection's buffer: they stay valid after the next
+// read (rows of one result share blocks of storage).
 func (s *Stream) Next() ([]sqltypes.Value, error) {
 	data, err := s.NextRaw()
 	if data == nil || err != nil {
 		return nil, err
 	}
-	return ParseRow(bytes.Clone(data), s.fields)
+	if cap(s.arena)-len(s.arena) < len(data) {
+		s.arena = make([]byte, 0, max(len(data), min(2*cap(s.arena), maxArena)))
+	}
+	off := len(s.arena)
+	s.arena = append(s.arena, data...)
+	n := len(s.fields)
+	if cap(s.slab)-len(s.slab) < n {
+		rows := min(max(2*cap(s.slab)/max(n, 1), 1), maxSlabRow)
+		s.slab = make([]sqltypes.Value, 0, rows*n)
+	}
+	at := len(s.slab)
+	s.slab = s.slab[:at+n]
+	row := s.slab[at : at+n : at+n]
+	if err := parseInto(row, s.arena[off:len(s.arena):len(s.arena)], s.fields); err != nil {
+		return nil, err
+	}
+	return row, nil
 }
 
 // Close reads what is left of the result, so the connection can take the
@@ -226,10 +256,18 @@ func (s *Stream) Close() error {
 // the values alias data.
 func ParseRow(data []byte, fields []*querypb.Field) ([]sqltypes.Value, error) {
 	row := make([]sqltypes.Value, len(fields))
+	if err := parseInto(row, data, fields); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// parseInto is ParseRow into row (len(fields) values, all zero: NULL).
+func parseInto(row []sqltypes.Value, data []byte, fields []*querypb.Field) error {
 	pos := 0
 	for i, f := range fields {
 		if pos >= len(data) {
-			return nil, sqlerror.NewSQLError(sqlerror.CRMalformedPacket, sqlerror.SSUnknownSQLState, "row packet shorter than its columns")
+			return sqlerror.NewSQLError(sqlerror.CRMalformedPacket, sqlerror.SSUnknownSQLState, "row packet shorter than its columns")
 		}
 		if data[pos] == mysql.NullValue {
 			pos++
@@ -237,13 +275,13 @@ func ParseRow(data []byte, fields []*querypb.Field) ([]sqltypes.Value, error) {
 		}
 		n, p, ok := lenEncInt(data, pos)
 		if !ok || uint64(len(data)-p) < n {
-			return nil, sqlerror.NewSQLError(sqlerror.CRMalformedPacket, sqlerror.SSUnknownSQLState, "decoding string failed")
+			return sqlerror.NewSQLError(sqlerror.CRMalformedPacket, sqlerror.SSUnknownSQLState, "decoding string failed")
 		}
 		end := p + int(n)
 		row[i] = sqltypes.MakeTrusted(f.Type, data[p:end:end])
 		pos = end
 	}
-	return row, nil
+	return nil
 }
 
 // decodeDefs decodes n column definitions, each prefixed by its length,
