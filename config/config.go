@@ -130,6 +130,13 @@ type Coordinator struct {
 	// the split table's rows: an index dive beats a distributed scan of
 	// the whole table. Default 0.05; negative: never.
 	RouteIndexFraction float64 `yaml:"route_index_fraction"`
+	// RouteCoveringScans routes a SELECT to one replica when the replica
+	// optimizer reads it from a secondary index alone (EXPLAIN type index
+	// with "Using index": a GROUP BY or COUNT over an indexed column):
+	// the index is a fraction of the table's width, so the replica's
+	// scan of it beats distributed scans of the whole rows on the
+	// primary key. Default true.
+	RouteCoveringScans *bool `yaml:"route_covering_scans,omitempty"`
 	// FragmentTimeout bounds one fragment attempt (default 10m).
 	FragmentTimeout Duration `yaml:"fragment_timeout"`
 	// QueryTimeout bounds a whole distributed query (default 1h).
@@ -324,6 +331,12 @@ const DefaultWorkerHTTPListen = "127.0.0.1:4180"
 // AffinityOn reports whether ranges are placed by affinity (Affinity
 // unset or true).
 func (c *Coordinator) AffinityOn() bool { return c.Affinity == nil || *c.Affinity }
+
+// CoveringScansRouted reports whether route_covering_scans is on (the
+// default).
+func (c *Coordinator) CoveringScansRouted() bool {
+	return c.RouteCoveringScans == nil || *c.RouteCoveringScans
+}
 
 // Defaults fills zero fields of c with their defaults.
 func (c *Coordinator) Defaults() {

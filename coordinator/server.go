@@ -129,6 +129,10 @@ func (s *Server) Workers() []observe.Worker {
 	return s.eng.Replicas().Workers()
 }
 
+// PassthroughSessions is the number of open session connections per
+// replica, in configuration order (passthrough spreads them).
+func (s *Server) PassthroughSessions() []int64 { return s.eng.Replicas().SessionCounts() }
+
 // Catalog implements observe.Source.
 func (s *Server) Catalog() (version string, tables int, loaded bool) {
 	if s.eng == nil {

@@ -63,14 +63,33 @@ func TestFaultReplicaKilledMidQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer shared.Close()
-	pinned, err := shared.Conn(context.Background())
+	// Passthrough spreads sessions over the replicas: open sessions
+	// until one is on replica1.
+	var want1 int
+	rep1, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Replicas[0].MySQL))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pinned.Close()
-	var sid int
-	if err := pinned.QueryRowContext(context.Background(), "select @@server_id").Scan(&sid); err != nil {
+	err = rep1.QueryRow("select @@server_id").Scan(&want1)
+	rep1.Close()
+	if err != nil {
 		t.Fatal(err)
+	}
+	var pinned *sql.Conn
+	var sid int
+	for tries := 0; sid != want1; tries++ {
+		if tries == 8 {
+			t.Fatalf("no session of the shared coordinator landed on replica1 (server_id %d) in 8 tries", want1)
+		}
+		c, err := shared.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if err := c.QueryRowContext(context.Background(), "select @@server_id").Scan(&sid); err != nil {
+			t.Fatal(err)
+		}
+		pinned = c
 	}
 
 	stopReplica(t, 0)
@@ -474,7 +493,7 @@ func TestKillConnection(t *testing.T) {
 // TestClientDisconnectCancels: a client that goes away while its
 // statement runs cancels it down to the replica: a passthrough SLEEP(60)
 // disappears from the replica's processlist within seconds. Remove
-// watchClient (frontend/mysqlwire/conn.go) and it runs on: this fails.
+// clientWatch (frontend/mysqlwire/conn.go) and it runs on: this fails.
 func TestClientDisconnectCancels(t *testing.T) {
 	checkLeaks(t)
 	fs := startFaultShoal(t, nil)

@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shoaldb/shoal/config"
 )
@@ -50,7 +52,10 @@ func TestRouteByCost(t *testing.T) {
 		{"select * from ontime where id in (20, 300000)", "~2 rows (2 key(s) of the primary key) <= route_small_rows 20000"},
 		{"select count(*) from ontime where id = 7.5", "the WHERE clause matches no key"},
 		{"select id, Carrier, ArrDelayMinutes from ontime where id between 1000 and 1199", "[1000, 1199] over the key sample) <= route_small_rows 20000"},
-		{"select Carrier, count(*) from ontime group by Carrier", "route: distributed, ~"},
+		{"select Carrier, sum(Distance) from ontime group by Carrier", "route: distributed, ~"},
+		// MariaDB reads the Carrier index alone: narrower than the table
+		// the fragments would scan on the primary key.
+		{"select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 5", "reads the covering index Carrier alone"},
 	} {
 		if got := explainOn(t, db, tc.q); !strings.Contains(got, tc.want) {
 			t.Errorf("EXPLAIN %s:\n%s\nwant %q", tc.q, got, tc.want)
@@ -72,8 +77,15 @@ func TestRouteByCost(t *testing.T) {
 		"select * from ontime where id = NULL",
 		"select count(*) from ontime where id >= 7.5 and id <= 20.5",
 		"select Carrier, count(*) from ontime where YearD = 2005 group by Carrier",
+		"select Carrier, count(*) from ontime group by Carrier order by 2 desc, 1 limit 5",
 	} {
 		diffOn(t, db, q, false)
+	}
+	// route_covering_scans false: the covering scan distributes again.
+	noCover := false
+	dist := routedCoordinator(t, func(c *config.Coordinator) { c.RouteCoveringScans = &noCover })
+	if got := explainOn(t, dist, "select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 5"); strings.Contains(got, "passthrough") {
+		t.Errorf("route_covering_scans false:\n%s", got)
 	}
 	// route_small_rows -1: a point lookup is one fragment again.
 	off := routedCoordinator(t, func(c *config.Coordinator) { c.RouteSmallRows = -1 })
@@ -144,5 +156,87 @@ func TestShapeCachePointLookups(t *testing.T) {
 	diffOn(t, db, "select id from ontime where id = 7.5", true)
 	if got := explainOn(t, db, "select * from ontime where id = 99999"); !strings.Contains(got, "routed by cost") {
 		t.Errorf("EXPLAIN of a point lookup:\n%s", got)
+	}
+}
+
+// Passthrough sessions spread over the replicas, and each keeps its own
+// session state: a session's SET and user variables are on its own
+// replica connection only, and a new session after it has closed starts
+// clean (its connection is a new one with only its own SETs replayed).
+func TestPassthroughSpreadsSessions(t *testing.T) {
+	cfg := config.Coordinator{Listen: "127.0.0.1:0", Replicas: env.replicas, MinRowsPerFragment: 1000}
+	co, db := serveCoordinator(t, cfg, nil)
+	const n = 6
+	db.SetMaxOpenConns(n)
+	ctx := context.Background()
+	ports := map[string]int{}
+	var conns []*sql.Conn
+	for i := 0; i < n; i++ {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		// select @@port has no FROM clause: it passes through.
+		var port string
+		if err := c.QueryRowContext(ctx, "select @@port").Scan(&port); err != nil {
+			t.Fatal(err)
+		}
+		ports[port]++
+		if _, err := c.ExecContext(ctx, fmt.Sprintf("SET @who = %d", i)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecContext(ctx, "SET SESSION sql_mode = 'ANSI_QUOTES'"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(ports) != len(env.replicas) {
+		t.Errorf("%d sessions went to replicas %v: want them spread over all %d", n, ports, len(env.replicas))
+	}
+	for port, k := range ports {
+		if k != n/len(env.replicas) {
+			t.Errorf("replica on port %s got %d of %d sessions (%v): want an even spread", port, k, n, ports)
+		}
+	}
+	if got := co.PassthroughSessions(); fmt.Sprint(got) != fmt.Sprint([]int64{n / 2, n / 2}) {
+		t.Errorf("open session connections per replica %v, want %d each", got, n/2)
+	}
+	for i, c := range conns {
+		var who int
+		var mode string
+		if err := c.QueryRowContext(ctx, "select @who, @@sql_mode").Scan(&who, &mode); err != nil {
+			t.Fatal(err)
+		}
+		if who != i || mode != "ANSI_QUOTES" {
+			t.Errorf("session %d sees @who = %d, sql_mode %q: want its own %d, ANSI_QUOTES", i, who, mode, i)
+		}
+		c.Close()
+	}
+	// The sessions are gone; their SETs and variables with them.
+	db.SetMaxIdleConns(0) // close the pool's idle connections: new sessions next
+	db.SetMaxIdleConns(n)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		got := co.PassthroughSessions()
+		if got[0]+got[1] == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("session connections still open per replica after the sessions closed: %v", got)
+		}
+	}
+	for i := 0; i < n; i++ {
+		c, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var who sql.NullInt64
+		var mode string
+		if err := c.QueryRowContext(ctx, "select @who, @@sql_mode").Scan(&who, &mode); err != nil {
+			t.Fatal(err)
+		}
+		if who.Valid || mode == "ANSI_QUOTES" {
+			t.Errorf("new session %d sees @who = %v, sql_mode %q: state of a closed session", i, who, mode)
+		}
+		defer c.Close()
 	}
 }

@@ -13,7 +13,7 @@ import (
 // its own code — to the client.
 func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
 	ss.Kind = observe.KindPassthrough
-	b, stop, err := s.rep.StartPassthrough(ctx, ss, query)
+	st, stop, err := s.rep.StartPassthrough(ctx, ss, query)
 	if err != nil {
 		return err
 	}
@@ -22,12 +22,12 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 			ss.CloseBackend() // KILLed: the connection's state is unknown
 		}
 	}()
-	defer b.MySQL.CloseResult()
-	fields, err := b.MySQL.Fields()
-	if err != nil {
-		ss.CloseBackend()
-		return err
-	}
+	defer func() {
+		if st.Close() != nil {
+			ss.CloseBackend()
+		}
+	}()
+	fields := st.Fields()
 	if len(fields) == 0 {
 		return callback(&sqltypes.Result{})
 	}
@@ -43,7 +43,7 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 			ss.CloseBackend()
 			return ctx.Err()
 		}
-		row, err := b.MySQL.FetchNext(nil)
+		row, err := st.Next()
 		if err != nil {
 			if replica.Broken(err) {
 				ss.CloseBackend()

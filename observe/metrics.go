@@ -2,6 +2,8 @@ package observe
 
 import (
 	"errors"
+	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -52,7 +54,22 @@ type Metrics struct {
 	PinnedQueries prometheus.Counter
 	ResultHits    prometheus.Counter
 	Coalesced     prometheus.Counter
+
+	// observed caches the Queries and Latency children of the known
+	// kinds and outcomes (Observe runs for every statement; the vectors'
+	// own lookup hashes the labels under a read lock each time).
+	observed [len(kinds)][len(outcomes)]atomic.Pointer[observedChild]
 }
+
+type observedChild struct {
+	queries prometheus.Counter
+	latency prometheus.Observer
+}
+
+var (
+	kinds    = [...]string{KindDistributed, KindPassthrough, KindLocal, KindRefused, KindError}
+	outcomes = [...]string{"ok", "error", "timeout", "interrupted"}
+)
 
 // NewMetrics registers the metrics; gauges read src when scraped. The
 // engine adds its own collectors to Reg.
@@ -183,8 +200,21 @@ func (c replicaCollector) Collect(ch chan<- prometheus.Metric) {
 // latency.
 func (m *Metrics) Observe(kind string, err error, d time.Duration) {
 	kind, outcome := classify(kind, err)
-	m.Queries.WithLabelValues(kind, outcome).Inc()
-	m.Latency.WithLabelValues(kind).Observe(d.Seconds())
+	k, o := slices.Index(kinds[:], kind), slices.Index(outcomes[:], outcome)
+	if k < 0 || o < 0 {
+		m.Queries.WithLabelValues(kind, outcome).Inc()
+		m.Latency.WithLabelValues(kind).Observe(d.Seconds())
+		return
+	}
+	c := m.observed[k][o].Load()
+	if c == nil {
+		// Racing first uses create the same children (the vectors'
+		// lookup is idempotent).
+		c = &observedChild{queries: m.Queries.WithLabelValues(kind, outcome), latency: m.Latency.WithLabelValues(kind)}
+		m.observed[k][o].Store(c)
+	}
+	c.queries.Inc()
+	c.latency.Observe(d.Seconds())
 }
 
 // classify names a finished statement's path and outcome from the path it

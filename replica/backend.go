@@ -36,6 +36,8 @@ type Conn struct {
 	db   string // database selected on conn
 	// idleSince is when the connection went back to its pool.
 	idleSince time.Time
+	// st is the streamed statements' reused state (stream.go).
+	st streamState
 }
 
 // Dial opens a connection to addr as user, selecting db when not "".

@@ -41,8 +41,17 @@ func firstWord(q string) string {
 	if i < 0 {
 		i = len(q)
 	}
-	return strings.ToUpper(q[:i])
+	w := q[:i]
+	for _, kw := range pinWords {
+		if strings.EqualFold(w, kw) {
+			return kw
+		}
+	}
+	return "" // no other word matters here: no upper-case copy per statement
 }
+
+// pinWords are the first words pinStatement acts on.
+var pinWords = [...]string{"CACHE", "UNCACHE", "REFRESH", "SHOW"}
 
 // pinStatement handles the pinned-table statements; ok is false for any
 // other statement.

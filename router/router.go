@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,7 @@ import (
 	"github.com/shoaldb/shoal/engine"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/sqlerr"
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 // Router dispatches the statements of every session of one coordinator.
@@ -66,18 +68,26 @@ func (s *Router) Metrics() *observe.Metrics { return s.metrics }
 // log. watch, when not nil, is started with the statement's cancel and
 // stopped when it ends (the MySQL front end watches for a client that
 // disconnects). The error is a MySQL error (sqlerr.ToMySQL).
-func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch func(cancel context.CancelFunc) (stop func())) error {
-	if isShowReplicas(query) {
-		return s.eng.Replicas().ShowReplicas(callback)
-	}
-	if id, queryOnly, ok := parseKill(query); ok {
-		return sqlerr.ToMySQL(s.kill(ss, id, queryOnly, callback))
-	}
-	if ok, err := connectionID(query, ss, callback); ok {
-		return err
-	}
-	if ok, err := s.showProcesslist(ss, query, callback); ok {
-		return err
+func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch Watcher) error {
+	// The statements answered before parsing, each recognised only after
+	// a check of its first word (their patterns cost more than the rest
+	// of a passthrough statement's routing).
+	switch {
+	case startsWithFold(query, "SHOW"):
+		if isShowReplicas(query) {
+			return s.eng.Replicas().ShowReplicas(callback)
+		}
+		if ok, err := s.showProcesslist(ss, query, callback); ok {
+			return err
+		}
+	case startsWithFold(query, "KILL"):
+		if id, queryOnly, ok := parseKill(query); ok {
+			return sqlerr.ToMySQL(s.kill(ss, id, queryOnly, callback))
+		}
+	case startsWithFold(query, "SELECT") && sqlparse.ContainsFold(query, "CONNECTION_ID"):
+		if ok, err := connectionID(query, ss, callback); ok {
+			return err
+		}
 	}
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueryTimeout.D())
@@ -91,7 +101,8 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ss.setCancel(cancel)
 	defer ss.setCancel(nil)
 	if watch != nil {
-		defer watch(cancel)()
+		watch.Start(cancel)
+		defer watch.Stop()
 	}
 	start := time.Now()
 	ss.Kind = ""
@@ -106,6 +117,16 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	return err
 }
 
+// Watcher cancels a running statement from outside it: the MySQL front
+// end's watches for a client that disconnects. Start is called with the
+// statement's cancel as it starts, Stop when it ends (and must wait for
+// a cancel in progress). One value may serve a session's statements in
+// turn.
+type Watcher interface {
+	Start(cancel context.CancelFunc)
+	Stop()
+}
+
 // Context ends when the coordinator shuts down.
 func (s *Router) Context() context.Context { return s.ctx }
 
@@ -116,4 +137,11 @@ func AdvertisedVersion(v string) string {
 		return "8.0.40-shoal"
 	}
 	return v + "-shoal"
+}
+
+// startsWithFold reports whether query's first word, after the white
+// space a `^\s*` pattern skips, begins with word (any case).
+func startsWithFold(query, word string) bool {
+	q := strings.TrimLeft(query, " \t\n\f\r")
+	return len(q) >= len(word) && strings.EqualFold(q[:len(word)], word)
 }

@@ -31,6 +31,9 @@ type Session struct {
 	// sent in (charset.go).
 	charset   string
 	charsetID collations.ID
+	// Front is the front end's own state of the connection (the MySQL
+	// front end's client watcher), on the session's goroutine only.
+	Front any
 
 	mu     sync.Mutex
 	cancel context.CancelFunc

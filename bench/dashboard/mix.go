@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +49,10 @@ func mixClasses() []mixClass {
 		{"selective-count", func(r *rand.Rand, _, _ int64) string {
 			return fmt.Sprintf("select count(*) from ontime where Carrier = 'AA' and YearD = %d", 2000+r.IntN(10))
 		}, 40},
+		{"carrier-top", func(*rand.Rand, int64, int64) string {
+			// MariaDB answers it from the covering Carrier index alone.
+			return "select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 5"
+		}, 6},
 		{"aggregate", func(r *rand.Rand, _, _ int64) string {
 			return "select DayOfWeek, count(*), avg(ArrDelayMinutes) from ontime group by DayOfWeek"
 		}, 6},
@@ -62,15 +67,24 @@ func MixCommand(args []string) error {
 	fs := flag.NewFlagSet("bench mix", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal bench mix [--dir D] [--conns 1,8] [--time 5s] [--classes a,b]
+                       [--rounds N] [--addr HOST:PORT] [--baseline HOST:PORT]
 
 A BI-like mix — select 1, point lookups by primary key with a new literal
-each time (point) and with the same text repeated (point-same), the same through a constant expression (point-expr), 200-key
-ranges (short-range), a selective indexed count, a full-table aggregate and
-an export — run class by class at each connection count, directly on the
-first replica of the local cluster in D and through its coordinator, in
-the same run. Prints per class and side p50/p99/p999, the ratio
-Shoal/direct of p50 and p99, and how Shoal routes the class (its EXPLAIN's first line).
+each time (point) and with the same text repeated (point-same), the same
+through a constant expression (point-expr), 200-key ranges (short-range),
+a selective indexed count, the top carriers (carrier-top, which MariaDB
+answers from a covering index), a full-table aggregate and an export —
+run class by class at each connection count, directly on the first
+replica of the local cluster in D and through its coordinator, in the
+same run. Prints per class and side p50/p99/p999, the ratio Shoal/direct
+of each, and how Shoal routes the class (its EXPLAIN's first line).
 Large classes run a bounded number of statements per side.
+
+--rounds N repeats every class and connection count N times, the sides in
+alternating order, and prints the median of each figure over the rounds.
+--baseline measures a second coordinator over the same replicas (another
+binary, started with a copy of coordinator.yaml on other ports) in the
+same rounds, on a row of its own: before and after in one sitting.
 
 flags:
 `)
@@ -80,6 +94,9 @@ flags:
 	connsFlag := fs.String("conns", "1,8", "connection counts, comma separated")
 	per := fs.Duration("time", 5*time.Second, "time per class, side and connection count")
 	only := fs.String("classes", "", "run only these classes, comma separated")
+	rounds := fs.Int("rounds", 1, "rounds; figures are medians over them")
+	addr := fs.String("addr", "", "the coordinator to measure (default: the cluster's)")
+	baseline := fs.String("baseline", "", "a second coordinator measured in the same rounds (e.g. the previous binary)")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -87,16 +104,36 @@ flags:
 	if err != nil {
 		return err
 	}
+	if *rounds < 1 {
+		return fmt.Errorf("--rounds must be at least 1")
+	}
 	maxConns := 1
 	for _, n := range steps {
 		maxConns = max(maxConns, n)
 	}
-	_, direct, shoal, err := measure.OpenCluster(*dir, maxConns)
+	c, err := measure.LoadCluster(*dir)
+	if err != nil {
+		return err
+	}
+	if *addr == "" {
+		*addr = c.Coordinator.MySQL
+	}
+	direct, shoal, err := measure.OpenSides(c, *addr, maxConns)
 	if err != nil {
 		return err
 	}
 	defer direct.Close()
 	defer shoal.Close()
+	sides := []mixTarget{{"shoal", shoal}}
+	if *baseline != "" {
+		unused, base, err := measure.OpenSides(c, *baseline, maxConns)
+		if err != nil {
+			return err
+		}
+		unused.Close()
+		defer base.Close()
+		sides = append(sides, mixTarget{"baseline", base})
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var lo, hi int64
@@ -109,30 +146,84 @@ flags:
 			classes = append(classes, c)
 		}
 	}
-	return runMix(ctx, os.Stdout, direct, shoal, classes, steps, *per, lo, hi)
+	return runMix(ctx, os.Stdout, direct, sides, classes, steps, *per, *rounds, lo, hi)
 }
 
-func runMix(ctx context.Context, w io.Writer, direct, shoal *sql.DB, classes []mixClass, steps []int, per time.Duration, lo, hi int64) error {
-	fmt.Fprintf(w, "%-16s %5s %10s %10s %10s %10s %10s %10s %7s %7s %7s %6s %6s  %s\n",
-		"class", "conns", "direct p50", "direct p99", "dir p999", "shoal p50", "shoal p99", "sh p999", "p50 x", "p99 x", "p999 x", "n dir", "n sh", "Shoal's route")
+// mixTarget is one coordinator measured against the direct side.
+type mixTarget struct {
+	name string
+	db   *sql.DB
+}
+
+func runMix(ctx context.Context, w io.Writer, direct *sql.DB, sides []mixTarget, classes []mixClass, steps []int, per time.Duration, rounds int, lo, hi int64) error {
+	fmt.Fprintf(w, "%-16s %5s %-8s %10s %10s %10s %10s %10s %10s %7s %7s %7s %6s %6s  %s\n",
+		"class", "conns", "side", "direct p50", "direct p99", "dir p999", "side p50", "side p99", "side p999", "p50 x", "p99 x", "p999 x", "n dir", "n side", "route")
 	for _, c := range classes {
-		route := mixRoute(ctx, shoal, c.gen(rand.New(rand.NewPCG(1, 2)), lo, hi))
 		for _, conns := range steps {
-			d, err := mixSide(ctx, direct, c, conns, per, lo, hi)
-			if err != nil {
-				return fmt.Errorf("%s direct: %w", c.name, err)
+			// got[0] is direct, got[1+i] sides[i]; one Latency per round.
+			got := make([][]measure.Latency, 1+len(sides))
+			for r := 0; r < rounds; r++ {
+				order := make([]int, 1+len(sides))
+				for i := range order {
+					order[i] = i
+				}
+				if r%2 == 1 {
+					slices.Reverse(order)
+				}
+				for _, i := range order {
+					db, name := direct, "direct"
+					if i > 0 {
+						db, name = sides[i-1].db, sides[i-1].name
+					}
+					l, err := mixSide(ctx, db, c, conns, per, lo, hi)
+					if err != nil {
+						return fmt.Errorf("%s %s: %w", c.name, name, err)
+					}
+					got[i] = append(got[i], l)
+				}
 			}
-			s, err := mixSide(ctx, shoal, c, conns, per, lo, hi)
-			if err != nil {
-				return fmt.Errorf("%s through Shoal: %w", c.name, err)
+			d := medianLatency(got[0])
+			for i, side := range sides {
+				s := medianLatency(got[1+i])
+				route := mixRoute(ctx, side.db, c.gen(rand.New(rand.NewPCG(1, 2)), lo, hi))
+				fmt.Fprintf(w, "%-16s %5d %-8s %10s %10s %10s %10s %10s %10s %7.2f %7.2f %7.2f %6d %6d  %s\n",
+					c.name, conns, side.name, mixMS(d.P50), mixMS(d.P99), mixMS(d.P999), mixMS(s.P50), mixMS(s.P99), mixMS(s.P999),
+					ratio(s.P50, d.P50), ratio(s.P99, d.P99), ratio(s.P999, d.P999), d.N, s.N, route)
 			}
-			fmt.Fprintf(w, "%-16s %5d %10s %10s %10s %10s %10s %10s %7.2f %7.2f %7.2f %6d %6d  %s\n",
-				c.name, conns, mixMS(d.P50), mixMS(d.P99), mixMS(d.P999), mixMS(s.P50), mixMS(s.P99), mixMS(s.P999),
-				float64(s.P50)/float64(max(d.P50, 1)), float64(s.P99)/float64(max(d.P99, 1)), float64(s.P999)/float64(max(d.P999, 1)), d.N, s.N, route)
 		}
 	}
-	fmt.Fprintln(w, "p50 x, p99 x, p999 x: Shoal's latency over direct (below 1: Shoal faster); p999 is nearest-rank, the slowest statement when n < 1000")
+	fmt.Fprintln(w, "p50 x, p99 x, p999 x: the side's latency over direct (below 1: faster than the replica); p999 is nearest-rank, the slowest statement when n < 1000")
+	if rounds > 1 {
+		fmt.Fprintf(w, "each figure is the median over %d rounds (sides in alternating order); n is the total\n", rounds)
+	}
 	return nil
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(max(b, 1)) }
+
+// medianLatency is, figure by figure, the median of ls over rounds (the
+// lower middle one for an even count); N is their total.
+func medianLatency(ls []measure.Latency) measure.Latency {
+	pick := func(f func(measure.Latency) time.Duration) time.Duration {
+		ds := make([]time.Duration, len(ls))
+		for i, l := range ls {
+			ds[i] = f(l)
+		}
+		slices.Sort(ds)
+		return ds[(len(ds)-1)/2]
+	}
+	out := measure.Latency{
+		P50:  pick(func(l measure.Latency) time.Duration { return l.P50 }),
+		P95:  pick(func(l measure.Latency) time.Duration { return l.P95 }),
+		P99:  pick(func(l measure.Latency) time.Duration { return l.P99 }),
+		P999: pick(func(l measure.Latency) time.Duration { return l.P999 }),
+		Mean: pick(func(l measure.Latency) time.Duration { return l.Mean }),
+		Max:  pick(func(l measure.Latency) time.Duration { return l.Max }),
+	}
+	for _, l := range ls {
+		out.N += l.N
+	}
+	return out
 }
 
 func mixMS(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/1e6) }

@@ -1,7 +1,9 @@
 package replicaset
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -11,7 +13,10 @@ import (
 )
 
 // SessionBackend returns the session's replica connection, opening it on a
-// healthy replica (and replaying the session's SETs) if needed.
+// healthy replica (and replaying the session's SETs) if needed. A new
+// connection goes to the healthy replica with the fewest open session
+// connections (ties to the first configured): the sessions' passthrough
+// statements spread over the replicas instead of all landing on the first.
 func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, error) {
 	if ss.backend != nil {
 		if s.ServesReads(ss.backend.Addr) {
@@ -20,8 +25,8 @@ func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, e
 		ss.CloseBackend() // its replica turned unhealthy: move the session
 	}
 	last := ErrNoReplica()
-	for _, p := range s.HealthyMetas() {
-		b, err := p.Dial(ctx, "")
+	for _, i := range s.bySessions() {
+		b, err := s.metas[i].Dial(ctx, "")
 		if err != nil {
 			last = err
 			continue
@@ -40,9 +45,37 @@ func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, e
 			}
 		}
 		ss.backend = b
+		ss.open = &s.sessions[i]
+		ss.open.Add(1)
 		return b, nil
 	}
 	return nil, last
+}
+
+// bySessions lists the healthy replicas (indexes into metas) by their
+// open session connections, fewest first; equal counts keep the
+// configured order.
+func (s *Set) bySessions() []int {
+	out := make([]int, 0, len(s.workers))
+	for i, w := range s.workers {
+		if w.Healthy() {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int) int {
+		return cmp.Compare(s.sessions[a].Load(), s.sessions[b].Load())
+	})
+	return out
+}
+
+// SessionCounts is the number of open session connections per replica,
+// in configuration order.
+func (s *Set) SessionCounts() []int64 {
+	out := make([]int64, len(s.sessions))
+	for i := range s.sessions {
+		out[i] = s.sessions[i].Load()
+	}
+	return out
 }
 
 // killOnCancel sends KILL QUERY for the replica connection b, through a
@@ -79,7 +112,7 @@ func (s *Set) killOnCancel(ctx context.Context, b *replica.Conn) (stop func() bo
 }
 
 // StartPassthrough sends query on the session's replica connection and
-// returns it with the result pending, and the stop function of its
+// returns it with the result pending (its column definitions read), and the stop function of its
 // killOnCancel watcher, which the caller must call when done. A
 // connection found broken before anything reached the client (its replica
 // restarted since it was opened, say) is replaced and the statement sent
@@ -87,7 +120,7 @@ func (s *Set) killOnCancel(ctx context.Context, b *replica.Conn) (stop func() bo
 // so that is safe. Under a consistency mode the statement first waits for
 // the replica to reach its floor (consistency.go); a replica that does not
 // is taken out of service and the session moves to another healthy one.
-func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (*replica.Conn, func() bool, error) {
+func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (*replica.Stream, func() bool, error) {
 	fl, err := s.QueryFloor(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -105,8 +138,9 @@ func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (
 		if err = b.Use(ss.DB); err == nil {
 			stop := s.killOnCancel(ctx, b)
 			if err = s.WaitFloorOn(ctx, b, fl); err == nil {
-				if err = b.MySQL.ExecuteStreamFetch(query); err == nil {
-					return b, stop, nil
+				var st *replica.Stream
+				if st, err = b.StartStream(query); err == nil {
+					return st, stop, nil
 				}
 			}
 			if stop() {

@@ -3,6 +3,7 @@ package replicaset
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -24,6 +25,9 @@ type Session struct {
 	// SET statements the client ran are replayed when it is reopened.
 	backend *replica.Conn
 	sets    []string
+	// open is the count of open session connections of backend's
+	// replica (Set.sessions), decremented when backend closes.
+	open *atomic.Int64
 }
 
 // Database is the session's current database ("" for none).
@@ -35,6 +39,8 @@ func (ss *Session) CloseBackend() {
 	if ss.backend != nil {
 		ss.backend.Close()
 		ss.backend = nil
+		ss.open.Add(-1)
+		ss.open = nil
 	}
 }
 

@@ -12,6 +12,7 @@ package replicaset
 import (
 	"log/slog"
 	"slices"
+	"sync/atomic"
 
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -35,13 +36,17 @@ type Set struct {
 	metas   []*replica.Pool // one per replica, for metadata reads
 	primary *replica.Pool   // the primary, for consistency: primary (nil without primary:)
 	workers []*cluster.Worker
+	// sessions counts the open passthrough connections per replica (in
+	// metas' order): a new one goes to the healthy replica with the
+	// fewest, so passthrough spreads over the replicas (passthrough.go).
+	sessions []atomic.Int64
 }
 
 // New makes the set for cfg's replicas (and its primary, when
 // consistency reads one), choosing among workers by their health; workers
 // are in cfg.Replicas' order.
 func New(cfg config.Coordinator, log *slog.Logger, workers []*cluster.Worker) *Set {
-	s := &Set{cfg: cfg, log: log, workers: workers}
+	s := &Set{cfg: cfg, log: log, workers: workers, sessions: make([]atomic.Int64, len(cfg.Replicas))}
 	for _, r := range cfg.Replicas {
 		s.metas = append(s.metas, replica.NewPool(r.MySQL, cfg.ReplicaUser, cfg.ReplicaPassword))
 	}

@@ -43,6 +43,16 @@ type routeEstimate struct {
 type Access struct {
 	Type, Key string
 	Rows      int64
+	// Covering: the access reads the index alone (Extra "Using index",
+	// or a loose scan "Using index for group-by").
+	Covering bool
+}
+
+// CoveringScan reports whether a is a full scan of a secondary index
+// that holds every column the statement needs: narrower than the table,
+// which a distributed plan scans on its primary key.
+func (a Access) CoveringScan() bool {
+	return a.Covering && (a.Type == "index" || a.Type == "range") && a.Key != "" && !strings.EqualFold(a.Key, "PRIMARY")
 }
 
 // indexAccess are the EXPLAIN access types that read through an index
@@ -81,6 +91,9 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 		listed = p.KeyPoints >= 0 && t.SplitUnique
 	} else if explain != nil {
 		if a, ok := explain(ctx, db, query); ok {
+			if a.CoveringScan() && cfg.CoveringScansRouted() {
+				return fmt.Sprintf(Prefix+"the replica optimizer reads the covering index %s alone (~%d rows): narrower than the table a distributed plan scans (route_covering_scans)", a.Key, a.Rows), "", false
+			}
 			est = routeEstimate{rows: a.Rows, source: "replica optimizer: " + a.Type, index: indexAccess[a.Type] && a.Key != ""}
 			if a.Key != "" {
 				est.source += " on " + a.Key
@@ -135,6 +148,12 @@ func Explain(ctx context.Context, onMeta func(context.Context, func(*replica.Con
 		case "rows":
 			if n, err := strconv.ParseInt(v.ToString(), 10, 64); err == nil && n >= 0 {
 				a.Rows = n
+			}
+		case "extra":
+			for _, e := range strings.Split(v.ToString(), "; ") {
+				if e == "Using index" || strings.HasPrefix(e, "Using index for group-by") {
+					a.Covering = true
+				}
 			}
 		}
 	}

@@ -40,6 +40,15 @@ func TestRouteByCost(t *testing.T) {
 			return Access{Type: "ref", Key: "Carrier", Rows: 100000}, true
 		case strings.Contains(q, "'UA'"):
 			return Access{Type: "ref", Key: "Carrier", Rows: 900000}, true
+		case strings.Contains(q, "count(*) from ontime group by Carrier"):
+			// MariaDB reads the Carrier index alone.
+			return Access{Type: "index", Key: "Carrier", Rows: 3e6, Covering: true}, true
+		case strings.Contains(q, "count(*) from ontime where YearD > 0"):
+			// Index condition pushdown is not a covering read.
+			return Access{Type: "index", Key: "Carrier", Rows: 3e6}, true
+		case strings.Contains(q, "count(id) from ontime"):
+			// The primary key is the table: scanning it is a table scan.
+			return Access{Type: "index", Key: "PRIMARY", Rows: 3e6, Covering: true}, true
 		}
 		return Access{Type: "all", Rows: 3e6}, true
 	}
@@ -59,7 +68,10 @@ func TestRouteByCost(t *testing.T) {
 		{"select count(*) from ontime where Carrier = 'XX'", "replica optimizer: ref on Carrier", "", true},
 		{"select count(*) from ontime where Carrier = 'AA' and YearD = 2005", "<= route_index_fraction 0.05 of ~3000000 rows", "", true},
 		{"select count(*) from ontime where Carrier = 'UA'", "", "> route_index_fraction", true},
-		{"select Carrier, count(*) from ontime group by Carrier", "", "~3000000 rows (replica optimizer: all)", true},
+		{"select Carrier, sum(Distance) from ontime group by Carrier", "", "~3000000 rows (replica optimizer: all)", true},
+		{"select Carrier, count(*) from ontime group by Carrier", "reads the covering index Carrier alone (~3000000 rows)", "", true},
+		{"select count(*) from ontime where YearD > 0", "", "replica optimizer: index on Carrier", true},
+		{"select count(id) from ontime", "", "replica optimizer: index on PRIMARY", true},
 		// A split column that is not unique: a key is not a row.
 		{"select v from byother where k in (5, 900)", "", "key window [5, 900]", false},
 		{"select v from byother where k = 5", "~3000 rows (key window [5, 5]", "", false},
@@ -86,10 +98,18 @@ func TestRouteByCost(t *testing.T) {
 			t.Errorf("%s: asked the optimizer %d times", tc.query, explained)
 		}
 	}
+	// route_covering_scans: false distributes the covering scan.
+	off := false
+	cfg.RouteCoveringScans = &off
+	stmt, _ := sqlparse.ParseOne("select Carrier, count(*) from ontime group by Carrier")
+	p, _ := planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
+	if pass, _, _ := ByCost(context.Background(), cfg, snap, "ontime", "select Carrier, count(*) from ontime group by Carrier", p, explain); pass != "" {
+		t.Errorf("route_covering_scans false routes: %s", pass)
+	}
 	// route_small_rows < 0: never.
 	cfg.RouteSmallRows = -1
-	stmt, _ := sqlparse.ParseOne("select * from ontime where id = 5")
-	p, _ := planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
+	stmt, _ = sqlparse.ParseOne("select * from ontime where id = 5")
+	p, _ = planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
 	if pass, _, _ := ByCost(context.Background(), cfg, snap, "ontime", "", p, explain); pass != "" {
 		t.Errorf("route_small_rows -1 routes: %s", pass)
 	}

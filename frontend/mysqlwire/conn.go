@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"net"
+	"sync"
 	"syscall"
 	"time"
 
@@ -43,45 +44,78 @@ func errorPacket(num uint16, state, msg string) []byte {
 	return append(hdr, body...)
 }
 
-// watchClient cancels a running statement when its client disconnects. It
-// peeks at the socket (never consuming a byte) every clientCheckInterval:
-// end of file, a reset or a COM_QUIT waiting to be read mean the client is
-// gone. Statements that end within the first interval — most of them —
-// only pay for a timer: the watching goroutine starts when it fires. stop
-// ends the watcher and waits for it.
-func watchClient(c *mysql.Conn, cancel context.CancelFunc) (stop func()) {
+// clientWatch cancels a running statement when its client disconnects.
+// It peeks at the socket (never consuming a byte) every
+// clientCheckInterval: end of file, a reset or a COM_QUIT waiting to be
+// read mean the client is gone. Statements that end within the first
+// interval — most of them — only reset and stop a timer: the watching
+// starts when it fires. One clientWatch serves all the statements of a
+// connection (vitess runs them one at a time), so a statement allocates
+// nothing for it.
+type clientWatch struct {
+	rc     syscall.RawConn
+	timer  *time.Timer
+	cancel context.CancelFunc
+	// running is held while fire runs; quit asks it to return (capacity
+	// one, filled only by Stop).
+	running sync.WaitGroup
+	quit    chan struct{}
+}
+
+// newClientWatch returns the watcher of c's statements, nil when c's
+// socket cannot be peeked at.
+func newClientWatch(c *mysql.Conn) *clientWatch {
 	sc, ok := c.GetRawConn().(syscall.Conn)
 	if !ok {
-		return func() {}
+		return nil
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return func() {}
+		return nil
 	}
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	timer := time.AfterFunc(clientCheckInterval, func() {
-		defer close(finished)
-		t := time.NewTicker(clientCheckInterval)
-		defer t.Stop()
-		for {
-			if clientGone(rc) {
-				cancel()
-				return
-			}
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
+	w := &clientWatch{rc: rc, quit: make(chan struct{}, 1)}
+	w.timer = time.AfterFunc(time.Hour, w.fire)
+	w.timer.Stop()
+	return w
+}
+
+// Start watches for the client going away until Stop, calling cancel if
+// it does.
+func (w *clientWatch) Start(cancel context.CancelFunc) {
+	w.cancel = cancel
+	w.running.Add(1)
+	w.timer.Reset(clientCheckInterval)
+}
+
+// Stop ends the watch and waits for a check in progress.
+func (w *clientWatch) Stop() {
+	if w.timer.Stop() {
+		w.running.Done() // never fired: nothing runs
+		return
+	}
+	w.quit <- struct{}{}
+	w.running.Wait()
+	select { // fire returned on its own (the client went away): unused
+	case <-w.quit:
+	default:
+	}
+	w.cancel = nil
+}
+
+func (w *clientWatch) fire() {
+	defer w.running.Done()
+	t := time.NewTicker(clientCheckInterval)
+	defer t.Stop()
+	for {
+		if clientGone(w.rc) {
+			w.cancel()
+			return
 		}
-	})
-	return func() {
-		if timer.Stop() {
-			return // never fired: nothing runs
+		select {
+		case <-w.quit:
+			return
+		case <-t.C:
 		}
-		close(done)
-		<-finished
 	}
 }
 

@@ -75,7 +75,12 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
 		return err
 	}
-	return h.r.Run(ctx, ss, query, callback, func(cancel context.CancelFunc) func() {
-		return watchClient(c, cancel)
-	})
+	w, _ := ss.Front.(*clientWatch)
+	if w == nil {
+		if w = newClientWatch(c); w == nil {
+			return h.r.Run(ctx, ss, query, callback, nil)
+		}
+		ss.Front = w
+	}
+	return h.r.Run(ctx, ss, query, callback, w)
 }

@@ -52,7 +52,7 @@ var errCommandTooLarge = errors.New("client sent more than max_allowed_packet fo
 
 // packetConn counts the bytes read since the last write and fails reads
 // past limit. Reads and writes come from the connection's vitess goroutine
-// (watchClient only peeks at the socket through SyscallConn); the count is
+// (clientWatch only peeks at the socket through SyscallConn); the count is
 // atomic all the same, for a write from elsewhere (shutdown, KILL).
 type packetConn struct {
 	net.Conn
@@ -85,7 +85,7 @@ func (p *packetConn) Write(b []byte) (int, error) {
 	return p.Conn.Write(b)
 }
 
-// SyscallConn lets watchClient and connCheck peek at the socket.
+// SyscallConn lets clientWatch and connCheck peek at the socket.
 func (p *packetConn) SyscallConn() (syscall.RawConn, error) {
 	if sc, ok := p.Conn.(syscall.Conn); ok {
 		return sc.SyscallConn()
