@@ -180,6 +180,7 @@ func TestChunkedVersions(t *testing.T) {
 				t.Fatal("no version was composed from the previous one")
 			}
 			ver.Release()
+			st.release()
 		})
 	}
 }

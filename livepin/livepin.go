@@ -32,12 +32,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
 
-	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/pinned"
@@ -401,73 +399,6 @@ func (p *Pin) publisher(ctx context.Context) {
 		}
 		p.mu.Unlock()
 	}
-}
-
-// next builds the version of d: the changed chunks' rows encoded afresh,
-// the others the last version's batches (pinned.Table.Compose), or every
-// chunk from scratch (pinned.Build) when d says so or there is no last
-// version. It becomes st.ver. A *pinned.RebuildError says the chunks
-// cannot be composed: build the next version from scratch.
-func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, error) {
-	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(st.fields))
-	defer rb.Release()
-	batchOf := make([]int, d.chunks)
-	var parts []pinned.Part
-	var fresh []arrow.RecordBatch
-	defer func() {
-		for _, b := range fresh {
-			b.Release()
-		}
-	}()
-	scratch := d.all || st.ver == nil
-	n := 0
-	for k := range d.chunks {
-		batchOf[k] = -1
-		rows, changed := d.changed[k]
-		if !changed {
-			if scratch {
-				return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
-			}
-			if k < len(st.batchOf) && st.batchOf[k] >= 0 {
-				parts = append(parts, pinned.Part{Keep: st.batchOf[k]})
-				batchOf[k] = n
-				n++
-			}
-			continue
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		for _, r := range rows {
-			if err := rb.Append(r); err != nil {
-				return nil, err
-			}
-		}
-		b := rb.NewRecordBatch()
-		fresh = append(fresh, b)
-		parts = append(parts, pinned.Part{Keep: -1, New: b})
-		batchOf[k] = n
-		n++
-	}
-	var t *pinned.Table
-	var err error
-	if scratch {
-		if len(fresh) == 0 {
-			fresh = append(fresh, rb.NewRecordBatch()) // the schema of an empty pin
-		}
-		t, err = pinned.BuildWith(mem, spec.DB, spec.Name, st.fields, fresh)
-		if t != nil {
-			t.Source, t.Whole = spec.Source, spec.Whole
-		}
-	} else {
-		t, err = st.ver.ComposeWith(mem, parts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	t.Loaded = time.Now()
-	st.ver, st.batchOf = t, batchOf
-	return t, nil
 }
 
 // load reads the pin at a known position on the first replica that can.
