@@ -19,7 +19,7 @@ import (
 // bottom): 500 changes, 100 ms at 5,000 changes/s. chunk=all is one
 // chunk, every version built from every row as before chunking.
 func BenchmarkVersion(b *testing.B) {
-	for _, chunk := range []int{128, 256, 512, 1 << 30} {
+	for _, chunk := range []int{64, 128, 256, 512, 1 << 30} {
 		name := strconv.Itoa(chunk)
 		if chunk == 1<<30 {
 			name = "all"

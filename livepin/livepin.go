@@ -377,8 +377,9 @@ func (p *Pin) publisher(ctx context.Context) {
 		var rebuild *pinned.RebuildError
 		if errors.As(err, &rebuild) {
 			// The chunks' encoding is full (a dictionary at its limit):
-			// the next version is built from scratch, from every chunk.
-			st.relaid, st.changed, err = true, true, nil
+			// the next version is built from scratch, of the raw chunks.
+			st.rebuildNext()
+			err = nil
 			if p.pending.IsZero() {
 				p.pending = last
 			}

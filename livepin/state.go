@@ -53,7 +53,11 @@ type state struct {
 	dirty  map[int]struct{}
 	slots  map[int]struct{} // the row slots changed since the last snapshot
 	relaid bool
-	built  int
+	// rebuild says the last version could not be composed (its encoding
+	// is full, pinned.RebuildError): the next is built from scratch, from
+	// the raw chunks, which stay valid.
+	rebuild bool
+	built   int
 
 	// ver is the last version built from this state and batchOf its
 	// batch index per chunk (-1: the chunk had no rows). raw[k] is chunk
@@ -322,6 +326,9 @@ type delta struct {
 	changed map[int]chunkRows
 	edits   map[int][]edit
 	all     bool // every chunk changed: build from scratch
+	// fresh: build from scratch (not composed), from the raw chunks of
+	// the chunks that did not change.
+	fresh bool
 }
 
 // chunkRows is a chunk's live rows (without their keys) and the slot of
@@ -346,7 +353,7 @@ func (st *state) snapshot() (d delta, changed bool) {
 		return d, false
 	}
 	d.chunks = (len(st.rows) + st.chunk - 1) / st.chunk
-	d.all = st.relaid
+	d.all, d.fresh = st.relaid, st.rebuild
 	d.changed = map[int]chunkRows{}
 	d.edits = map[int][]edit{}
 	w := len(st.projIdx)
@@ -371,7 +378,7 @@ func (st *state) snapshot() (d delta, changed bool) {
 			slices.SortFunc(es, func(a, b edit) int { return int(a.slot - b.slot) })
 		}
 	}
-	st.dirty, st.slots, st.relaid, st.built = nil, nil, false, d.chunks
+	st.dirty, st.slots, st.relaid, st.rebuild, st.built = nil, nil, false, false, d.chunks
 	return d, true
 }
 

@@ -1,6 +1,7 @@
 package livepin
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -24,11 +25,13 @@ import (
 // compaction, an encoding that must start over) encode every row.
 
 // next builds the version of d: the changed chunks rebuilt, the others
-// the last version's batches (pinned.Table.Compose), or every chunk from
-// scratch (pinned.Build) when d says so or there is no last version. It
-// becomes st.ver. A *pinned.RebuildError says the chunks cannot be
-// composed: build the next version from scratch. On an error st keeps
-// its last version and raw chunks.
+// the last version's batches (pinned.Table.Compose), or a table built
+// from scratch (pinned.Build) when d says so or there is no last version:
+// of every row encoded afresh (d.all: the slots moved) or of the raw
+// chunks (d.fresh). It becomes st.ver. A *pinned.RebuildError says the
+// chunks cannot be composed: the raw chunks are kept (they hold d) and
+// the caller marks the state for a build from scratch (rebuildNext). On
+// another error st keeps its last version and raw chunks.
 func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, error) {
 	schema := arrowexec.SchemaFor(st.fields)
 	batchOf := make([]int, d.chunks)
@@ -42,7 +45,7 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 	}()
 	var parts []pinned.Part
 	var fresh []arrow.RecordBatch
-	scratch := d.all || st.ver == nil
+	scratch := d.all || d.fresh || st.ver == nil
 	n := 0
 	for k := range d.chunks {
 		batchOf[k] = -1
@@ -50,15 +53,23 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 		if cr, whole := d.changed[k]; whole {
 			raw[k], err = encodeRows(mem, schema, cr.rows)
 			rawSlots[k] = cr.slots
-		} else if es, edited := d.edits[k]; edited && !scratch {
+		} else if es, edited := d.edits[k]; edited && !d.all && st.ver != nil {
 			raw[k], rawSlots[k], err = st.rebuildChunk(mem, schema, k, es)
 		} else {
-			if scratch {
+			if d.all || st.ver == nil {
 				return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
 			}
 			if k < len(st.raw) && st.raw[k] != nil {
 				st.raw[k].Retain()
 				raw[k], rawSlots[k] = st.raw[k], st.rawSlots[k]
+			}
+			if scratch { // built from scratch of the raw chunks, unchanged
+				if raw[k] != nil {
+					fresh = append(fresh, raw[k])
+					batchOf[k] = n
+					n++
+				}
+				continue
 			}
 			if k < len(st.batchOf) && st.batchOf[k] >= 0 {
 				parts = append(parts, pinned.Part{Keep: st.batchOf[k]})
@@ -96,6 +107,12 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 		}
 	} else {
 		t, err = st.ver.ComposeWith(mem, parts)
+		var rebuild *pinned.RebuildError
+		if errors.As(err, &rebuild) {
+			ok = true // the raw chunks hold d: keep them for the build from scratch
+			releaseAll(st.raw)
+			st.raw, st.rawSlots = raw, rawSlots
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -105,6 +122,13 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 	releaseAll(st.raw)
 	st.ver, st.batchOf, st.raw, st.rawSlots = t, batchOf, raw, rawSlots
 	return t, nil
+}
+
+// rebuildNext makes the next version a build from scratch of the raw
+// chunks, after next failed with a *pinned.RebuildError. The caller holds
+// the pin's mutex.
+func (st *state) rebuildNext() {
+	st.rebuild, st.changed = true, true
 }
 
 // release drops the raw chunks a state holds, once nothing builds from

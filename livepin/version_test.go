@@ -1,6 +1,7 @@
 package livepin
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -154,6 +155,36 @@ func TestEditedChunks(t *testing.T) {
 		old.Release()
 		check(b.name)
 	}
+
+	// A burst whose version cannot be composed (the note column's
+	// dictionary would pass its limit): the next version is built from
+	// scratch of the raw chunks, which must hold the burst's edits of
+	// old chunks too (the update of id 1 in chunk 0, the delete in 1).
+	tx := replstream.Tx{Position: "0-1-100", Changes: []replstream.Change{upd(1, 1, 5), del(6)}}
+	for id := int64(100); id < 100+52_000; id++ { // two thirds have a distinct note: past 1<<15
+		tx.Changes = append(tx.Changes, ins(id, 7))
+	}
+	if _, err := st.apply(&tx); err != nil {
+		t.Fatal(err)
+	}
+	d, _ = st.snapshot()
+	_, err = st.next(mem, Spec{DB: "d", Name: "p"}, d)
+	var rebuild *pinned.RebuildError
+	if !errors.As(err, &rebuild) {
+		t.Fatalf("composing 34,666 distinct notes: %v, want a RebuildError", err)
+	}
+	st.rebuildNext()
+	d, _ = st.snapshot()
+	if !d.fresh || d.all || len(d.changed)+len(d.edits) != 0 {
+		t.Fatalf("after a RebuildError: fresh %v, all %v, %d whole and %d edited chunks", d.fresh, d.all, len(d.changed), len(d.edits))
+	}
+	nv, err := st.next(mem, Spec{DB: "d", Name: "p"}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver.Release()
+	ver = nv
+	check("built from scratch of the raw chunks")
 	ver.Release()
 	st.release()
 }
