@@ -50,7 +50,8 @@ func BenchmarkVersion(b *testing.B) {
 			mem := memory.NewGoAllocator()
 			st.changed, st.relaid = true, true
 			d, _ := st.snapshot()
-			if _, err := st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
+			ver, err := st.next(mem, Spec{DB: "d", Name: "p"}, d)
+			if err != nil {
 				b.Fatal(err)
 			}
 			r := rand.New(rand.NewPCG(1, 2))
@@ -75,10 +76,12 @@ func BenchmarkVersion(b *testing.B) {
 				}
 				b.StartTimer()
 				d, _ := st.snapshot()
-				if _, err := st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
+				if ver, err = st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(ver.Bytes), "version-B")
+			b.ReportMetric(float64(st.rawBytes()), "raw-B")
 		})
 	}
 }

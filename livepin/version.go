@@ -252,3 +252,22 @@ func (st *state) rebuildChunk(mem memory.Allocator, schema *arrow.Schema, k int,
 	}
 	return array.NewRecordBatch(schema, cols, int64(len(slots))), slots, nil
 }
+
+// rawBytes is the memory of the raw chunks (their buffers): what a live
+// pin holds beside its versions to rebuild chunks without re-encoding.
+func (st *state) rawBytes() int64 {
+	var n int64
+	for _, b := range st.raw {
+		if b == nil {
+			continue
+		}
+		for _, c := range b.Columns() {
+			for _, buf := range c.Data().Buffers() {
+				if buf != nil {
+					n += int64(buf.Len())
+				}
+			}
+		}
+	}
+	return n
+}
