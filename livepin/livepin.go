@@ -12,7 +12,11 @@
 // update removes the old key and puts the new row when it passes. Changes
 // are applied in log order, and a new immutable pinned.Table version is
 // built and handed to Publish (the registry's copy-on-write swap) at most
-// every MinInterval, so a burst of events costs one rebuild.
+// every MinInterval, so a burst of events costs one version. A version
+// shares the previous one's batches for the chunks of rows a burst did
+// not touch and rebuilds the others from their last raw batch and their
+// changed rows alone (version.go): its cost follows the changes, not the
+// table.
 //
 // What the pin cannot follow makes it reload, never drift: a DDL naming
 // the table, DML logged as a statement, a TABLE_MAP that no longer

@@ -6,9 +6,12 @@
 //	writer     one transaction every 20 ms on the primary: inserts at the
 //	           top of a sliding id window, updates inside it, deletes at
 //	           its bottom (the table keeps its size), Rate row changes/s
-//	prober     every Probe: UPDATE the marker row (id 0) on the primary,
-//	           then poll it through Shoal on the live pin until the new
-//	           value shows: staleness = commit sent → visible in the pin
+//	prober     every Probe: UPDATE the marker row (id 0) on the primary;
+//	           pin staleness = commit sent → the pin's position (SHOW
+//	           CACHED TABLES) covers the marker's GTID, of which
+//	           replication's share = commit sent → a replica applied it;
+//	           reader staleness = commit sent → a point read of the live
+//	           pin through Shoal shows it (includes waiting for a run slot)
 //	clients    Clients connections, each alternating a chart over the
 //	           live pin and the same chart over the static pin, literals
 //	           varied so no result cache answers
