@@ -46,12 +46,11 @@ type state struct {
 	changed bool // since the last snapshot
 
 	// Chunks: rows[k*chunk : (k+1)*chunk] is chunk k, one record batch
-	// of the pin's versions. dirty holds the chunks changed since the
+	// of the pin's versions. slots holds the row slots changed since the
 	// last snapshot; relaid says compaction moved every row (each chunk
 	// must be rebuilt); built is how many chunks the last snapshot had.
 	chunk  int
-	dirty  map[int]struct{}
-	slots  map[int]struct{} // the row slots changed since the last snapshot
+	slots  map[int]struct{}
 	relaid bool
 	// rebuild says the last version could not be composed (its encoding
 	// is full, pinned.RebuildError): the next is built from scratch, from
@@ -182,12 +181,11 @@ func (st *state) key(row []sqltypes.Value) string {
 	return keyOf(vals)
 }
 
-// touch marks the chunk of rows[i] changed.
+// touch marks rows[i] (and so its chunk) changed.
 func (st *state) touch(i int) {
-	if st.dirty == nil {
-		st.dirty, st.slots = map[int]struct{}{}, map[int]struct{}{}
+	if st.slots == nil {
+		st.slots = map[int]struct{}{}
 	}
-	st.dirty[i/st.chunk] = struct{}{}
 	st.slots[i] = struct{}{}
 }
 
@@ -378,7 +376,7 @@ func (st *state) snapshot() (d delta, changed bool) {
 			slices.SortFunc(es, func(a, b edit) int { return int(a.slot - b.slot) })
 		}
 	}
-	st.dirty, st.slots, st.relaid, st.rebuild, st.built = nil, nil, false, false, d.chunks
+	st.slots, st.relaid, st.rebuild, st.built = nil, false, false, d.chunks
 	return d, true
 }
 
