@@ -428,8 +428,13 @@ type Pin struct {
 	// Query is the SELECT whose result is pinned; empty pins the replica
 	// table db.name whole.
 	Query string `yaml:"query"`
-	// Refresh reloads the pin this often (0: never).
+	// Refresh reloads the pin this often (0: never). In YAML it may
+	// also be "live" (Live).
 	Refresh Duration `yaml:"refresh"`
+	// Live makes the pin a live pin (CACHE TABLE … OPTIONS ('refresh' =
+	// 'live')): it follows a replica's binary log instead of reloading.
+	// Written `refresh: live` in YAML.
+	Live bool `yaml:"-"`
 	// Incremental makes the scheduled refreshes incremental (REFRESH
 	// TABLE … INCREMENTAL): only rows past the split key's high-water
 	// mark are read and appended. For whole-table pins of append-only
@@ -438,8 +443,64 @@ type Pin struct {
 	Incremental bool `yaml:"incremental"`
 }
 
+// UnmarshalYAML reads a pin, with `refresh: live` as Live. Every other
+// key decodes as the struct's (a Duration for refresh); unknown keys are
+// refused as Load refuses them elsewhere.
+func (p *Pin) UnmarshalYAML(n *yaml.Node) error {
+	type plain Pin
+	if n.Kind != yaml.MappingNode {
+		return n.Decode((*plain)(p))
+	}
+	known := map[string]bool{}
+	for f := range reflect.TypeFor[Pin]().Fields() {
+		if k, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); k != "" && k != "-" {
+			known[k] = true
+		}
+	}
+	m := *n
+	m.Content = nil
+	live := false
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !known[k.Value] {
+			return fmt.Errorf("line %d: field %s not found in type config.Pin", k.Line, k.Value)
+		}
+		if k.Value == "refresh" && v.Kind == yaml.ScalarNode && strings.EqualFold(strings.TrimSpace(v.Value), "live") {
+			live = true
+			continue
+		}
+		m.Content = append(m.Content, k, v)
+	}
+	if err := m.Decode((*plain)(p)); err != nil {
+		return err
+	}
+	p.Live = live
+	return nil
+}
+
+// MarshalYAML writes a live pin's refresh as "live".
+func (p Pin) MarshalYAML() (any, error) {
+	type plain Pin
+	if !p.Live {
+		return plain(p), nil
+	}
+	var n yaml.Node
+	if err := n.Encode(plain(p)); err != nil {
+		return nil, err
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "refresh" {
+			n.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Value: "live"}
+		}
+	}
+	return &n, nil
+}
+
 // check reports a pin whose settings contradict each other.
 func (p Pin) check() error {
+	if p.Live && p.Incremental {
+		return fmt.Errorf("config: pin %s: refresh: live follows the binary log; incremental refreshes are for pins reloaded on a schedule", p.Table)
+	}
 	if p.Incremental && p.Query != "" {
 		return fmt.Errorf("config: pin %s: incremental refreshes need a whole-table pin (no query:); a query result can only be reloaded in full", p.Table)
 	}

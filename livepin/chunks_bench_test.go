@@ -19,7 +19,7 @@ import (
 // bottom): 500 changes, 100 ms at 5,000 changes/s. chunk=all is one
 // chunk, every version built from every row as before chunking.
 func BenchmarkVersion(b *testing.B) {
-	for _, chunk := range []int{128, 256, 512, 1 << 30} {
+	for _, chunk := range []int{64, 128, 256, 512, 1 << 30} {
 		name := strconv.Itoa(chunk)
 		if chunk == 1<<30 {
 			name = "all"
@@ -50,7 +50,8 @@ func BenchmarkVersion(b *testing.B) {
 			mem := memory.NewGoAllocator()
 			st.changed, st.relaid = true, true
 			d, _ := st.snapshot()
-			if _, err := st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
+			ver, err := st.next(mem, Spec{DB: "d", Name: "p"}, d)
+			if err != nil {
 				b.Fatal(err)
 			}
 			r := rand.New(rand.NewPCG(1, 2))
@@ -75,10 +76,12 @@ func BenchmarkVersion(b *testing.B) {
 				}
 				b.StartTimer()
 				d, _ := st.snapshot()
-				if _, err := st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
+				if ver, err = st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(ver.Bytes), "version-B")
+			b.ReportMetric(float64(st.rawBytes()), "raw-B")
 		})
 	}
 }

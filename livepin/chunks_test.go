@@ -165,7 +165,7 @@ func TestChunkedVersions(t *testing.T) {
 				nv, err := st.next(mem, Spec{DB: "d", Name: "p"}, d)
 				var rebuild *pinned.RebuildError
 				if errors.As(err, &rebuild) {
-					st.relaid, st.changed = true, true
+					st.rebuildNext()
 					d, _ = st.snapshot()
 					nv, err = st.next(mem, Spec{DB: "d", Name: "p"}, d)
 				}
@@ -180,6 +180,7 @@ func TestChunkedVersions(t *testing.T) {
 				t.Fatal("no version was composed from the previous one")
 			}
 			ver.Release()
+			st.release()
 		})
 	}
 }

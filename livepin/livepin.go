@@ -12,7 +12,11 @@
 // update removes the old key and puts the new row when it passes. Changes
 // are applied in log order, and a new immutable pinned.Table version is
 // built and handed to Publish (the registry's copy-on-write swap) at most
-// every MinInterval, so a burst of events costs one rebuild.
+// every MinInterval, so a burst of events costs one version. A version
+// shares the previous one's batches for the chunks of rows a burst did
+// not touch and rebuilds the others from their last raw batch and their
+// changed rows alone (version.go): its cost follows the changes, not the
+// table.
 //
 // What the pin cannot follow makes it reload, never drift: a DDL naming
 // the table, DML logged as a statement, a TABLE_MAP that no longer
@@ -32,12 +36,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
 
-	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/pinned"
@@ -379,8 +381,9 @@ func (p *Pin) publisher(ctx context.Context) {
 		var rebuild *pinned.RebuildError
 		if errors.As(err, &rebuild) {
 			// The chunks' encoding is full (a dictionary at its limit):
-			// the next version is built from scratch, from every chunk.
-			st.relaid, st.changed, err = true, true, nil
+			// the next version is built from scratch, of the raw chunks.
+			st.rebuildNext()
+			err = nil
 			if p.pending.IsZero() {
 				p.pending = last
 			}
@@ -401,73 +404,6 @@ func (p *Pin) publisher(ctx context.Context) {
 		}
 		p.mu.Unlock()
 	}
-}
-
-// next builds the version of d: the changed chunks' rows encoded afresh,
-// the others the last version's batches (pinned.Table.Compose), or every
-// chunk from scratch (pinned.Build) when d says so or there is no last
-// version. It becomes st.ver. A *pinned.RebuildError says the chunks
-// cannot be composed: build the next version from scratch.
-func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, error) {
-	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(st.fields))
-	defer rb.Release()
-	batchOf := make([]int, d.chunks)
-	var parts []pinned.Part
-	var fresh []arrow.RecordBatch
-	defer func() {
-		for _, b := range fresh {
-			b.Release()
-		}
-	}()
-	scratch := d.all || st.ver == nil
-	n := 0
-	for k := range d.chunks {
-		batchOf[k] = -1
-		rows, changed := d.changed[k]
-		if !changed {
-			if scratch {
-				return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
-			}
-			if k < len(st.batchOf) && st.batchOf[k] >= 0 {
-				parts = append(parts, pinned.Part{Keep: st.batchOf[k]})
-				batchOf[k] = n
-				n++
-			}
-			continue
-		}
-		if len(rows) == 0 {
-			continue
-		}
-		for _, r := range rows {
-			if err := rb.Append(r); err != nil {
-				return nil, err
-			}
-		}
-		b := rb.NewRecordBatch()
-		fresh = append(fresh, b)
-		parts = append(parts, pinned.Part{Keep: -1, New: b})
-		batchOf[k] = n
-		n++
-	}
-	var t *pinned.Table
-	var err error
-	if scratch {
-		if len(fresh) == 0 {
-			fresh = append(fresh, rb.NewRecordBatch()) // the schema of an empty pin
-		}
-		t, err = pinned.BuildWith(mem, spec.DB, spec.Name, st.fields, fresh)
-		if t != nil {
-			t.Source, t.Whole = spec.Source, spec.Whole
-		}
-	} else {
-		t, err = st.ver.ComposeWith(mem, parts)
-	}
-	if err != nil {
-		return nil, err
-	}
-	t.Loaded = time.Now()
-	st.ver, st.batchOf = t, batchOf
-	return t, nil
 }
 
 // load reads the pin at a known position on the first replica that can.

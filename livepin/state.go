@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -45,19 +46,29 @@ type state struct {
 	changed bool // since the last snapshot
 
 	// Chunks: rows[k*chunk : (k+1)*chunk] is chunk k, one record batch
-	// of the pin's versions. dirty holds the chunks changed since the
+	// of the pin's versions. slots holds the row slots changed since the
 	// last snapshot; relaid says compaction moved every row (each chunk
 	// must be rebuilt); built is how many chunks the last snapshot had.
 	chunk  int
-	dirty  map[int]struct{}
+	slots  map[int]struct{}
 	relaid bool
-	built  int
+	// rebuild says the last version could not be composed (its encoding
+	// is full, pinned.RebuildError): the next is built from scratch, from
+	// the raw chunks, which stay valid.
+	rebuild bool
+	built   int
 
 	// ver is the last version built from this state and batchOf its
-	// batch index per chunk (-1: the chunk had no rows). Only the
+	// batch index per chunk (-1: the chunk had no rows). raw[k] is chunk
+	// k's rows as last built, unencoded (arrowexec.SchemaFor; nil: no
+	// rows), and rawSlots[k] the slot (within the chunk) of each of its
+	// rows: a changed chunk is rebuilt from its raw batch's unchanged
+	// runs and its changed rows alone (see rebuildChunk). Only the
 	// goroutine building versions (load, then the publisher) uses them.
-	ver     *pinned.Table
-	batchOf []int
+	ver      *pinned.Table
+	batchOf  []int
+	raw      []arrow.RecordBatch
+	rawSlots [][]int32
 }
 
 // ReloadError says why the pin must be loaded afresh.
@@ -170,12 +181,12 @@ func (st *state) key(row []sqltypes.Value) string {
 	return keyOf(vals)
 }
 
-// touch marks the chunk of rows[i] changed.
+// touch marks rows[i] (and so its chunk) changed.
 func (st *state) touch(i int) {
-	if st.dirty == nil {
-		st.dirty = map[int]struct{}{}
+	if st.slots == nil {
+		st.slots = map[int]struct{}{}
 	}
-	st.dirty[i/st.chunk] = struct{}{}
+	st.slots[i] = struct{}{}
 }
 
 func (st *state) put(k string, row []sqltypes.Value) {
@@ -302,13 +313,33 @@ func (st *state) live() [][]sqltypes.Value {
 }
 
 // delta is what a version is built from: the pin's chunks, of which
-// rows[k] holds chunk k's live rows (without their keys) when it changed
-// since the last snapshot; the others are the last version's batches.
+// rows[k] holds chunk k's live rows (without their keys) and their slots
+// when the whole chunk must be encoded (new since the last snapshot, or
+// all); edits[k] the slots of chunk k that changed since the last
+// snapshot when only those must; the others are the last version's
+// batches.
 type delta struct {
 	pos     string
 	chunks  int
-	changed map[int][][]sqltypes.Value
+	changed map[int]chunkRows
+	edits   map[int][]edit
 	all     bool // every chunk changed: build from scratch
+	// fresh: build from scratch (not composed), from the raw chunks of
+	// the chunks that did not change.
+	fresh bool
+}
+
+// chunkRows is a chunk's live rows (without their keys) and the slot of
+// each within the chunk, in slot order.
+type chunkRows struct {
+	rows  [][]sqltypes.Value
+	slots []int32
+}
+
+// edit is a changed slot of a chunk and the row it now holds (nil: none).
+type edit struct {
+	slot int32
+	row  []sqltypes.Value
 }
 
 // snapshot returns the changes to build a version from (changed false:
@@ -320,26 +351,44 @@ func (st *state) snapshot() (d delta, changed bool) {
 		return d, false
 	}
 	d.chunks = (len(st.rows) + st.chunk - 1) / st.chunk
-	d.all = st.relaid
-	d.changed = map[int][][]sqltypes.Value{}
+	d.all, d.fresh = st.relaid, st.rebuild
+	d.changed = map[int]chunkRows{}
+	d.edits = map[int][]edit{}
+	w := len(st.projIdx)
 	for k := range d.chunks {
-		_, dirty := st.dirty[k]
-		if d.all || dirty || k >= st.built {
+		if d.all || k >= st.built {
 			d.changed[k] = st.chunkRows(k)
 		}
 	}
-	st.dirty, st.relaid, st.built = nil, false, d.chunks
+	if !d.all {
+		for i := range st.slots {
+			k := i / st.chunk
+			if _, whole := d.changed[k]; whole || k >= d.chunks {
+				continue
+			}
+			var row []sqltypes.Value
+			if i < len(st.rows) && st.rows[i] != nil {
+				row = st.rows[i][:w:w]
+			}
+			d.edits[k] = append(d.edits[k], edit{slot: int32(i - k*st.chunk), row: row})
+		}
+		for _, es := range d.edits {
+			slices.SortFunc(es, func(a, b edit) int { return int(a.slot - b.slot) })
+		}
+	}
+	st.slots, st.relaid, st.rebuild, st.built = nil, false, false, d.chunks
 	return d, true
 }
 
-// chunkRows is chunk k's live rows without their keys.
-func (st *state) chunkRows(k int) [][]sqltypes.Value {
+// chunkRows is chunk k's live rows without their keys, and their slots.
+func (st *state) chunkRows(k int) chunkRows {
 	w := len(st.projIdx)
 	rows := st.rows[k*st.chunk : min((k+1)*st.chunk, len(st.rows))]
-	out := make([][]sqltypes.Value, 0, len(rows))
-	for _, r := range rows {
+	out := chunkRows{rows: make([][]sqltypes.Value, 0, len(rows)), slots: make([]int32, 0, len(rows))}
+	for i, r := range rows {
 		if r != nil {
-			out = append(out, r[:w:w])
+			out.rows = append(out.rows, r[:w:w])
+			out.slots = append(out.slots, int32(i))
 		}
 	}
 	return out

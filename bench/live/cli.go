@@ -29,8 +29,10 @@ into shoal_live.events on the primary, pins them twice through the
 coordinator — live (CACHE TABLE … OPTIONS ('refresh' = 'live')) and static —
 then for --duration: writes --rate row changes/s on the primary (30%
 inserts, 40% updates, 30% deletes, a transaction every 20 ms), probes
-staleness with a marker row (updated on the primary every --probe, polled
-through the live pin until it shows), and runs --clients dashboard
+staleness with a marker row (updated on the primary every --probe: the
+time until the pin's position covers its GTID, until a replica has
+applied it, and until a point read through the live pin shows it), and
+runs --clients dashboard
 connections that alternate a chart over the live pin and the same chart
 over the static pin. Prints staleness p50/p99, events applied per second,
 each pin's dashboard QPS and latency, the pin's and the coordinator's

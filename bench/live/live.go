@@ -6,9 +6,12 @@
 //	writer     one transaction every 20 ms on the primary: inserts at the
 //	           top of a sliding id window, updates inside it, deletes at
 //	           its bottom (the table keeps its size), Rate row changes/s
-//	prober     every Probe: UPDATE the marker row (id 0) on the primary,
-//	           then poll it through Shoal on the live pin until the new
-//	           value shows: staleness = commit sent → visible in the pin
+//	prober     every Probe: UPDATE the marker row (id 0) on the primary;
+//	           pin staleness = commit sent → the pin's position (SHOW
+//	           CACHED TABLES) covers the marker's GTID, of which
+//	           replication's share = commit sent → a replica applied it;
+//	           reader staleness = commit sent → a point read of the live
+//	           pin through Shoal shows it (includes waiting for a run slot)
 //	clients    Clients connections, each alternating a chart over the
 //	           live pin and the same chart over the static pin, literals
 //	           varied so no result cache answers
@@ -27,6 +30,7 @@ package live
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -37,6 +41,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	mysqldrv "github.com/go-sql-driver/mysql"
 	"vitess.io/vitess/go/mysql/replication"
 
 	"github.com/shoaldb/shoal/bench/measure"
@@ -108,10 +113,17 @@ type LiveReport struct {
 	Changes, Txs int64
 	WriteErrors  int
 	Elapsed      time.Duration
-	// Staleness of the live pin per probe; Unseen counts probes whose
-	// value had not shown after 30 s.
+	// Staleness of the live pin per probe, as a reader through Shoal
+	// sees it; Unseen counts probes whose value had not shown after 30 s.
 	Staleness measure.Latency
 	Unseen    int
+	// PinStaleness is, per probe, commit sent → the pin's visible
+	// version covers the marker's GTID (SHOW CACHED TABLES): the pin's
+	// own staleness, without a reader's wait for a run slot.
+	PinStaleness measure.Latency
+	// ReplicaStaleness is, per probe, commit sent → a replica's
+	// @@gtid_current_pos covers it: replication's share of PinStaleness.
+	ReplicaStaleness measure.Latency
 	// Poll is the latency of the probe's poll statement itself (a point
 	// read of the live pin through Shoal): staleness includes one.
 	Poll measure.Latency
@@ -223,6 +235,8 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 		wg        sync.WaitGroup
 		writerErr error
 		stale     []time.Duration
+		pinStale  []time.Duration
+		replStale []time.Duration
 		polls     []time.Duration
 		unseen    int
 		probeErr  error
@@ -230,7 +244,7 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	)
 	var changes, txs atomic.Int64
 	wg.Go(func() { writerErr = liveWriter(runCtx, o, deadline, &changes, &txs, &rep.WriteErrors) })
-	wg.Go(func() { stale, polls, unseen, probeErr = liveProber(runCtx, o, deadline) })
+	wg.Go(func() { stale, pinStale, replStale, polls, unseen, probeErr = liveProber(runCtx, o, deadline) })
 	wg.Go(func() {
 		tick := time.NewTicker(o.Sample)
 		defer tick.Stop()
@@ -257,6 +271,7 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	rep.Elapsed = time.Since(start)
 	rep.Changes, rep.Txs = changes.Load(), txs.Load()
 	rep.Staleness, rep.Unseen, rep.Poll = measure.Summarize(stale), unseen, measure.Summarize(polls)
+	rep.PinStaleness, rep.ReplicaStaleness = measure.Summarize(pinStale), measure.Summarize(replStale)
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
@@ -429,23 +444,171 @@ func liveTx(ctx context.Context, db *sql.DB, stmts []string) (int64, error) {
 	return n, tx.Commit()
 }
 
-// liveProber updates the marker row every o.Probe and measures how long
-// the new value takes to show through the live pin.
-func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, polls []time.Duration, unseen int, err error) {
-	conn, err := o.Shoal.Conn(ctx)
+// marker is one update of the marker row: its value, its GTID on the
+// primary and when its commit was sent.
+type marker struct {
+	seq     int
+	gtid    string
+	t0      time.Time
+	replica bool // a replica has applied it (its time is recorded)
+}
+
+// liveProber updates the marker row every o.Probe and measures, from the
+// moment each commit is sent, two things: how long until the live pin's
+// visible version covers the marker's GTID (pinStale: the pin's own
+// staleness, every marker, read from SHOW CACHED TABLES, which takes no
+// in-memory run slot), and how long until a point read of the live pin
+// through Shoal returns the new value (stale: what a reader sees,
+// including the reads' wait for a run slot behind the dashboards; one
+// marker at a time, the newest when the last one was seen).
+func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, pinStale, replStale, polls []time.Duration, unseen int, err error) {
+	pconn, err := o.Primary.Conn(ctx)
+	if err != nil {
+		return nil, nil, nil, nil, 0, err
+	}
+	defer pconn.Close()
+	var (
+		mu      sync.Mutex
+		pending []marker // not yet covered by the pin's position
+		latest  marker
+		wg      sync.WaitGroup
+		done    = make(chan struct{})
+		readErr error
+	)
+	wg.Go(func() { pinStale, replStale = livePinTracker(ctx, o, &mu, &pending, done) })
+	wg.Go(func() { stale, polls, unseen, readErr = liveReader(ctx, o.Shoal, &mu, &latest, done) })
+	for seq := 1; ctx.Err() == nil && time.Now().Before(deadline); seq++ {
+		next := time.Now().Add(o.Probe)
+		t0 := time.Now() // before the commit is sent: an upper bound
+		if _, err = pconn.ExecContext(ctx, "UPDATE "+liveSource+" SET kind = ? WHERE id = 0", seq); err != nil {
+			err = fmt.Errorf("marker update: %w", err)
+			break
+		}
+		var g string
+		if err = pconn.QueryRowContext(ctx, "SELECT @@last_gtid").Scan(&g); err != nil {
+			err = fmt.Errorf("marker GTID: %w", err)
+			break
+		}
+		mu.Lock()
+		pending = append(pending, marker{seq: seq, gtid: g, t0: t0})
+		latest = marker{seq: seq, gtid: g, t0: t0}
+		mu.Unlock()
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Until(next)):
+		}
+	}
+	close(done)
+	wg.Wait()
+	if ctx.Err() != nil {
+		err = nil
+	}
+	if err == nil {
+		err = readErr
+	}
+	return stale, pinStale, replStale, polls, unseen, err
+}
+
+// livePinTracker polls SHOW CACHED TABLES and the replicas'
+// @@gtid_current_pos every 5 ms and records, for each pending marker, the
+// time from its commit to the first poll that shows the pin's position
+// covering its GTID (pin) and to the first that shows a replica having
+// applied it (repl: the part of the pin's staleness that is replication's
+// own), until done (then it waits at most 30 s more for the markers
+// still pending).
+func livePinTracker(ctx context.Context, o LiveOptions, mu *sync.Mutex, pending *[]marker, done <-chan struct{}) (pin, repl []time.Duration) {
+	var doneAt time.Time
+	for ctx.Err() == nil {
+		select {
+		case <-done:
+			if doneAt.IsZero() {
+				doneAt = time.Now()
+			}
+		default:
+		}
+		mu.Lock()
+		n := len(*pending)
+		mu.Unlock()
+		if !doneAt.IsZero() && (n == 0 || time.Since(doneAt) > 30*time.Second) {
+			return pin, repl
+		}
+		if n > 0 {
+			var applied []replication.GTIDSet
+			for _, r := range o.Replicas {
+				var p string
+				if r.QueryRowContext(ctx, "SELECT @@gtid_current_pos").Scan(&p) == nil {
+					if g, err := replication.ParseMariadbGTIDSet(p); err == nil {
+						applied = append(applied, g)
+					}
+				}
+			}
+			now := time.Now()
+			mu.Lock()
+			for i, m := range *pending {
+				want, err := replication.ParseMariadbGTIDSet(m.gtid)
+				if err != nil || m.replica {
+					continue
+				}
+				for _, g := range applied {
+					if g.Contains(want) {
+						(*pending)[i].replica = true
+						repl = append(repl, now.Sub(m.t0))
+						break
+					}
+				}
+			}
+			mu.Unlock()
+			if st, err := liveStatus(ctx, o.Shoal); err == nil {
+				if got, err := replication.ParseMariadbGTIDSet(st.position); err == nil {
+					now := time.Now()
+					mu.Lock()
+					kept := (*pending)[:0]
+					for _, m := range *pending {
+						if want, err := replication.ParseMariadbGTIDSet(m.gtid); err == nil && got.Contains(want) {
+							pin = append(pin, now.Sub(m.t0))
+						} else {
+							kept = append(kept, m)
+						}
+					}
+					*pending = kept
+					mu.Unlock()
+				}
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return pin, repl
+}
+
+// refused reports a 1040 (too busy: no in-memory run slot in time).
+func refused(err error) bool {
+	var me *mysqldrv.MySQLError
+	return errors.As(err, &me) && me.Number == 1040
+}
+
+// liveReader polls the marker through the live pin: for the newest
+// marker, until the point read returns its value (or a newer one).
+func liveReader(ctx context.Context, shoal *sql.DB, mu *sync.Mutex, latest *marker, done <-chan struct{}) (stale, polls []time.Duration, unseen int, err error) {
+	conn, err := shoal.Conn(ctx)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	defer conn.Close()
 	poll := "SELECT kind FROM " + livePin + " WHERE id = 0"
-	for seq := 1; ctx.Err() == nil && time.Now().Before(deadline); seq++ {
-		next := time.Now().Add(o.Probe)
-		t0 := time.Now() // before the commit is sent: an upper bound
-		if _, err := o.Primary.ExecContext(ctx, "UPDATE "+liveSource+" SET kind = ? WHERE id = 0", seq); err != nil {
-			if ctx.Err() != nil {
-				break
+	seen := 0
+	for ctx.Err() == nil {
+		mu.Lock()
+		m := *latest
+		mu.Unlock()
+		if m.seq <= seen {
+			select {
+			case <-done:
+				return stale, polls, unseen, nil
+			case <-ctx.Done():
+				return stale, polls, unseen, nil
+			case <-time.After(2 * time.Millisecond):
 			}
-			return stale, polls, unseen, fmt.Errorf("marker update: %w", err)
+			continue
 		}
 		for {
 			var got int
@@ -456,26 +619,30 @@ func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, 
 				}
 				// A refused poll (1040: the in-memory slots are all busy)
 				// is retried; the probe's staleness includes the wait.
-				if time.Since(t0) > 30*time.Second {
-					return stale, polls, unseen, fmt.Errorf("%s: %w", poll, err)
+				// Refused for 30 s, the marker counts as unseen.
+				if time.Since(m.t0) > 30*time.Second {
+					if !refused(err) {
+						return stale, polls, unseen, fmt.Errorf("%s: %w", poll, err)
+					}
+					unseen++
+					seen = m.seq
+					break
 				}
 				time.Sleep(10 * time.Millisecond)
 				continue
 			}
 			polls = append(polls, time.Since(p0))
-			if got >= seq {
-				stale = append(stale, time.Since(t0))
+			if got >= m.seq {
+				stale = append(stale, time.Since(m.t0))
+				seen = got
 				break
 			}
-			if time.Since(t0) > 30*time.Second {
+			if time.Since(m.t0) > 30*time.Second {
 				unseen++
+				seen = m.seq
 				break
 			}
 			time.Sleep(2 * time.Millisecond)
-		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(time.Until(next)):
 		}
 	}
 	return stale, polls, unseen, nil
@@ -710,6 +877,12 @@ func PrintLive(w io.Writer, r *LiveReport) {
 	fmt.Fprintf(w, "staleness (marker commit sent -> visible through shoal), %d probes: p50 %s  p95 %s  p99 %s  max %s  unseen after 30s %d\n",
 		s.N, measure.FmtDur(s.P50), measure.FmtDur(s.P95), measure.FmtDur(s.P99), measure.FmtDur(s.Max), r.Unseen)
 	fmt.Fprintf(w, "  of which the last poll (a point read of the pin through shoal, %d polls): p50 %s  p99 %s\n", r.Poll.N, measure.FmtDur(r.Poll.P50), measure.FmtDur(r.Poll.P99))
+	s = r.PinStaleness
+	fmt.Fprintf(w, "pin staleness (marker commit sent -> the pin's version covers its GTID), %d probes: p50 %s  p95 %s  p99 %s  max %s\n",
+		s.N, measure.FmtDur(s.P50), measure.FmtDur(s.P95), measure.FmtDur(s.P99), measure.FmtDur(s.Max))
+	s = r.ReplicaStaleness
+	fmt.Fprintf(w, "  of which replication (commit sent -> applied on a replica), %d probes: p50 %s  p95 %s  p99 %s  max %s\n",
+		s.N, measure.FmtDur(s.P50), measure.FmtDur(s.P95), measure.FmtDur(s.P99), measure.FmtDur(s.Max))
 	fmt.Fprintf(w, "\n%-11s %9s %7s %9s %9s %9s %9s %9s\n", "dashboard", "queries", "errors", "qps", "p50", "p95", "p99", "max")
 	for _, side := range []LiveSide{r.Live, r.Static} {
 		l := side.Latency

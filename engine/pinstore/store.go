@@ -453,8 +453,20 @@ func (s *Store) keepPinned(p config.Pin) {
 	db, name, _ := strings.Cut(p.Table, ".")
 	retry := time.Minute
 	for {
-		err := s.loadConfigured(db, name, p.Query, p.Incremental)
+		var err error
+		if p.Live {
+			// Loaded once; from then on the pin follows its replica and
+			// reloads by itself (livepin). Retried until it loads.
+			if err = s.loadConfiguredLive(db, name, p.Query); err == nil {
+				return
+			}
+		} else {
+			err = s.loadConfigured(db, name, p.Query, p.Incremental)
+		}
 		wait := p.Refresh.D()
+		if p.Live {
+			wait = 0
+		}
 		if err != nil {
 			s.log.Warn("configured pin failed to load", "table", p.Table, "err", err)
 			if wait == 0 || wait > retry {
@@ -480,4 +492,12 @@ func (s *Store) loadConfigured(db, name, query string, incremental bool) error {
 		return s.RefreshTable(ctx, sess, sqlparse.QuoteID(db)+"."+sqlparse.QuoteID(name), incremental, ok)
 	}
 	return s.CacheTable(ctx, sess, sqlparse.QuoteID(db)+"."+sqlparse.QuoteID(name), query, ok)
+}
+
+// loadConfiguredLive is CACHE TABLE … OPTIONS ('refresh' = 'live') for a
+// pin of the config file (refresh: live).
+func (s *Store) loadConfiguredLive(db, name, query string) error {
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.QueryTimeout.D())
+	defer cancel()
+	return s.CacheTableOptions(ctx, database(db), sqlparse.QuoteID(db)+"."+sqlparse.QuoteID(name), "'refresh' = 'live'", query, func(*sqltypes.Result) error { return nil })
 }
