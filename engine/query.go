@@ -232,7 +232,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		for i, o := range pr.order {
 			ords[i] = arrowexec.Ordering{Col: base + i, Desc: o.desc, Collation: orderColls[i]}
 		}
-		if err := arrowexec.SortRows(final, ords, s.env.Collations()); err != nil {
+		if err := arrowexec.SortRowsTop(final, ords, s.env.Collations(), arrowexec.Keep(pr.plan.Offset, pr.plan.Limit)); err != nil {
 			return st, err
 		}
 	}
