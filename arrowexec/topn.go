@@ -106,3 +106,24 @@ func Keep(offset, limit int64) int64 {
 	}
 	return offset + limit
 }
+
+// Window applies OFFSET and LIMIT (limit < 0: none).
+func Window[T any](rows []T, offset, limit int64) []T {
+	if offset >= int64(len(rows)) {
+		return nil
+	}
+	rows = rows[offset:]
+	if limit >= 0 && limit < int64(len(rows)) {
+		rows = rows[:limit]
+	}
+	return rows
+}
+
+// Span is the column indexes from, from+1, …, from+n-1.
+func Span(from, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = from + i
+	}
+	return out
+}
