@@ -166,10 +166,11 @@ type Coordinator struct {
 	// (CACHE TABLE): a pin that would exceed it fails and changes
 	// nothing. Default 4 GiB; negative means no limit.
 	PinnedMemoryLimit int64 `yaml:"pinned_memory_limit" size:"bytes"`
-	// InMemoryConcurrency is how many statements over pinned tables run
-	// in memory at once; the others wait for a slot in arrival order
-	// (engine/runqueue). Default: the CPU count (GOMAXPROCS at start);
-	// negative: no limit.
+	// InMemoryConcurrency is the number of in-memory run slots: how many
+	// statements over pinned tables run at once; the others wait for a
+	// slot in arrival order (engine/runqueue). A statement alone also
+	// takes idle slots, one partition each. Default: the CPU count
+	// (GOMAXPROCS at start); negative: no limit.
 	InMemoryConcurrency int `yaml:"inmemory_concurrency"`
 	// InMemoryQueueWait bounds one statement's wait for an in-memory run
 	// slot; past it the statement fails with error 1040 (default 10s).

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -218,18 +219,22 @@ type inMemory struct {
 //
 // At most inmemory_concurrency statements run at once; the others wait
 // for a slot in arrival order (engine/runqueue), up to
-// inmemory_queue_wait (error 1040) or their own deadline (3024).
+// inmemory_queue_wait (error 1040) or their own deadline (3024). A
+// statement runs in as many partitions as it holds slots: all the cores
+// when the machine is idle, one when others wait.
 func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*schedule.Stats, error) {
 	start := time.Now()
+	parallel := 0 // one partition per core
 	if s.runq != nil {
-		if err := s.runq.Acquire(ctx); err != nil {
+		var err error // alone, take the idle cores; one when others wait
+		if parallel, err = s.runq.AcquireUpTo(ctx, runtime.GOMAXPROCS(0)); err != nil {
 			return nil, err
 		}
-		defer s.runq.Release()
+		defer s.runq.ReleaseN(parallel)
 	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
-	err := pr.prog.Run(ctx, s.mem, pinexec.Options{MemLimit: s.cfg.MergeMemoryLimit}, func(bs []arrow.RecordBatch) error { return sink(0, bs) })
+	err := pr.prog.Run(ctx, s.mem, pinexec.Options{Parallel: parallel, MemLimit: s.cfg.MergeMemoryLimit}, func(bs []arrow.RecordBatch) error { return sink(0, bs) })
 	if errors.Is(err, schedule.ErrStop) {
 		err = nil
 	}

@@ -173,14 +173,21 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		orderColls[i] = o.coll
 	}
 	var unread map[*sqltypes.Value]unknownRow // kept rows holding unknown outputs, by &ext[0]
+	// lazy: with a LIMIT, outputs that ORDER BY does not read wait for the kept rows (a top 10 of 3,000 groups).
+	lazy := pr.plan.Limit >= 0 && pr.having == nil && unknown == nil && pr.plan.DistinctKeys == 0 && !pr.plan.Rollup && len(merged) > 0
+	for _, o := range pr.order {
+		lazy = lazy && !o.expr.Reads(arrowexec.Span(len(merged[0]), nout)...)
+	}
 	for g, row := range merged {
 		ext := make([]sqltypes.Value, len(row), len(row)+nout+len(pr.order))
 		copy(ext, row)
 		u, isUnknown := unknown[g]
 		for i, x := range pr.outputs {
-			v, _, err := ev.Eval(x, ext[:len(row)])
-			if err != nil {
-				return st, fmt.Errorf("evaluating %s: %w", x, err)
+			var v sqltypes.Value // lazy: set after the window
+			if !lazy {
+				if v, _, err = ev.Eval(x, ext[:len(row)]); err != nil {
+					return st, fmt.Errorf("evaluating %s: %w", x, err)
+				}
 			}
 			ext = append(ext, v)
 			if isUnknown && x.Reads(u.cols...) {
@@ -232,7 +239,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		for i, o := range pr.order {
 			ords[i] = arrowexec.Ordering{Col: base + i, Desc: o.desc, Collation: orderColls[i]}
 		}
-		if err := arrowexec.SortRows(final, ords, s.env.Collations()); err != nil {
+		if err := arrowexec.SortRowsTop(final, ords, s.env.Collations(), arrowexec.Keep(pr.plan.Offset, pr.plan.Limit)); err != nil {
 			return st, err
 		}
 	}
@@ -240,7 +247,16 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	if len(final) > 0 {
 		outStart = len(final[0]) - len(pr.order) - nout
 	}
-	final = window(final, pr.plan.Offset, pr.plan.Limit)
+	final = arrowexec.Window(final, pr.plan.Offset, pr.plan.Limit)
+	for _, ext := range final {
+		for i, x := range pr.outputs {
+			if n := len(ext) - nout - len(pr.order); lazy {
+				if ext[n+i], _, err = ev.Eval(x, ext[:n]); err != nil {
+					return st, fmt.Errorf("evaluating %s: %w", x, err)
+				}
+			}
+		}
+	}
 	if len(unread) > 0 {
 		for _, row := range final {
 			if u, ok := unread[&row[0]]; ok {
@@ -263,18 +279,6 @@ type unknownRow struct {
 	cols    []int
 	outputs bool
 	err     error
-}
-
-// window applies OFFSET and LIMIT (limit < 0: none).
-func window[T any](rows []T, offset, limit int64) []T {
-	if offset >= int64(len(rows)) {
-		return nil
-	}
-	rows = rows[offset:]
-	if limit >= 0 && limit < int64(len(rows)) {
-		rows = rows[:limit]
-	}
-	return rows
 }
 
 // executeStream sends fragment rows to the client as fragments complete.
@@ -375,7 +379,7 @@ func (s *merger) executeSorted(ctx context.Context, pr *prepared, qid string, w 
 	} else if err := arrowexec.SortRows(all, ords, s.env.Collations()); err != nil {
 		return st, err
 	}
-	for _, row := range window(all, pr.plan.Offset, pr.plan.Limit) {
+	for _, row := range arrowexec.Window(all, pr.plan.Offset, pr.plan.Limit) {
 		if err := w.add(row[:pr.visible]); err != nil {
 			return st, err
 		}

@@ -1,6 +1,7 @@
 // Package runqueue is the coordinator's admission control for in-memory
-// work (inmemory_concurrency): a bounded number of statements over pinned
-// tables run at once and the rest wait in arrival order.
+// work (inmemory_concurrency): a bounded number of run slots, by default
+// one per core; statements over pinned tables take one and the rest wait
+// in arrival order.
 //
 // Without it every connection's statement starts at once and each splits
 // into one partition per core: at 300 connections the cores time-slice
@@ -12,6 +13,17 @@
 // starves. A statement that waits longer than the queue wait fails with
 // error 1040 (too busy) rather than waiting without bound; one whose own
 // deadline passes while queued fails with 3024, one killed with 1317.
+//
+// A statement's parallelism follows the load (Extra): alone it also takes
+// the idle slots and runs one partition per core; while others wait it
+// runs in one partition, because splitting it would only add the cost of
+// merging per-partition partial results (and their allocations) without
+// making the queue move faster.
+//
+// The queue is on every in-memory statement's path, so while nobody waits
+// Acquire and Release are one compare-and-swap on a word holding the
+// running and waiting counts; the mutex is taken only to join, leave or
+// hand over the FIFO list, which exists only when all slots are busy.
 //
 // Only sqlerr is imported, so the engine and tests can use it alone.
 package runqueue
@@ -28,12 +40,19 @@ import (
 )
 
 // Queue admits at most Slots holders at once; the others wait FIFO.
+//
+// state packs the running count (high 32 bits) and the waiting count (low
+// 32 bits). Invariant: waiting > 0 implies running == slots, because a
+// Release with waiters hands its slot over instead of freeing it, and a
+// caller joins the list only when every slot is busy or others wait.
+// Changes to waiting happen only under mu, together with the list.
 type Queue struct {
 	slots   int
 	maxWait time.Duration
 
+	state atomic.Uint64
+
 	mu      sync.Mutex
-	running int
 	waiting list.List // of *waiter, oldest first
 
 	admitted atomic.Int64 // Acquire calls that got a slot
@@ -41,6 +60,10 @@ type Queue struct {
 	refused  atomic.Int64 // waits that ended in an error
 	waitNs   atomic.Int64 // total time spent waiting
 }
+
+func pack(running, waiting int) uint64 { return uint64(running)<<32 | uint64(uint32(waiting)) }
+
+func unpack(s uint64) (running, waiting int) { return int(s >> 32), int(uint32(s)) }
 
 type waiter struct {
 	ready chan struct{} // closed (under mu) when the slot is handed over
@@ -64,12 +87,44 @@ type Stats struct {
 
 // Stats reports the queue's state.
 func (q *Queue) Stats() Stats {
-	q.mu.Lock()
-	s := Stats{Slots: q.slots, Running: q.running, Waiting: q.waiting.Len()}
-	q.mu.Unlock()
+	r, w := unpack(q.state.Load())
+	s := Stats{Slots: q.slots, Running: r, Waiting: w}
 	s.Admitted, s.Queued, s.Refused = q.admitted.Load(), q.queued.Load(), q.refused.Load()
 	s.Wait = time.Duration(q.waitNs.Load())
 	return s
+}
+
+// tryFast takes a slot when one is free and nobody waits.
+func (q *Queue) tryFast() bool {
+	for {
+		s := q.state.Load()
+		r, w := unpack(s)
+		if w != 0 || r >= q.slots {
+			return false
+		}
+		if q.state.CompareAndSwap(s, pack(r+1, 0)) {
+			return true
+		}
+	}
+}
+
+// Extra takes up to n more slots for a holder, without waiting and only
+// while nobody waits, and reports how many it took: a statement alone
+// runs on the idle cores too, one under load on its own slot. Each slot
+// taken is given back with Release.
+func (q *Queue) Extra(n int) int {
+	for n > 0 {
+		s := q.state.Load()
+		r, w := unpack(s)
+		k := min(n, q.slots-r)
+		if w != 0 || k <= 0 {
+			return 0
+		}
+		if q.state.CompareAndSwap(s, pack(r+k, 0)) {
+			return k
+		}
+	}
+	return 0
 }
 
 // Acquire waits for a slot: at once when one is free and nobody waits,
@@ -78,15 +133,31 @@ func (q *Queue) Stats() Stats {
 // queue wait passes, 3024 when ctx's deadline does, 1317 when ctx is
 // cancelled.
 func (q *Queue) Acquire(ctx context.Context) error {
-	q.mu.Lock()
-	if q.running < q.slots && q.waiting.Len() == 0 {
-		q.running++
-		q.mu.Unlock()
+	if q.tryFast() {
 		q.admitted.Add(1)
 		return nil
 	}
-	w := &waiter{ready: make(chan struct{})}
-	el := q.waiting.PushBack(w)
+	q.mu.Lock()
+	var el *list.Element
+	var w *waiter
+	for {
+		s := q.state.Load()
+		r, n := unpack(s)
+		if r < q.slots && n == 0 {
+			// Freed since the fast path looked.
+			if q.state.CompareAndSwap(s, pack(r+1, 0)) {
+				q.mu.Unlock()
+				q.admitted.Add(1)
+				return nil
+			}
+			continue
+		}
+		if q.state.CompareAndSwap(s, pack(r, n+1)) {
+			w = &waiter{ready: make(chan struct{})}
+			el = q.waiting.PushBack(w)
+			break
+		}
+	}
 	q.mu.Unlock()
 	q.queued.Add(1)
 	start := time.Now()
@@ -122,23 +193,62 @@ func (q *Queue) Acquire(ctx context.Context) error {
 		q.Release()
 	default:
 		q.waiting.Remove(el)
+		q.state.Add(^uint64(0)) // waiting - 1; running stays at slots
 		q.mu.Unlock()
 	}
 	q.refused.Add(1)
 	return err
 }
 
-// Release gives the slot back: to the oldest waiter, if any.
+// AcquireUpTo is Acquire followed by Extra(n-1): it reports how many
+// slots (1..n) the caller holds and gives back with ReleaseN.
+func (q *Queue) AcquireUpTo(ctx context.Context, n int) (int, error) {
+	if err := q.Acquire(ctx); err != nil {
+		return 0, err
+	}
+	return 1 + q.Extra(n-1), nil
+}
+
+// ReleaseN gives n slots back, each as Release does.
+func (q *Queue) ReleaseN(n int) {
+	for range n {
+		q.Release()
+	}
+}
+
+// Release gives one slot back: to the oldest waiter, if any.
 func (q *Queue) Release() {
+	for {
+		s := q.state.Load()
+		r, w := unpack(s)
+		if r <= 0 {
+			panic("runqueue: Release without Acquire")
+		}
+		if w != 0 {
+			break
+		}
+		if q.state.CompareAndSwap(s, pack(r-1, 0)) {
+			return
+		}
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if front := q.waiting.Front(); front != nil {
-		q.waiting.Remove(front)
-		close(front.Value.(*waiter).ready) // the slot changes hands
-		return
+	for {
+		s := q.state.Load()
+		r, w := unpack(s)
+		if w == 0 {
+			// The waiters gave up meanwhile: free the slot.
+			if q.state.CompareAndSwap(s, pack(r-1, 0)) {
+				return
+			}
+			continue
+		}
+		// Under mu the list holds exactly w waiters.
+		if q.state.CompareAndSwap(s, pack(r, w-1)) {
+			front := q.waiting.Front()
+			q.waiting.Remove(front)
+			close(front.Value.(*waiter).ready) // the slot changes hands
+			return
+		}
 	}
-	if q.running <= 0 {
-		panic("runqueue: Release without Acquire")
-	}
-	q.running--
 }

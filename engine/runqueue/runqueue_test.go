@@ -177,3 +177,108 @@ func TestGiveUpRace(t *testing.T) {
 		}
 	}
 }
+
+// TestExtra: a holder alone takes the idle slots; once anybody waits it
+// takes none, and the extra slots it gives back go to the waiters in
+// order, as any other slot does.
+func TestExtra(t *testing.T) {
+	q := New(4, 0)
+	if err := q.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Extra(2); got != 2 {
+		t.Fatalf("alone: Extra(2) took %d, want 2", got)
+	}
+	if got := q.Extra(5); got != 1 {
+		t.Fatalf("one slot left: Extra(5) took %d, want 1", got)
+	}
+	if s := q.Stats(); s.Running != 4 {
+		t.Fatalf("running %d, want 4", s.Running)
+	}
+	admitted := make(chan int, 2)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := q.Acquire(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			admitted <- i
+		}()
+		for q.Stats().Waiting != i+1 {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	q.Release() // one of the four: to waiter 0
+	if got := <-admitted; got != 0 {
+		t.Fatalf("admitted %d first, want 0", got)
+	}
+	// Waiter 1 still waits: no extra slot for anybody, not even a free one.
+	if got := q.Extra(1); got != 0 {
+		t.Fatalf("Extra with a waiter took %d", got)
+	}
+	q.Release()
+	if got := <-admitted; got != 1 {
+		t.Fatalf("admitted %d, want 1", got)
+	}
+	wg.Wait()
+	for range 4 {
+		q.Release()
+	}
+	if s := q.Stats(); s.Running != 0 || s.Waiting != 0 || s.Admitted != 3 || s.Queued != 2 {
+		t.Errorf("after: %+v", s)
+	}
+}
+
+// TestFastPathNoLoss: many holders acquiring, taking extras and releasing
+// at once never exceed the slots, never lose one, and leave the queue
+// empty (run with -race).
+func TestFastPathNoLoss(t *testing.T) {
+	q := New(3, 0)
+	var now, peak atomic.Int64
+	var wg sync.WaitGroup
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 200 {
+				k, err := q.AcquireUpTo(context.Background(), 3)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				n := now.Add(int64(k))
+				for {
+					p := peak.Load()
+					if n <= p || peak.CompareAndSwap(p, n) {
+						break
+					}
+				}
+				now.Add(-int64(k))
+				q.ReleaseN(k)
+			}
+		}()
+	}
+	wg.Wait()
+	if p := peak.Load(); p > 3 {
+		t.Errorf("peak %d slots held, 3 exist", p)
+	}
+	if s := q.Stats(); s.Running != 0 || s.Waiting != 0 || s.Admitted != 64*200 {
+		t.Errorf("after: %+v", s)
+	}
+}
+
+func BenchmarkAcquireRelease(b *testing.B) {
+	q := New(1<<20, 0)
+	ctx := context.Background()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := q.Acquire(ctx); err != nil {
+				b.Fatal(err)
+			}
+			q.Release()
+		}
+	})
+}

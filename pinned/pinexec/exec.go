@@ -130,6 +130,9 @@ func newPartition(p *Program, mem memory.Allocator, opt Options) *partition {
 }
 
 func (part *partition) release() {
+	if part.fast != nil {
+		part.fast.release()
+	}
 	if part.rb != nil {
 		part.rb.Release()
 	}

@@ -3,6 +3,7 @@ package pinexec
 import (
 	"math/big"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -391,39 +392,105 @@ type fastState struct {
 	gid   []int32
 	grows []int64 // rows per group
 	accs  []*fastAcc
+	sc    *fastScratch // where the buffers above came from
 }
 
 type fastAcc struct {
 	cnt  []int64
 	isum []int64
-	ovf  []*big.Int // int sums past int64, carried exactly
+	ovf  []*big.Int // int sums past int64, carried exactly (nil until one is)
 	fsum []float64
 	imm  []int64 // MIN/MAX of ints, dates (days) and dictionary ranks
 	fmm  []float64
 }
 
+// fastScratch is a partition's buffers, kept for the next statement's
+// partition (scratchPool): under a dashboard's load every statement
+// would otherwise allocate its per-group accumulators and per-batch
+// buffers afresh, and the collector's work grows with the statement
+// rate rather than with the data. The pool is per P, so no lock is
+// shared between the cores.
+type fastScratch struct {
+	codes, bufs map[int][]int32
+	wide        []int64
+	sel, gid    []int32
+	ints        []int64   // the accumulators' int arrays, carved per group count
+	floats      []float64 // and float arrays
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &fastScratch{codes: map[int][]int32{}, bufs: map[int][]int32{}}
+}}
+
 func newFastState(f *fastPlan) *fastState {
-	s := &fastState{f: f, codes: map[int][]int32{}, bufs: map[int][]int32{}}
+	sc := scratchPool.Get().(*fastScratch)
+	clear(sc.codes)
+	s := &fastState{f: f, codes: sc.codes, bufs: sc.bufs, wide: sc.wide, sel: sc.sel[:0], gid: sc.gid, sc: sc}
 	if f.rowsOnly {
 		return s
 	}
-	s.grows = make([]int64, f.groups)
+	nInt, nFloat := 1, 0 // grows
 	for _, a := range f.aggs {
-		acc := &fastAcc{cnt: make([]int64, f.groups)}
+		nInt++ // cnt
+		switch {
+		case a.fn == aggSum && a.kind == pinned.KindFloat && a.lk == nil,
+			(a.fn == aggMin || a.fn == aggMax) && a.kind == pinned.KindFloat && a.lk == nil:
+			nFloat++
+		case a.fn == aggSum, a.fn == aggMin || a.fn == aggMax:
+			nInt++
+		}
+	}
+	ints := carve(&sc.ints, nInt*f.groups)
+	floats := carve(&sc.floats, nFloat*f.groups)
+	nextInt := func() []int64 {
+		x := ints[:f.groups:f.groups]
+		ints = ints[f.groups:]
+		return x
+	}
+	nextFloat := func() []float64 {
+		x := floats[:f.groups:f.groups]
+		floats = floats[f.groups:]
+		return x
+	}
+	s.grows = nextInt()
+	for _, a := range f.aggs {
+		acc := &fastAcc{cnt: nextInt()}
 		switch {
 		case a.fn == aggSum && a.kind == pinned.KindFloat && a.lk == nil:
-			acc.fsum = make([]float64, f.groups)
+			acc.fsum = nextFloat()
 		case a.fn == aggSum:
-			acc.isum = make([]int64, f.groups)
-			acc.ovf = make([]*big.Int, f.groups)
+			acc.isum = nextInt()
 		case (a.fn == aggMin || a.fn == aggMax) && a.kind == pinned.KindFloat && a.lk == nil:
-			acc.fmm = make([]float64, f.groups)
+			acc.fmm = nextFloat()
 		case a.fn == aggMin || a.fn == aggMax:
-			acc.imm = make([]int64, f.groups)
+			acc.imm = nextInt()
 		}
 		s.accs = append(s.accs, acc)
 	}
 	return s
+}
+
+// carve returns n zeroed elements of *buf, growing it when short.
+func carve[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	out := (*buf)[:n]
+	clear(out)
+	return out
+}
+
+// release hands the buffers back for another statement; s is not used
+// after it (rows has copied what it returns).
+func (s *fastState) release() {
+	sc := s.sc
+	if sc == nil {
+		return
+	}
+	s.sc = nil
+	sc.bufs, sc.wide, sc.sel, sc.gid = s.bufs, s.wide, s.sel, s.gid
+	clear(sc.codes)
+	scratchPool.Put(sc)
 }
 
 // codesOf returns column c's codes for batch b.
@@ -478,6 +545,9 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	n := int(b.NumRows())
 	if cap(s.wide) < n {
 		s.wide = make([]int64, n)
+	}
+	if cap(s.sel) < n {
+		s.sel = make([]int32, 0, n)
 	}
 	s.sel = s.sel[:0]
 	if s.f.none {
@@ -626,6 +696,9 @@ func (acc *fastAcc) addInt(fn aggFunc, g int32, v int64) {
 	sum := a + v
 	if (v > 0 && sum < a) || (v < 0 && sum > a) {
 		// Past int64: carry the running sum exactly and restart.
+		if acc.ovf == nil {
+			acc.ovf = make([]*big.Int, len(acc.isum))
+		}
 		if acc.ovf[g] == nil {
 			acc.ovf[g] = new(big.Int)
 		}
@@ -645,12 +718,21 @@ func (acc *fastAcc) minMax(fn aggFunc, g int32, v int64) {
 func (s *fastState) rows(part *partition) [][]sqltypes.Value {
 	f := s.f
 	p := part.p
-	var out [][]sqltypes.Value
+	n, width := 0, len(f.keys)+len(f.aggs)
+	for _, c := range s.grows {
+		if c != 0 {
+			n++
+		}
+	}
+	// One allocation for every row's values and one for the rows.
+	flat := make([]sqltypes.Value, n*width)
+	out := make([][]sqltypes.Value, 0, n)
 	for g := 0; g < f.groups; g++ {
 		if s.grows[g] == 0 {
 			continue
 		}
-		row := make([]sqltypes.Value, 0, len(f.keys)+len(f.aggs))
+		row := flat[:0:width]
+		flat = flat[width:]
 		for _, k := range f.keys {
 			idx := (int32(g) / k.stride) % int32(len(k.values))
 			row = append(row, k.values[idx])
@@ -676,7 +758,7 @@ func (s *fastState) result(p *Program, a *fastAgg, acc *fastAcc, g int) sqltypes
 	case acc.fmm != nil:
 		return sqltypes.MakeTrusted(sqltypes.Float64, strconv.AppendFloat(nil, acc.fmm[g], 'g', -1, 64))
 	case acc.isum != nil:
-		if acc.ovf[g] != nil {
+		if acc.ovf != nil && acc.ovf[g] != nil {
 			t := new(big.Int).Add(acc.ovf[g], big.NewInt(acc.isum[g]))
 			return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(t.String()))
 		}
