@@ -36,7 +36,7 @@ func TestDerivedAndUnion(t *testing.T) {
 	for _, c := range cases {
 		const passed = `shoal_queries_total{kind="passthrough",outcome="ok"}`
 		before := scrape(t).get(passed)
-		diff(t, c.sql, c.ordered)
+		diffValues(t, c.sql, c.ordered) // definitions: see diffValues
 		distributed := scrape(t).get(passed) == before
 		if distributed != c.distributed {
 			t.Errorf("%s: distributed %v, want %v", c.sql, distributed, c.distributed)
@@ -103,7 +103,7 @@ func TestDerivedJoins(t *testing.T) {
 		// gives for the ambiguous column, is not).
 		const ran = `shoal_queries_total{kind="distributed",outcome="ok"}`
 		before := scrape(t).get(ran)
-		diff(t, c.sql, c.ordered)
+		diffValues(t, c.sql, c.ordered) // definitions: see diffValues
 		distributed := scrape(t).get(ran) > before
 		if distributed != c.distributed {
 			t.Errorf("%s: distributed %v, want %v", c.sql, distributed, c.distributed)

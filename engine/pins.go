@@ -170,7 +170,7 @@ func (s *preparer) preparePinned(ctx context.Context, db, query string, p *plann
 	if query != "" {
 		// The replicas hold every table it reads: describe the client's
 		// own text.
-		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(s.snap().Tables, p), Table: coldefs.TableName(p)}
+		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(s.snap().Tables, p), Above: coldefs.AbovePredicate(s.snap().Tables, p), Table: coldefs.TableName(p)}
 	}
 	return s.prepareInMemory(ctx, db, p, t, nil, d, func(d, n string) (string, bool) {
 		if x := s.pins.Get(d, n); x != nil && !x.Whole {

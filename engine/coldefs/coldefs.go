@@ -60,6 +60,10 @@ type Query struct {
 	// Empty is a predicate that selects no row of the split table through
 	// its primary key, "" when there is none (see EmptyPredicate).
 	Empty string
+	// Above is Empty's counterpart above the largest key ("" when none):
+	// it keeps the plan of a statement whose WHERE bounds the key from
+	// below (id >= 100), where Empty's range is provably empty.
+	Above string
 	// Table is the split table, `db`.`name`, for a probe through one of
 	// its secondary indexes; "" when unknown.
 	Table string
@@ -88,6 +92,17 @@ func EmptyPredicate(cat planner.Catalog, p *planner.Plan) string {
 	return fmt.Sprintf("%s < %d", p.SplitColumn, t.Min)
 }
 
+// AbovePredicate is EmptyPredicate's bound above the largest key last
+// read. Rows inserted above it since would only add rows to a metadata
+// statement (more than a few make it fail, and the next probe is tried).
+func AbovePredicate(cat planner.Catalog, p *planner.Plan) string {
+	if EmptyPredicate(cat, p) == "" {
+		return ""
+	}
+	t, _ := cat.Table(p.DB, p.Table)
+	return fmt.Sprintf("%s > %d", p.SplitColumn, t.Max)
+}
+
 // maxProbeRows bounds the rows a metadata statement may return (a scalar
 // aggregate over no rows returns one).
 const maxProbeRows = 10
@@ -102,26 +117,41 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 	if !ok {
 		return fetchFields(b, d.Meta)
 	}
-	if d.Empty != "" && usesTemporary(b, d.Text) {
-		if f, ok := indexProbe(b, c, d); ok {
+	if (d.Empty != "" || d.Table != "") && usesTemporary(b, d.Text) {
+		if f, ok := indexProbe(b, c, d, topKey(b, d.Text)); ok {
 			return f, nil
 		}
-		probe := c.WithPredicate(d.Text, d.Empty)
-		if usesTemporary(b, probe) {
-			if f, err := fetchFields(b, probe); err == nil {
+		if d.Empty == "" {
+			// No integer key bound known: the primary key's first
+			// column below its smallest value, whatever its type, or,
+			// for a small table without one, a predicate no row meets
+			// that the optimizer cannot fold.
+			if f, ok := indexProbe(b, c, d, "PRIMARY"); ok {
 				return f, nil
 			}
-		} else if col, bound, ok := strings.Cut(d.Empty, " < "); ok {
-			// The statement's own WHERE bounds the key (id IN (…), a
-			// BETWEEN), so the probe's range is provably empty and
-			// MariaDB drops the plan. The same bound on an expression
-			// of the key is not folded: it reads the rows of the
-			// statement's own key range, run only when EXPLAIN says
-			// they are few.
-			probe = c.WithPredicate(d.Text, "("+col+" + 0) < "+bound)
-			if rows, ok := plannedRows(b, probe); ok && rows <= maxScanProbeRows {
-				if f, err := fetchFields(b, probe); err == nil {
-					return f, nil
+			if f, ok := scanProbe(b, c, d.Text); ok {
+				return f, nil
+			}
+		} else {
+			for _, pred := range []string{d.Empty, d.Above} {
+				if probe := c.WithPredicate(d.Text, pred); pred != "" && usesTemporary(b, probe) {
+					if f, err := fetchFields(b, probe); err == nil {
+						return f, nil
+					}
+				}
+			}
+			if col, bound, ok := strings.Cut(d.Empty, " < "); ok {
+				// The statement's own WHERE bounds the key (id IN (…), a
+				// BETWEEN), so the probe's range is provably empty and
+				// MariaDB drops the plan. The same bound on an expression
+				// of the key is not folded: it reads the rows of the
+				// statement's own key range, run only when EXPLAIN says
+				// they are few.
+				probe := c.WithPredicate(d.Text, "("+col+" + 0) < "+bound)
+				if rows, ok := plannedRows(b, probe); ok && rows <= maxScanProbeRows {
+					if f, err := fetchFields(b, probe); err == nil {
+						return f, nil
+					}
 				}
 			}
 		}
@@ -219,12 +249,8 @@ func plannedRows(b *replica.Conn, q string) (int64, bool) {
 // probe bounds the index's first column below its smallest value (one
 // dive to read it, one to find nothing) and is used only when EXPLAIN
 // shows it takes the same index and still a temporary table.
-func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query) ([]*querypb.Field, bool) {
-	if d.Table == "" {
-		return nil, false
-	}
-	key := topKey(b, d.Text)
-	if key == "" || strings.EqualFold(key, "PRIMARY") {
+func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*querypb.Field, bool) {
+	if d.Table == "" || key == "" || key == "NULL" || strings.EqualFold(key, "PRIMARY") && d.Empty != "" {
 		return nil, false
 	}
 	r, err := b.Fetch("SHOW INDEX FROM "+d.Table+" WHERE Key_name = "+sqlparse.QuoteString([]byte(key))+" AND Seq_in_index = 1", 10)
@@ -247,8 +273,34 @@ func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query) ([]*querypb.Field,
 	}
 	var lit strings.Builder
 	m.Rows[0][0].EncodeSQLStringBuilder(&lit)
-	probe := c.WithPredicate(d.Text, qc+" < "+lit.String())
-	if !usesTemporary(b, probe) || !strings.EqualFold(topKey(b, probe), key) {
+	for _, bound := range []string{qc, "(" + qc + " + 0)"} {
+		// The bare bound first (one dive); when the statement's own
+		// WHERE bounds the column too, that range is provably empty and
+		// MariaDB drops the plan, so the bound on an expression of it,
+		// which reads the statement's own range: when it is small.
+		probe := c.WithPredicate(d.Text, bound+" < "+lit.String())
+		rows, temp := plannedRows(b, probe)
+		if !temp || !strings.EqualFold(topKey(b, probe), key) || bound != qc && rows > maxScanProbeRows {
+			continue
+		}
+		if f, err := fetchFields(b, probe); err == nil {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// scanProbe describes a temporary-table statement over a small table
+// with no usable key: RAND() < 0 selects no row and is not folded, so the
+// plan reads the rows (only when EXPLAIN plans one table read of at most
+// maxScanProbeRows rows) into the same temporary table.
+func scanProbe(b *replica.Conn, c sqlparse.Clauses, text string) ([]*querypb.Field, bool) {
+	probe := c.WithPredicate(text, "RAND() < 0")
+	r, err := b.Fetch("EXPLAIN "+probe, 1000)
+	if err != nil || len(r.Rows) != 1 {
+		return nil, false
+	}
+	if rows, temp := plannedRows(b, probe); !temp || rows > maxScanProbeRows {
 		return nil, false
 	}
 	f, err := fetchFields(b, probe)
