@@ -305,12 +305,20 @@ func diffBags(t *testing.T, q string, ordered bool, bags map[int]string) *result
 // normalizeBag puts the values or members of an unordered collection in
 // byte order and appends the original length, which keeps separators and
 // JSON spacing significant.
+// concatMaxLen is MariaDB's default group_concat_max_len.
+const concatMaxLen = 1 << 20
+
 func normalizeBag(kind, v string) (string, error) {
 	if v == "NULL" {
 		return v, nil
 	}
 	var parts []string
 	switch {
+	case strings.HasPrefix(kind, bagSepPrefix) && len(v) >= concatMaxLen-64:
+		// Cut at group_concat_max_len: which values made it in depends
+		// on the order rows were read (MySQL defines none, docs/sql.md),
+		// so only the cut itself is compared.
+		return fmt.Sprintf("<cut near %d bytes>", concatMaxLen), nil
 	case strings.HasPrefix(kind, bagSepPrefix):
 		sep := strings.TrimPrefix(kind, bagSepPrefix)
 		if sep == "" {

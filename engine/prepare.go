@@ -398,7 +398,7 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 			pr.inexact = fmt.Sprintf("ORDER BY %s: the server orders ENUM and SET values by their member numbers, the merge by text", o.Expr)
 		}
 		pr.noteTyped(x, names, fields)
-		if x.JSON() && env.MariaDB() && pr.inexact == "" {
+		if (x.JSON() || evalexpr.OutputJSON(pr.outputs, o.Expr)) && env.MariaDB() && pr.inexact == "" {
 			// evalexpr/inexact.go: MariaDB orders JSON values as text.
 			pr.inexact = fmt.Sprintf("ORDER BY %s: MariaDB orders a JSON value as text in the connection's collation, the evaluator as JSON", o.Expr)
 		}

@@ -102,6 +102,16 @@ func (x *Expr) Collation() collations.ID { return x.coll }
 // which has no server to ask, evaluates it anyway.
 func (x *Expr) Inexact() string { return x.inexact }
 
+// OutputJSON reports whether ref names one of outputs (`__oN`, as the
+// planner writes an ORDER BY position or alias) whose value is JSON.
+func OutputJSON(outputs []*Expr, ref string) bool {
+	var i int
+	if _, err := fmt.Sscanf(strings.Trim(ref, "`"), "__o%d", &i); err != nil || i < 0 || i >= len(outputs) {
+		return false
+	}
+	return outputs[i].JSON()
+}
+
 // JSON reports whether the expression's result is a JSON value.
 func (x *Expr) JSON() bool { return x.json }
 

@@ -214,6 +214,62 @@ type aggPlanner struct {
 	// temporary table: a GROUP BY key is a plain column that leads an
 	// index, a join, WITH ROLLUP, SQL_BIG_RESULT, or indexes not known.
 	indexGroup bool
+	// divAsText is true while the expression being finished uses an
+	// aggregate over a DECIMAL division other than as a number (see
+	// numericUse).
+	divAsText bool
+}
+
+// numericUse finds an aggregate over a DECIMAL division whose value
+// reaches anything but arithmetic, a comparison or the select field
+// itself: MySQL converts it to text (CRC32, CONCAT, …) at its declared
+// scale, while arithmetic uses the quotients' internal digits.
+type numericUse struct {
+	a     *aggPlanner
+	stack []ast.Node
+	bad   bool
+}
+
+func (v *numericUse) Enter(n ast.Node) (ast.Node, bool) {
+	if x, ok := n.(*ast.AggregateFuncExpr); ok {
+		if len(x.Args) == 1 && v.a.hasExactDivision(x.Args[0]) && !v.numericAncestors() {
+			v.bad = true
+		}
+		v.stack = append(v.stack, n)
+		return n, true
+	}
+	v.stack = append(v.stack, n)
+	return n, false
+}
+
+func (v *numericUse) Leave(n ast.Node) (ast.Node, bool) {
+	v.stack = v.stack[:len(v.stack)-1]
+	return n, true
+}
+
+// numericAncestors reports whether the path from the expression's root
+// to the current node is arithmetic up to the root or to a comparison.
+func (v *numericUse) numericAncestors() bool {
+	for i := len(v.stack) - 1; i >= 0; i-- {
+		switch x := v.stack[i].(type) {
+		case *ast.ParenthesesExpr:
+		case *ast.UnaryOperationExpr:
+			if x.Op != opcode.Minus && x.Op != opcode.Plus {
+				return false
+			}
+		case *ast.BinaryOperationExpr:
+			switch x.Op {
+			case opcode.Plus, opcode.Minus, opcode.Mul, opcode.Div, opcode.Mod:
+			case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
+				return true // a comparison's result is an integer
+			default:
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where string) error {
@@ -615,6 +671,9 @@ func (a *aggPlanner) final(e ast.ExprNode, aliases bool) (string, error) {
 	if x, ok := e.(*ast.AggregateFuncExpr); ok && !aliases {
 		a.bare[x] = true // a whole select field (HAVING and ORDER BY resolve aliases)
 	}
+	ctx := &numericUse{a: a}
+	e.Accept(ctx)
+	a.divAsText = ctx.bad
 	r := &finalRewriter{a: a, aliases: aliases, repl: map[ast.Node]ast.ExprNode{}}
 	if n, ok := e.Accept(r); ok {
 		e = n.(ast.ExprNode)
@@ -732,6 +791,8 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 			return nil, notDist("aggregate over a DECIMAL division (its rounding depends on MySQL's execution)")
 		case a.divScale(x.Args[0]) > maxDivScale:
 			return nil, notDist("aggregate over a DECIMAL division with more than %d digits after the point", maxDivScale)
+		case a.sel.GroupBy == nil && a.divAsText:
+			return nil, notDist("aggregate over a DECIMAL division used as text (MySQL converts it at its declared scale, the merge would print the quotients' internal digits)")
 		case a.sel.GroupBy == nil:
 			// No grouping, no temporary table: MySQL adds (and
 			// compares) the quotients with their internal digits and

@@ -93,3 +93,19 @@ SELECT MONTH(FlightDate), MIN(DepDelayMinutes) AS a1, COUNT(*) AS a2 FROM ontime
 -- BINARY_FLAG through the index); the probe now bounds the index's column.
 -- ordered
 SELECT FlightDate AS k1, AVG(Distance - 1000) AS a2, LOCATE('A', MIN(Origin)) FROM ontime GROUP BY k1 ORDER BY LOCATE('A', MIN(Origin)), FlightDate LIMIT 10
+-- From a fresh seed (7, 4,000 queries on 200k rows): an aggregate over a
+-- DECIMAL division used as text prints at its declared scale in MySQL
+-- (CRC32 of '…9.4667'), the merge would print its internal digits; now
+-- passed through with the reason.
+-- ordered
+SELECT CRC32(SUM(ArrDelayMinutes / 60)), SUM(ArrDelayMinutes / 60), COUNT(*) FROM ontime WHERE Distance < 2325
+-- ORDER BY the position of a JSON value: MariaDB orders it as text in the
+-- connection's collation ('abc' before 'Zürich'); the check looked at the
+-- ORDER BY expression, which was the output reference.
+-- ordered
+SELECT Carrier, JSON_ARRAY(Carrier, 1) j, COUNT(*) FROM ontime GROUP BY Carrier ORDER BY 2, Carrier
+-- Column definitions of a temporary-table plan whose WHERE bounds the key
+-- from below: `id < smallest` is provably empty there; `id > largest` keeps
+-- the plan.
+-- unordered
+SELECT OriginState AS k1, DayOfWeek IN (6,7), MAX(DayOfWeek) - MIN(DayOfWeek) AS a1, ROUND(AVG(Distance * 1.5), 1) AS a4 FROM ontime WHERE id >= 100 AND OriginState IN ('MN', 'CA') GROUP BY 1, DayOfWeek IN (6,7) HAVING k1 IS NOT NULL
