@@ -18,6 +18,27 @@ import (
 )
 
 // tableRows is every row of a version, in batch order, as text.
+// scratchRows builds st's live rows into a pinned table from scratch,
+// which every version must equal, and returns its rows.
+func scratchRows(t *testing.T, mem memory.Allocator, st *state) []string {
+	t.Helper()
+	rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(st.fields))
+	for _, row := range st.live() {
+		if err := rb.Append(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := rb.NewRecordBatch()
+	rb.Release()
+	scratch, err := pinned.BuildWith(mem, "d", "p", st.fields, []arrow.RecordBatch{b})
+	b.Release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer scratch.Release()
+	return tableRows(scratch)
+}
+
 func tableRows(t *pinned.Table) []string {
 	var out []string
 	for b, rb := range t.Batches {
@@ -93,21 +114,7 @@ func TestChunkedVersions(t *testing.T) {
 			}
 			check := func(step int) {
 				t.Helper()
-				rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
-				for _, row := range st.live() {
-					if err := rb.Append(row); err != nil {
-						t.Fatal(err)
-					}
-				}
-				b := rb.NewRecordBatch()
-				rb.Release()
-				scratch, err := pinned.BuildWith(mem, "d", "p", fields, []arrow.RecordBatch{b})
-				b.Release()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer scratch.Release()
-				if got, want := tableRows(ver), tableRows(scratch); !slices.Equal(got, want) {
+				if got, want := tableRows(ver), scratchRows(t, mem, st); !slices.Equal(got, want) {
 					t.Fatalf("version %d differs from a build from scratch:\n got %q\nwant %q", step, got, want)
 				}
 				if ver.Rows != int64(len(live)) {

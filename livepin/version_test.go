@@ -6,12 +6,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
-	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/replstream"
 )
@@ -58,21 +56,7 @@ func TestEditedChunks(t *testing.T) {
 	}
 	check := func(step string) {
 		t.Helper()
-		rb := arrowexec.NewRowBuilder(mem, arrowexec.SchemaFor(fields))
-		for _, r := range st.live() {
-			if err := rb.Append(r); err != nil {
-				t.Fatal(err)
-			}
-		}
-		b := rb.NewRecordBatch()
-		rb.Release()
-		scratch, err := pinned.BuildWith(mem, "d", "p", fields, []arrow.RecordBatch{b})
-		b.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer scratch.Release()
-		if got, want := tableRows(ver), tableRows(scratch); !slices.Equal(got, want) {
+		if got, want := tableRows(ver), scratchRows(t, mem, st); !slices.Equal(got, want) {
 			t.Fatalf("%s: the version differs from a build from scratch:\n got %q\nwant %q", step, got, want)
 		}
 		if ver.Rows != int64(len(live)) {
