@@ -20,16 +20,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		ss.Kind = observe.KindLocal
 		return err
 	}
-	if ss.SetsChanged("group_concat_max_len") && mentionsConcat(query) && readsOnly(query) {
-		// The merge cuts GROUP_CONCAT at the default group_concat_max_len
-		// and the result metadata (VARCHAR or TEXT, its length) is the
-		// default's too: the session's own value is on its replica.
-		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
-	}
-	if ss.SetsChanged("div_precision_increment") && (strings.Contains(query, "/") || sqlparse.ContainsFold(query, "avg")) && readsOnly(query) {
-		// The fragments and the merge type a quotient (and AVG) with the
-		// default increment (4 digits); the session's own is on its
-		// replica.
+	if ownDefaultsDiffer(ss, query) && readsOnly(query) {
 		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
 	}
 	ctx, pass := ss.charsetRoute(ctx, query) // charset.go
@@ -98,10 +89,34 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 	return s.eng.Passthrough(ctx, &ss.Session, query, callback)
 }
 
-// mentionsConcat reports whether a statement may use an aggregate that
-// group_concat_max_len limits.
-func mentionsConcat(query string) bool {
-	return sqlparse.ContainsFold(query, "group_concat") || sqlparse.ContainsFold(query, "json_arrayagg") || sqlparse.ContainsFold(query, "json_objectagg")
+// mergeDefaults are the session variables whose default the fragments
+// and the merge assume, each with the statements whose answer it changes.
+// A session that SET one runs those statements on its replica, which has
+// the session's own value.
+var mergeDefaults = []struct {
+	name    string
+	affects func(query string) bool
+}{
+	// GROUP_CONCAT is cut at the default length, and its result metadata
+	// (VARCHAR or TEXT, its length) is the default's.
+	{"group_concat_max_len", func(q string) bool {
+		return sqlparse.ContainsFold(q, "group_concat") || sqlparse.ContainsFold(q, "json_arrayagg") || sqlparse.ContainsFold(q, "json_objectagg")
+	}},
+	// A quotient (and AVG) is typed with the default 4 more digits.
+	{"div_precision_increment", func(q string) bool {
+		return strings.Contains(q, "/") || sqlparse.ContainsFold(q, "avg")
+	}},
+}
+
+// ownDefaultsDiffer reports whether the session set a variable of
+// mergeDefaults that query depends on.
+func ownDefaultsDiffer(ss *Session, query string) bool {
+	for _, d := range mergeDefaults {
+		if ss.SetsChanged(d.name) && d.affects(query) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsOnly reports whether a statement is one the coordinator would
