@@ -193,16 +193,27 @@ func TestStreamLargeRow(t *testing.T) {
 // Stream (definitions reused) against vitess' ExecuteStreamFetch, on the
 // same server: allocations per statement are the point.
 func BenchmarkStreamPoint(b *testing.B) {
+	cols := make([]string, 20)
+	for i := range cols {
+		cols[i] = fmt.Sprintf("%d as column_number_%d", i, i)
+	}
+	benchStream(b, "select "+strings.Join(cols, ", "))
+}
+
+// BenchmarkStreamRange: 200 rows of three columns (the mix's short
+// range), Stream against vitess' ExecuteStreamFetch.
+func BenchmarkStreamRange(b *testing.B) {
+	benchStream(b, "select seq as id, concat('C', seq % 20) as Carrier, seq * 3 as ArrDelayMinutes from mysql.seq_1_to_200")
+}
+
+// benchStream reads q's whole result per iteration through Stream and
+// through vitess' client on one connection.
+func benchStream(b *testing.B, q string) {
 	c, err := Dial(context.Background(), testAddr, "root", "", "")
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer c.Close()
-	cols := make([]string, 20)
-	for i := range cols {
-		cols[i] = fmt.Sprintf("%d as column_number_%d", i, i)
-	}
-	q := "select " + strings.Join(cols, ", ")
 	b.Run("stream", func(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
@@ -228,52 +239,6 @@ func BenchmarkStreamPoint(b *testing.B) {
 				b.Fatal(err)
 			}
 			if _, err := c.MySQL.Fields(); err != nil {
-				b.Fatal(err)
-			}
-			for {
-				row, err := c.MySQL.FetchNext(nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if row == nil {
-					break
-				}
-			}
-		}
-	})
-}
-
-// BenchmarkStreamRange: 200 rows of three columns (the mix's short
-// range), Stream against vitess' ExecuteStreamFetch.
-func BenchmarkStreamRange(b *testing.B) {
-	c, err := Dial(context.Background(), testAddr, "root", "", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
-	const q = "select seq as id, concat('C', seq % 20) as Carrier, seq * 3 as ArrDelayMinutes from mysql.seq_1_to_200"
-	b.Run("stream", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			s, err := c.StartStream(q)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for {
-				row, err := s.Next()
-				if err != nil {
-					b.Fatal(err)
-				}
-				if row == nil {
-					break
-				}
-			}
-		}
-	})
-	b.Run("vitess", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			if err := c.MySQL.ExecuteStreamFetch(q); err != nil {
 				b.Fatal(err)
 			}
 			for {
