@@ -117,42 +117,10 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 	if !ok {
 		return fetchFields(b, d.Meta)
 	}
-	if (d.Empty != "" || d.Table != "") && usesTemporary(b, d.Text) {
-		if f, ok := indexProbe(b, c, d, topKey(b, d.Text)); ok {
-			return f, nil
-		}
-		if d.Empty == "" {
-			// No integer key bound known: the primary key's first
-			// column below its smallest value, whatever its type, or,
-			// for a small table without one, a predicate no row meets
-			// that the optimizer cannot fold.
-			if f, ok := indexProbe(b, c, d, "PRIMARY"); ok {
+	if d.Empty != "" || d.Table != "" {
+		if direct := explain(b, d.Text); direct.temp {
+			if f, ok := probeTemporary(b, c, d, direct.key); ok {
 				return f, nil
-			}
-			if f, ok := scanProbe(b, c, d.Text); ok {
-				return f, nil
-			}
-		} else {
-			for _, pred := range []string{d.Empty, d.Above} {
-				if probe := c.WithPredicate(d.Text, pred); pred != "" && usesTemporary(b, probe) {
-					if f, err := fetchFields(b, probe); err == nil {
-						return f, nil
-					}
-				}
-			}
-			if col, bound, ok := strings.Cut(d.Empty, " < "); ok {
-				// The statement's own WHERE bounds the key (id IN (…), a
-				// BETWEEN), so the probe's range is provably empty and
-				// MariaDB drops the plan. The same bound on an expression
-				// of the key is not folded: it reads the rows of the
-				// statement's own key range, run only when EXPLAIN says
-				// they are few.
-				probe := c.WithPredicate(d.Text, "("+col+" + 0) < "+bound)
-				if rows, ok := plannedRows(b, probe); ok && rows <= maxScanProbeRows {
-					if f, err := fetchFields(b, probe); err == nil {
-						return f, nil
-					}
-				}
 			}
 		}
 	}
@@ -177,6 +145,47 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 	return f, err
 }
 
+// probeTemporary describes a statement whose plan reads its result
+// through a temporary table, read through index key ("" for a full scan),
+// by the first probe that keeps that plan over no rows (see above).
+func probeTemporary(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*querypb.Field, bool) {
+	if f, ok := indexProbe(b, c, d, key); ok {
+		return f, true
+	}
+	if d.Empty == "" {
+		// No integer key bound known: the primary key's first column
+		// below its smallest value, whatever its type, or, for a small
+		// table without one, a predicate no row meets that the optimizer
+		// cannot fold.
+		if f, ok := indexProbe(b, c, d, "PRIMARY"); ok {
+			return f, true
+		}
+		return scanProbe(b, c, d.Text)
+	}
+	for _, pred := range []string{d.Empty, d.Above} {
+		if probe := c.WithPredicate(d.Text, pred); pred != "" && explain(b, probe).temp {
+			if f, err := fetchFields(b, probe); err == nil {
+				return f, true
+			}
+		}
+	}
+	// The statement's own WHERE bounds the key on both sides (id IN (…),
+	// a BETWEEN), so both ranges are provably empty and MariaDB drops the
+	// plan. The same bound on an expression of the key is not folded: it
+	// reads the rows of the statement's own key range, run only when
+	// EXPLAIN says they are few.
+	col, bound, ok := strings.Cut(d.Empty, " < ")
+	if !ok {
+		return nil, false
+	}
+	probe := c.WithPredicate(d.Text, "("+col+" + 0) < "+bound)
+	if p := explain(b, probe); !p.temp || p.rows > maxScanProbeRows {
+		return nil, false
+	}
+	f, err := fetchFields(b, probe)
+	return f, err == nil
+}
+
 func fetchFields(b *replica.Conn, q string) ([]*querypb.Field, error) {
 	r, err := b.Fetch(q, maxProbeRows)
 	if err != nil {
@@ -185,28 +194,26 @@ func fetchFields(b *replica.Conn, q string) ([]*querypb.Field, error) {
 	return r.Fields, nil
 }
 
-// usesTemporary reports whether the replica's plan of q reads the
-// top-level SELECT's result through a temporary table (EXPLAIN: "Using
-// temporary" on a row of select 1). An EXPLAIN that fails says no.
-func usesTemporary(b *replica.Conn, q string) bool {
-	_, temp := plannedRows(b, q)
-	return temp
-}
-
 // maxScanProbeRows bounds the rows a probe whose key bound is not
 // folded may read (EXPLAIN's estimate for its temporary-table plan).
 const maxScanProbeRows = 10000
 
-// plannedRows returns EXPLAIN's largest row estimate for the top-level
-// SELECT of q (math.MaxInt64 when a row has none to read) and whether
-// that SELECT reads its result through a temporary table. An EXPLAIN
-// that fails says no temporary table.
-func plannedRows(b *replica.Conn, q string) (int64, bool) {
+// plan is what one EXPLAIN says about the top-level SELECT (select 1).
+type plan struct {
+	temp  bool   // it reads its result through a temporary table
+	rows  int64  // the largest row estimate (math.MaxInt64 when unreadable)
+	key   string // the index of its one table ("" for a join, a full scan)
+	lines int    // EXPLAIN's rows of every select (derived tables, subqueries)
+}
+
+// explain runs EXPLAIN q once; a failed EXPLAIN is the zero plan (no
+// temporary table).
+func explain(b *replica.Conn, q string) plan {
 	r, err := b.Fetch("EXPLAIN "+q, 1000)
 	if err != nil {
-		return 0, false
+		return plan{}
 	}
-	id, extra, rows := -1, -1, -1
+	id, extra, rows, key := -1, -1, -1, -1
 	for i, f := range r.Fields {
 		switch strings.ToLower(f.Name) {
 		case "id":
@@ -215,31 +222,40 @@ func plannedRows(b *replica.Conn, q string) (int64, bool) {
 			extra = i
 		case "rows":
 			rows = i
+		case "key":
+			key = i
 		}
 	}
 	if id < 0 || extra < 0 {
-		return 0, false
+		return plan{}
 	}
-	var n int64
-	temp := false
+	p := plan{lines: len(r.Rows)}
+	tables := 0
 	for _, row := range r.Rows {
 		if row[id].ToString() != "1" {
 			continue
 		}
+		tables++
+		if key >= 0 && !row[key].IsNull() {
+			p.key = row[key].ToString()
+		}
 		if strings.Contains(row[extra].ToString(), "Using temporary") {
-			temp = true
+			p.temp = true
 		}
 		if rows < 0 || row[rows].IsNull() {
 			continue
 		}
 		// MariaDB types EXPLAIN's rows as text.
 		if v, err := strconv.ParseInt(row[rows].ToString(), 10, 64); err == nil {
-			n = max(n, v)
+			p.rows = max(p.rows, v)
 		} else {
-			n = math.MaxInt64
+			p.rows = math.MaxInt64
 		}
 	}
-	return n, temp
+	if tables != 1 {
+		p.key = ""
+	}
+	return p
 }
 
 // indexProbe describes a temporary-table statement that reads its table
@@ -250,7 +266,7 @@ func plannedRows(b *replica.Conn, q string) (int64, bool) {
 // dive to read it, one to find nothing) and is used only when EXPLAIN
 // shows it takes the same index and still a temporary table.
 func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*querypb.Field, bool) {
-	if d.Table == "" || key == "" || key == "NULL" || strings.EqualFold(key, "PRIMARY") && d.Empty != "" {
+	if d.Table == "" || key == "" || strings.EqualFold(key, "PRIMARY") && d.Empty != "" {
 		return nil, false
 	}
 	r, err := b.Fetch("SHOW INDEX FROM "+d.Table+" WHERE Key_name = "+sqlparse.QuoteString([]byte(key))+" AND Seq_in_index = 1", 10)
@@ -279,8 +295,8 @@ func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*qu
 		// MariaDB drops the plan, so the bound on an expression of it,
 		// which reads the statement's own range: when it is small.
 		probe := c.WithPredicate(d.Text, bound+" < "+lit.String())
-		rows, temp := plannedRows(b, probe)
-		if !temp || !strings.EqualFold(topKey(b, probe), key) || bound != qc && rows > maxScanProbeRows {
+		p := explain(b, probe)
+		if !p.temp || !strings.EqualFold(p.key, key) || bound != qc && p.rows > maxScanProbeRows {
 			continue
 		}
 		if f, err := fetchFields(b, probe); err == nil {
@@ -296,48 +312,11 @@ func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*qu
 // maxScanProbeRows rows) into the same temporary table.
 func scanProbe(b *replica.Conn, c sqlparse.Clauses, text string) ([]*querypb.Field, bool) {
 	probe := c.WithPredicate(text, "RAND() < 0")
-	r, err := b.Fetch("EXPLAIN "+probe, 1000)
-	if err != nil || len(r.Rows) != 1 {
-		return nil, false
-	}
-	if rows, temp := plannedRows(b, probe); !temp || rows > maxScanProbeRows {
+	if p := explain(b, probe); !p.temp || p.lines != 1 || p.rows > maxScanProbeRows {
 		return nil, false
 	}
 	f, err := fetchFields(b, probe)
 	return f, err == nil
-}
-
-// topKey is the index the replica's plan of q reads its one table of the
-// top-level SELECT through ("" for a join, a full scan or a failed
-// EXPLAIN).
-func topKey(b *replica.Conn, q string) string {
-	r, err := b.Fetch("EXPLAIN "+q, 1000)
-	if err != nil {
-		return ""
-	}
-	id, key := -1, -1
-	for i, f := range r.Fields {
-		switch strings.ToLower(f.Name) {
-		case "id":
-			id = i
-		case "key":
-			key = i
-		}
-	}
-	if id < 0 || key < 0 {
-		return ""
-	}
-	k, n := "", 0
-	for _, row := range r.Rows {
-		if row[id].ToString() == "1" {
-			n++
-			k = row[key].ToString()
-		}
-	}
-	if n != 1 {
-		return ""
-	}
-	return k
 }
 
 // Wait bounds one replica's answer to On.
