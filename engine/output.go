@@ -5,10 +5,7 @@ import (
 
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"vitess.io/vitess/go/mysql/collations"
-	"vitess.io/vitess/go/mysql/collations/charset"
-	"vitess.io/vitess/go/mysql/collations/colldata"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // binaryRowsKey marks a statement whose rows go out in the binary
@@ -47,36 +44,8 @@ func WithClientCharset(ctx context.Context, cs collations.ID) context.Context {
 // toClient returns callback, converting what it is given to the
 // client's character set when ctx carries one (WithClientCharset).
 func toClient(ctx context.Context, callback func(*sqltypes.Result) error) func(*sqltypes.Result) error {
-	id, ok := ctx.Value(clientCharsetKey{}).(collations.ID)
-	if !ok {
-		return callback
+	if id, ok := ctx.Value(clientCharsetKey{}).(collations.ID); ok {
+		return rowformat.ToClient(id, callback)
 	}
-	to := colldata.Lookup(id)
-	if to == nil {
-		return callback
-	}
-	var fields []*querypb.Field // as sent, converted
-	return func(r *sqltypes.Result) error {
-		if r.Fields != nil {
-			fields = rowformat.ConvertFields(r.Fields, to)
-			r = &sqltypes.Result{Fields: fields, Rows: r.Rows, RowsAffected: r.RowsAffected, InsertID: r.InsertID}
-		}
-		if len(r.Rows) > 0 && fields != nil {
-			// New rows: the ones given may be a cached result's.
-			rows := make([][]sqltypes.Value, len(r.Rows))
-			for j, row := range r.Rows {
-				out := make([]sqltypes.Value, len(row))
-				for i, v := range row {
-					out[i] = v
-					if i < len(fields) && fields[i].Charset != rowformat.BinaryCollation && v.IsText() {
-						b, _ := charset.Convert(nil, to.Charset(), v.Raw(), charset.Charset_utf8mb4{})
-						out[i] = sqltypes.MakeTrusted(v.Type(), b)
-					}
-				}
-				rows[j] = out
-			}
-			r = &sqltypes.Result{Fields: r.Fields, Rows: rows}
-		}
-		return callback(r)
-	}
+	return callback
 }

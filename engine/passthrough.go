@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/replica"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // Passthrough runs query verbatim on the session's replica connection and
@@ -30,6 +32,12 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 	fields := st.Fields()
 	if len(fields) == 0 {
 		return callback(&sqltypes.Result{})
+	}
+	if binaryRows(ctx) && rowformat.FixedFloats(fields) {
+		if err := st.Close(); err != nil {
+			return err
+		}
+		return s.passBinary(ctx, ss, query, fields, callback)
 	}
 	if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
 		return err
@@ -65,4 +73,18 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 		return callback(&sqltypes.Result{Rows: rows})
 	}
 	return nil
+}
+
+// passBinary is Passthrough for a prepared statement whose columns
+// (fields) include a DOUBLE with fixed decimals: run as a prepared
+// statement on the session's replica, so that its every bit reaches the
+// binary protocol (replicaset.Set.StartBinary).
+func (s *Engine) passBinary(ctx context.Context, ss *Session, query string, fields []*querypb.Field, callback func(*sqltypes.Result) error) error {
+	ss.Kind = observe.KindPassthrough
+	if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
+		return err
+	}
+	return s.rep.StartBinary(ctx, ss, query, fields, chunkRows, func(rows [][]sqltypes.Value) error {
+		return callback(&sqltypes.Result{Rows: rows})
+	})
 }

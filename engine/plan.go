@@ -18,9 +18,17 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 )
 
-func (s *Engine) runPrepared(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
-	callback = toClient(ctx, callback)
+// runPrepared runs pr, the plan of query. In the binary protocol a
+// DOUBLE with fixed decimals (STDDEV, VARIANCE) goes out with all its
+// bits, and MariaDB's bits come from its own recurrence over the rows in
+// scan order, which a merge of partial sums does not repeat: such a
+// statement runs on a replica when one holds its tables.
+func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr *prepared, callback func(*sqltypes.Result) error) error {
 	binary := binaryRows(ctx) && rowformat.FixedFloats(pr.fields)
+	if binary && (pr.pin == nil || pr.pin.Whole) {
+		return s.passBinary(ctx, ss, query, pr.fields, callback)
+	}
+	callback = toClient(ctx, callback)
 	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
 		return s.runCached(ctx, pr, callback)
 	}

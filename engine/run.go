@@ -51,7 +51,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 		return true, s.runSelect(ctx, ss, query, sel, &lf, callback)
 	}
 	ss.Kind = e.pr.kind()
-	return true, s.runPrepared(ctx, e.pr, callback)
+	return true, s.runPrepared(ctx, ss, query, e.pr, callback)
 }
 
 // parseSelect parses a statement text the plan cache holds a plan of.
@@ -109,7 +109,7 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 		return s.Passthrough(ctx, ss, query, callback)
 	}
 	ss.Kind = pr.kind()
-	return s.runPrepared(ctx, pr, callback)
+	return s.runPrepared(ctx, ss, query, pr, callback)
 }
 
 // RunUnion runs a UNION ALL whose branches distribute, the outer statement

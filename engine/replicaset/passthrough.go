@@ -10,6 +10,8 @@ import (
 
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // SessionBackend returns the session's replica connection, opening it on a
@@ -166,4 +168,26 @@ func (s *Set) StartPassthrough(ctx context.Context, ss *Session, query string) (
 		}
 		s.log.Info("passthrough connection broken; reconnecting once", "replica", b.Addr, "err", err)
 	}
+}
+
+// StartBinary runs query as StartPassthrough does (the session's replica,
+// after its floor), but as a prepared statement on a connection of its
+// own (replica.QueryBinary) that replays the session's SETs, and hands
+// its rows to emit as values of fields' types: for a client reading the binary
+// protocol, where a DOUBLE with fixed decimals keeps every bit that the
+// text protocol's decimals drop.
+func (s *Set) StartBinary(ctx context.Context, ss *Session, query string, fields []*querypb.Field, chunk int, emit func([][]sqltypes.Value) error) error {
+	fl, err := s.QueryFloor(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := s.SessionBackend(ctx, ss)
+	if err != nil {
+		return err
+	}
+	if err := s.WaitFloorOn(ctx, b, fl); err != nil {
+		return err
+	}
+	setup := append([]string{"SET SESSION TRANSACTION READ ONLY"}, ss.sets...)
+	return replica.QueryBinary(ctx, b.Addr, s.cfg.ReplicaUser, s.cfg.ReplicaPassword, ss.DB, setup, query, fields, chunk, emit)
 }

@@ -184,3 +184,37 @@ func DataType(f *querypb.Field) string {
 	}
 	return strings.ToLower(f.Type.String())
 }
+
+// ToClient returns callback converting each result it is given from
+// utf8mb4 to the client's character set id: column definitions as
+// ConvertFields, text values re-encoded ('?' for what id cannot hold).
+// Rows are copied: the ones given may be a cached result's.
+func ToClient(id collations.ID, callback func(*sqltypes.Result) error) func(*sqltypes.Result) error {
+	to := colldata.Lookup(id)
+	if to == nil {
+		return callback
+	}
+	var fields []*querypb.Field // as sent, converted
+	return func(r *sqltypes.Result) error {
+		if r.Fields != nil {
+			fields = ConvertFields(r.Fields, to)
+			r = &sqltypes.Result{Fields: fields, Rows: r.Rows, RowsAffected: r.RowsAffected, InsertID: r.InsertID}
+		}
+		if len(r.Rows) > 0 && fields != nil {
+			rows := make([][]sqltypes.Value, len(r.Rows))
+			for j, row := range r.Rows {
+				out := make([]sqltypes.Value, len(row))
+				for i, v := range row {
+					out[i] = v
+					if i < len(fields) && fields[i].Charset != BinaryCollation && v.IsText() {
+						b, _ := charset.Convert(nil, to.Charset(), v.Raw(), charset.Charset_utf8mb4{})
+						out[i] = sqltypes.MakeTrusted(v.Type(), b)
+					}
+				}
+				rows[j] = out
+			}
+			r = &sqltypes.Result{Fields: r.Fields, Rows: rows}
+		}
+		return callback(r)
+	}
+}
