@@ -105,14 +105,15 @@ func TestPinnedQueryResult(t *testing.T) {
 		if err != nil {
 			t.Fatalf("shoal: %s: %v", viaPin, err)
 		}
-		if got.err != nil && got.err.Number == 1235 {
+		if strings.Contains(explain(t, viaPin), "over the pin's definition") {
 			// Not runnable in memory, and no replica has the table: a
-			// clear refusal is the right answer.
+			// replica runs it over the definition, as a derived table
+			// (whose columns MariaDB describes as a derived table's).
 			refused++
-			t.Logf("refused: %s: %v", viaPin, got.err)
-			continue
+			direct = strings.Replace(q.SQL, "FROM ontime", "FROM ("+def+") AS ontime", 1)
+		} else {
+			ran++
 		}
-		ran++
 		t.Run(fmt.Sprintf("%04d-%s", i, q.Category), func(t *testing.T) {
 			if got.err != nil {
 				t.Fatalf("shoal: %s: %v", viaPin, got.err)
@@ -124,11 +125,11 @@ func TestPinnedQueryResult(t *testing.T) {
 			compare(t, viaPin, got, want, q.Ordered)
 		})
 	}
-	t.Logf("generated queries over a pinned query result: %d ran in memory, %d refused with 1235", ran, refused)
-	// Aggregates over DECIMAL division are refused (see docs/sql.md): a
-	// third of the generator's queries have one.
+	t.Logf("generated queries over a pinned query result: %d ran in memory, %d on a replica over the definition", ran, refused)
+	// Aggregates over DECIMAL division are not run in memory (see
+	// docs/sql.md): a third of the generator's queries have one.
 	if refused*2 > ran {
-		t.Errorf("%d of %d queries refused", refused, ran+refused)
+		t.Errorf("%d of %d queries not run in memory", refused, ran+refused)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 // its own code — to the client.
 func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
 	ss.Kind = observe.KindPassthrough
+	query = s.overPins(ss.DB, query)
 	st, stop, err := s.rep.StartPassthrough(ctx, ss, query)
 	if err != nil {
 		return err

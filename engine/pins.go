@@ -25,7 +25,6 @@ import (
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/pinned/pinexec"
 	"github.com/shoaldb/shoal/planner"
-	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -243,9 +242,21 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	return st, err
 }
 
-// errPinnedOnly is the answer for a statement over a pinned query result
-// that the in-memory engine cannot run: no replica has the table.
-func errPinnedOnly(table, why string) error {
-	return sqlerr.New(sqlerr.ErrNotSupported, "42000",
-		"%s is a pinned query result and this statement cannot run in memory (%s); rewrite it over %s alone, or over the replica tables it was defined from", table, why, table)
+// overPins is query with the pinned query results it reads replaced by
+// their definitions, as derived tables (sqlparse.ReplaceTableRefs): no
+// replica holds such a table, and a statement over one that the
+// in-memory engine cannot run, or that Shoal cannot parse, would
+// otherwise fail there with 1146. A pin's definition names replica tables
+// only (CACHE TABLE refuses one over another pinned result).
+func (s *Engine) overPins(db, query string) string {
+	if s.pins.Len() == 0 {
+		return query
+	}
+	q, _ := sqlparse.ReplaceTableRefs(query, db, func(d, n string) (string, bool) {
+		if t := s.pins.Get(d, n); t != nil && !t.Whole {
+			return t.Source, true
+		}
+		return "", false
+	})
+	return q
 }

@@ -144,9 +144,10 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 // one table is pinned, or whose tables are all pinned (a join, run as a
 // hash join in memory), runs in memory; one the engine cannot run (a join
 // with a replica table among others) falls back
-// to the replicas when every pinned table it reads is a whole-table pin
-// (the replicas hold the same table), and fails with a clear error when it
-// reads a pinned query result, which only the coordinator holds.
+// to the replicas: planned over their tables when every pinned table it
+// reads is a whole-table pin (the replicas hold the same table), passed
+// through over the pins' definitions when it reads a pinned query result,
+// which only the coordinator holds (Engine.Passthrough).
 func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, query string, sel *ast.SelectStmt) (*prepared, string, error) {
 	var resultPin string // a pinned query result the statement reads
 	pinnedRef := false
@@ -200,8 +201,8 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 		}
 		why = err.Error()
 	}
-	if resultPin != "" {
-		return nil, "", errPinnedOnly(resultPin, why)
+	if resultPin != "" { // Passthrough reads it over its definition
+		return nil, fmt.Sprintf("%s is a pinned query result the in-memory engine cannot answer this over (%s): a replica runs it over the pin's definition, on its current rows", resultPin, why), nil
 	}
 	// Whole-table pins only: the replicas have the tables.
 	s.log.Debug("statement over a pinned table runs on replicas", "reason", why)
