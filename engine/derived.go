@@ -240,7 +240,7 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, tabs []*pinned
 		}
 		return cat.find(name)
 	}
-	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, cat.find(p.Table), others, coldefs.Query{}, def))
+	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, cat.find(p.Table), others, coldefs.Query{}, def, ""))
 	if err == nil && pr.prog.Inexact() != "" {
 		err = errors.New(pr.prog.Inexact()) // the replica computes it: pass through
 	}

@@ -17,7 +17,9 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/pinshape"
 	"github.com/shoaldb/shoal/engine/pinstore"
+	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/runqueue"
 	"github.com/shoaldb/shoal/engine/schedule"
@@ -160,29 +162,37 @@ func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
 
 // preparePinned prepares a plan whose split table is pinned: metadata from
 // a replica (over the pin's definition as a derived table when the pin is
-// a query result), and the fragment compiled for the in-memory engine.
-//
-// query is the client's text when every table it reads is on the replicas
-// (whole-table pins), "" when it reads a pinned query result.
-func (s *preparer) preparePinned(ctx context.Context, db, query string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
-	d := coldefs.Query{}
-	if query != "" {
+// a query result, whole is false), or from an earlier statement of the
+// shape (engine/pinshape), and the fragment compiled for the in-memory
+// engine.
+func (s *preparer) preparePinned(ctx context.Context, db, query string, sel *ast.SelectStmt, p *planner.Plan, t *pinned.Table, whole bool) (*prepared, error) {
+	d, key := coldefs.Query{}, pinshape.Key(db, query)
+	if whole {
 		// The replicas hold every table it reads: describe the client's
 		// own text.
-		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(s.snap().Tables, p), Above: coldefs.AbovePredicate(s.snap().Tables, p), Table: coldefs.TableName(p)}
+		cat := s.snap().Tables
+		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(cat, p), Above: coldefs.AbovePredicate(cat, p), Table: coldefs.TableName(p)}
+		if base, _ := cat.Table(p.DB, p.Table); key != "" {
+			if ok, why := pinshape.Reusable(sel, base); !ok {
+				s.log.Debug("pinned statement described per text", "reason", why)
+				key = ""
+			}
+		}
 	}
 	return s.prepareInMemory(ctx, db, p, t, nil, d, func(d, n string) (string, bool) {
 		if x := s.pins.Get(d, n); x != nil && !x.Whole {
 			return x.Source, true
 		}
 		return "", false
-	})
+	}, key)
 }
 
 // prepareInMemory is preparePinned for any in-memory table; def gives the
 // definitions replicas describe in place of tables only Shoal holds, and
-// others the in-memory tables a join reads besides t (nil: the pins).
-func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, others func(db, name string) *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool)) (*prepared, error) {
+// others the in-memory tables a join reads besides t (nil: the pins). The
+// columns are those of the shape key ("" for none) when it has them for
+// the same select lists.
+func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, others func(db, name string) *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool), key string) (*prepared, error) {
 	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
 	if err != nil {
 		return nil, err
@@ -192,7 +202,16 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 		return nil, err
 	}
 	d.Meta = meta
-	pr, err := s.prepareSQL(ctx, db, p, d, frag, false) // pins hold utf8mb4 text
+	var pr *prepared
+	metaHead, fragHead := route.SelectHead(meta), route.SelectHead(frag)
+	if sh := s.shape(key); sh != nil && sh.described && sh.metaHead == metaHead && sh.fragHead == fragHead {
+		s.metrics.ShapeHits.Inc()
+		pr, err = s.compilePrepared(p, sh.fields, sh.fragFields)
+	} else if pr, err = s.prepareSQL(ctx, db, p, d, frag, false); err == nil { // pins hold utf8mb4 text
+		s.updateShape(key, func(n *shapeInfo) {
+			n.fields, n.fragFields, n.metaHead, n.fragHead, n.described = pr.fields, pr.fragFields, metaHead, fragHead, true
+		})
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -177,11 +177,7 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 			why = "the pinned table is not the statement's main table"
 			break
 		}
-		text := query
-		if resultPin != "" {
-			text = "" // no replica holds it
-		}
-		pr, err := s.preparePinned(ctx, db, text, p, t)
+		pr, err := s.preparePinned(ctx, db, query, sel, p, t, resultPin == "")
 		if err == nil && resultPin == "" {
 			// Whole-table pins only: an expression the server may compute
 			// otherwise (evalexpr/inexact.go) goes to the replicas, which

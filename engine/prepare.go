@@ -185,6 +185,7 @@ func (s *preparer) prepareSQL(ctx context.Context, db string, p *planner.Plan, d
 	var raw []*querypb.Field
 	var fields, fragFields []*querypb.Field
 	fragFailed := false
+	s.metrics.Describes.Inc()
 	err := s.rep.OnMeta(ctx, func(b *replica.Conn) error {
 		if err := b.Use(db); err != nil {
 			return err

@@ -3,11 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
@@ -15,6 +12,7 @@ import (
 
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/derivedsql"
+	"github.com/shoaldb/shoal/engine/proclist"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/pinned/pinexec"
@@ -41,8 +39,8 @@ import (
 // statement's reference is rewritten to it so the in-memory engine finds
 // its table, keeping the name the client wrote as the alias.
 const (
-	infoSchema      = "information_schema"
-	processlistName = "PROCESSLIST"
+	infoSchema      = proclist.Schema
+	processlistName = proclist.Name
 )
 
 // selectProcesslist runs sel when it reads information_schema.PROCESSLIST
@@ -52,7 +50,7 @@ const (
 // memory; list is called only for such a statement, so that every other
 // SELECT does not pay for a walk of all sessions; connID is the asking session's id (CONNECTION_ID()). handled is false when sel does not read that table.
 func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list func() []observe.ProcRow, callback func(*sqltypes.Result) error) (handled bool, err error) {
-	refs := processlistRefs(sel, ss.DB)
+	refs := proclist.Refs(sel, ss.DB)
 	if len(refs) == 0 {
 		return false, nil
 	}
@@ -156,10 +154,10 @@ func (s *ephemeral) processlistColumns(ctx context.Context) ([]*querypb.Field, e
 // the table's columns, with no replica round trip; others (expressions,
 // aggregates) are described by a replica over its own PROCESSLIST.
 func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planner.Plan, t *pinned.Table) (*prepared, error) {
-	meta, ok1 := columnFields(p.MetaSQL, t.Fields)
-	frag, ok2 := columnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
+	meta, ok1 := proclist.ColumnFields(p.MetaSQL, t.Fields)
+	frag, ok2 := proclist.ColumnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
 	if !ok1 || !ok2 || p.Aggregate {
-		return s.prep.prepareInMemory(ctx, db, p, t, nil, coldefs.Query{}, func(string, string) (string, bool) { return "", false })
+		return s.prep.prepareInMemory(ctx, db, p, t, nil, coldefs.Query{}, func(string, string) (string, bool) { return "", false }, "")
 	}
 	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
 	if err := pr.compileRows(); err != nil {
@@ -173,70 +171,6 @@ func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planne
 	return pr, nil
 }
 
-// columnFields is the result metadata of a SELECT whose every item is *
-// or a column of the one table whose columns are base, named as MariaDB
-// names them (the alias, else the name as written); ok is false for any
-// other select list.
-func columnFields(sql string, base []*querypb.Field) ([]*querypb.Field, bool) {
-	sel, ok := derivedsql.Reparse(sql)
-	if !ok || sel.Fields == nil {
-		return nil, false
-	}
-	table := ""
-	if ts := derivedsql.TableSourceOf(sel); ts != nil {
-		table = ts.AsName.O
-	}
-	var out []*querypb.Field
-	for _, f := range sel.Fields.Fields {
-		if f.WildCard != nil {
-			for _, b := range base {
-				out = append(out, renamed(b, b.Name, table))
-			}
-			continue
-		}
-		col, ok := f.Expr.(*ast.ColumnNameExpr)
-		if !ok {
-			return nil, false
-		}
-		i := slices.IndexFunc(base, func(b *querypb.Field) bool { return strings.EqualFold(b.Name, col.Name.Name.O) })
-		if i < 0 {
-			return nil, false
-		}
-		name := col.Name.Name.O
-		if f.AsName.O != "" {
-			name = f.AsName.O
-		}
-		out = append(out, renamed(base[i], name, table))
-	}
-	return out, true
-}
-
-// renamed is a copy of f under name, in table (its alias) when given.
-func renamed(f *querypb.Field, name, table string) *querypb.Field {
-	c := f.CloneVT()
-	c.Name = name
-	if table != "" {
-		c.Table = table
-	}
-	return c
-}
-
-// processlistRefs returns the statement's references to
-// information_schema.PROCESSLIST, subqueries included.
-func processlistRefs(sel *ast.SelectStmt, db string) []*ast.TableName {
-	var out []*ast.TableName
-	sel.Accept(&derivedsql.TableNameVisitor{Visit: func(tn *ast.TableName) {
-		schema := tn.Schema.O
-		if schema == "" {
-			schema = db
-		}
-		if strings.EqualFold(schema, infoSchema) && strings.EqualFold(tn.Name.O, processlistName) {
-			out = append(out, tn)
-		}
-	}})
-	return out
-}
-
 // processlistTable builds the in-memory table: one row per session, in
 // the replica's columns. A column this version does not know (a later
 // MariaDB's) is NULL.
@@ -245,7 +179,7 @@ func (s *ephemeral) processlistTable(fields []*querypb.Field, list []observe.Pro
 	for _, r := range list {
 		row := make([]sqltypes.Value, len(fields))
 		for i, f := range fields {
-			if v, ok := processlistValue(strings.ToUpper(f.Name), r); ok {
+			if v, ok := proclist.Value(strings.ToUpper(f.Name), r); ok {
 				row[i] = sqltypes.MakeTrusted(f.Type, []byte(v))
 			} else {
 				row[i] = sqltypes.NULL
@@ -254,43 +188,6 @@ func (s *ephemeral) processlistTable(fields []*querypb.Field, list []observe.Pro
 		rows = append(rows, row)
 	}
 	return buildRows(s.mem, infoSchema, processlistName, fields, rows)
-}
-
-// processlistValue is one column of a session's row, as text; ok false
-// for NULL. MEMORY_USED and MAX_MEMORY_USED are 0 (a session's memory is
-// not tracked: merges draw on the shared allocator); STAGE and MAX_STAGE
-// are 0 (no statement reports stages); TID is the session id (a session
-// has no thread of its own).
-func processlistValue(col string, r observe.ProcRow) (string, bool) {
-	switch col {
-	case "ID", "TID":
-		return strconv.FormatUint(uint64(r.ID), 10), true
-	case "USER":
-		return r.User, true
-	case "HOST":
-		return r.Host, true
-	case "DB":
-		return r.DB, r.DB != ""
-	case "COMMAND":
-		return r.Command, true
-	case "TIME":
-		return strconv.FormatInt(int64(min(r.Time/time.Second, 1<<31-1)), 10), true
-	case "STATE":
-		return r.State, true
-	case "INFO", "INFO_BINARY":
-		return r.Info, r.Info != ""
-	case "TIME_MS":
-		return fmt.Sprintf("%.3f", float64(r.Time)/float64(time.Millisecond)), true
-	case "STAGE", "MAX_STAGE", "MEMORY_USED", "MAX_MEMORY_USED":
-		return "0", true
-	case "PROGRESS":
-		return fmt.Sprintf("%.3f", r.Progress), true
-	case "EXAMINED_ROWS":
-		return strconv.FormatInt(min(r.Examined, 1<<31-1), 10), true
-	case "QUERY_ID":
-		return strconv.FormatUint(r.QueryID, 10), true
-	}
-	return "", false
 }
 
 // processlistCatalog is the replica catalog with the materialized list

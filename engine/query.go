@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -173,10 +174,14 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		orderColls[i] = o.coll
 	}
 	var unread map[*sqltypes.Value]unknownRow // kept rows holding unknown outputs, by &ext[0]
-	// lazy: with a LIMIT, outputs that ORDER BY does not read wait for the kept rows (a top 10 of 3,000 groups).
-	lazy := pr.plan.Limit >= 0 && pr.having == nil && unknown == nil && pr.plan.DistinctKeys == 0 && !pr.plan.Rollup && len(merged) > 0
-	for _, o := range pr.order {
-		lazy = lazy && !o.expr.Reads(arrowexec.Span(len(merged[0]), nout)...)
+	// lazy[i]: with a LIMIT, an output ORDER BY does not read waits for the kept rows (a top 10
+	// of 3,000 groups: ORDER BY COUNT(*) leaves an AVG's decimal division to the 10).
+	var lazy []bool
+	if pr.plan.Limit >= 0 && pr.having == nil && unknown == nil && pr.plan.DistinctKeys == 0 && !pr.plan.Rollup && len(merged) > 0 {
+		lazy = make([]bool, nout)
+		for i := range lazy {
+			lazy[i] = !slices.ContainsFunc(pr.order, func(o orderKey) bool { return o.expr.Reads(len(merged[0]) + i) })
+		}
 	}
 	for g, row := range merged {
 		ext := make([]sqltypes.Value, len(row), len(row)+nout+len(pr.order))
@@ -184,7 +189,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		u, isUnknown := unknown[g]
 		for i, x := range pr.outputs {
 			var v sqltypes.Value // lazy: set after the window
-			if !lazy {
+			if lazy == nil || !lazy[i] {
 				if v, _, err = ev.Eval(x, ext[:len(row)]); err != nil {
 					return st, fmt.Errorf("evaluating %s: %w", x, err)
 				}
@@ -250,7 +255,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	final = arrowexec.Window(final, pr.plan.Offset, pr.plan.Limit)
 	for _, ext := range final {
 		for i, x := range pr.outputs {
-			if n := len(ext) - nout - len(pr.order); lazy {
+			if n := len(ext) - nout - len(pr.order); lazy != nil && lazy[i] {
 				if ext[n+i], _, err = ev.Eval(x, ext[:n]); err != nil {
 					return st, fmt.Errorf("evaluating %s: %w", x, err)
 				}

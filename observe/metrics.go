@@ -50,6 +50,9 @@ type Metrics struct {
 	// ShapeHits counts statements whose shape (literal-normalized text)
 	// gave their passthrough decision or their result columns.
 	ShapeHits prometheus.Counter
+	// Describes counts the replica round trips that described a planned
+	// statement's result and fragment columns (engine/prepare.go).
+	Describes prometheus.Counter
 	// Pinned tables (pins.go, results.go).
 	PinnedQueries prometheus.Counter
 	ResultHits    prometheus.Counter
@@ -111,6 +114,9 @@ func NewMetrics(src Source) *Metrics {
 	m.ShapeHits = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_shape_cache_hits_total", Help: "SELECTs whose passthrough decision or result columns came from an earlier statement of the same shape (new literals, no replica round trip).",
 	})
+	m.Describes = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_describes_total", Help: "Replica round trips that described a planned statement's columns (a shape cache miss).",
+	})
 	m.Prepares = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_prepared_statements_total", Help: "COM_STMT_PREPARE requests.",
 	})
@@ -131,7 +137,7 @@ func NewMetrics(src Source) *Metrics {
 		Name: "shoal_slow_queries_total", Help: "Statements that ran at least long_query_time (the slow query log's entries).",
 	})
 	m.Reg.MustRegister(m.Queries, m.Latency, m.Fragments, m.Retries, m.RowsShipped, m.BytesShip,
-		m.Conns, m.ConnsTotal, m.PlanHits, m.PlanMisses, m.ShapeHits, m.Prepares, m.Executes, m.Slow,
+		m.Conns, m.ConnsTotal, m.PlanHits, m.PlanMisses, m.ShapeHits, m.Describes, m.Prepares, m.Executes, m.Slow,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_workers_healthy", Help: "Workers currently given fragments.",
 		}, func() float64 {

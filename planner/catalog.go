@@ -66,6 +66,11 @@ type Table struct {
 	// through the index rather than a temporary table, which changes how
 	// MySQL rounds a DECIMAL quotient's running sum. Nil when unknown.
 	IndexLeads []string
+	// Indexed are the columns of any index, at any position, lower
+	// case: a WHERE clause that names none of them gives the optimizer
+	// no access path its literals could choose (engine/pinshape). Nil
+	// when unknown.
+	Indexed []string
 	// Rows is the estimated row count (information_schema.TABLES).
 	Rows int64
 	// Min and Max are the split column's bounds when last read. They only

@@ -256,18 +256,26 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 			t.KeyColumns = pk
 		}
 	}
-	// The first column of every index: a GROUP BY on one may group
-	// through the index, not a temporary table (planner.Table.IndexLeads).
-	r, err = b.Fetch(`SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME
-		FROM information_schema.STATISTICS WHERE SEQ_IN_INDEX = 1
-		AND TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+	// The columns of every index, the first of each apart: a GROUP BY
+	// on a first column may group through the index, not a temporary
+	// table (planner.Table.IndexLeads); a WHERE on no indexed column
+	// leaves the access path the same for any literal (Indexed).
+	r, err = b.Fetch(`SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, SEQ_IN_INDEX = 1
+		FROM information_schema.STATISTICS
+		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
 		ORDER BY TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME`, 1000000)
 	if err != nil {
 		return nil, err
 	}
 	for _, row := range r.Rows {
 		if t, ok := s.Tables.Table(row[0].ToString(), row[1].ToString()); ok {
-			t.IndexLeads = append(t.IndexLeads, strings.ToLower(row[2].ToString()))
+			col := strings.ToLower(row[2].ToString())
+			if row[3].ToString() == "1" && !slices.Contains(t.IndexLeads, col) {
+				t.IndexLeads = append(t.IndexLeads, col)
+			}
+			if !slices.Contains(t.Indexed, col) {
+				t.Indexed = append(t.Indexed, col)
+			}
 		}
 	}
 	for key, col := range splitCols {
@@ -331,7 +339,7 @@ func SameSchema(a, b *Snapshot) bool {
 		tb, ok := b.Tables[key]
 		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType || ta.SplitUnique != tb.SplitUnique ||
 			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
-			!slices.Equal(ta.IndexLeads, tb.IndexLeads) ||
+			!slices.Equal(ta.IndexLeads, tb.IndexLeads) || !slices.Equal(ta.Indexed, tb.Indexed) ||
 			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) {
 			return false
 		}

@@ -28,6 +28,7 @@ var layer = map[string]int{
 	"engine/coldefs":      22,
 	"engine/catalog":      20,
 	"replica":             18,
+	"engine/proclist":     16, // the session rows observe lists
 	"observe":             15,
 }
 

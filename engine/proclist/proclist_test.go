@@ -1,4 +1,4 @@
-package engine
+package proclist
 
 import (
 	"strings"
@@ -35,7 +35,7 @@ func TestColumnFields(t *testing.T) {
 		{"SELECT COUNT(*) FROM information_schema.PROCESSLIST", ""},
 		{"SELECT NOPE FROM information_schema.PROCESSLIST", ""},
 	} {
-		fields, ok := columnFields(c.sql, plFields)
+		fields, ok := ColumnFields(c.sql, plFields)
 		var got []string
 		for _, f := range fields {
 			got = append(got, f.Name+"/"+f.Table+"/"+f.Type.String())
@@ -68,7 +68,7 @@ func TestProcesslistRewrite(t *testing.T) {
 		if !ok {
 			t.Fatal(c.sql)
 		}
-		if n := len(processlistRefs(sel, c.db)); n != c.refs {
+		if n := len(Refs(sel, c.db)); n != c.refs {
 			t.Errorf("%s in %q: %d references, want %d", c.sql, c.db, n, c.refs)
 		}
 	}
@@ -99,7 +99,7 @@ func TestProcesslistValues(t *testing.T) {
 			r    observe.ProcRow
 			want string
 		}{{run, c.run}, {idle, c.idle}} {
-			v, ok := processlistValue(c.col, x.r)
+			v, ok := Value(c.col, x.r)
 			if !ok {
 				v = "NULL"
 			}
