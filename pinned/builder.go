@@ -3,6 +3,7 @@ package pinned
 import (
 	"fmt"
 	"runtime"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -86,7 +87,18 @@ func (b *Builder) Fields(fields []*querypb.Field) error {
 // Row adds one row of MySQL values typed as the fields (valid during the
 // call only: it is copied).
 func (b *Builder) Row(row []sqltypes.Value) error {
+	b.raw += rowBytes(row) // the merge's garbage, as the rows it made
 	return b.cut.add(b.mem, b.fields, row, b.Batch)
+}
+
+// rowBytes is the memory of a row of MySQL values: each value's header
+// and text.
+func rowBytes(row []sqltypes.Value) int64 {
+	n := int64(len(row)) * int64(unsafe.Sizeof(sqltypes.Value{}))
+	for _, v := range row {
+		n += int64(len(v.Raw()))
+	}
+	return n
 }
 
 // Batch encodes rec's rows into the table: one column per field (the
@@ -134,8 +146,8 @@ func (b *Builder) Batch(rec arrow.RecordBatch) error {
 }
 
 // collect runs the garbage collector when the raw input dropped since the
-// last collection reaches an eighth of the table built so far (at least
-// collectAfter bytes). The input is the load's garbage, and a lot of it
+// last collection (batches, and the MySQL rows a merge made) reaches an
+// eighth of the table built so far (at least collectAfter bytes). The input is the load's garbage, and a lot of it
 // (several bytes for every byte kept): left to the pacer, which lets the
 // heap grow to twice what is live before it collects, a load would peak
 // near twice the pin plus what was in flight (a 3M-row pin of 115 MB:
