@@ -269,6 +269,16 @@ func (s *ephemeral) materialize(ctx context.Context, pr *prepared, name string) 
 	return buildRows(s.mem, derivedSchema, name, pr.fields, c.rows)
 }
 
+// collector gathers a result's rows (a derived table's, a branch's).
+type collector struct{ rows [][]sqltypes.Value }
+
+func (c *collector) add(r *sqltypes.Result) error {
+	for _, row := range r.Rows {
+		c.rows = append(c.rows, append([]sqltypes.Value(nil), row...))
+	}
+	return nil
+}
+
 // buildRows makes an ephemeral in-memory table schema.name of rows (a
 // derived table's result, the session list of
 // information_schema.PROCESSLIST), for the pinned engine to run a

@@ -12,9 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 
-	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/pinshape"
@@ -44,11 +42,11 @@ func (p pinSource) Tables() planner.Catalog { return p.e.snap.Load().Tables }
 
 func (p pinSource) ReplicaAddrs() []string { return p.e.rep.Addrs() }
 
-// Scan runs source and returns its columns and Arrow batches, which the
-// caller releases (also on error). sess is the client's session when a
-// client's statement pinned it (its passthrough connection and SETs are
-// used), or the store's own for a configured pin.
-func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source string) (fields []*querypb.Field, batches []arrow.RecordBatch, err error) {
+// Scan runs source and writes its columns and rows into into as they
+// arrive. sess is the client's session when a client's statement pinned
+// it (its passthrough connection and SETs are used), or the store's own
+// for a configured pin.
+func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source string, into pinstore.Rows) error {
 	s := p.e
 	ss, ok := sess.(*Session)
 	if !ok {
@@ -57,69 +55,49 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 	}
 	stmt, err := sqlparse.ParseOne(source)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	sel := stmt.(*ast.SelectStmt)
 	pr, _, err := s.prep.planOnWith(ctx, s.snap.Load().Tables, db, source, sel, false) // a pin reads the whole source
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	c := &collector{}
-	switch {
-	case pr != nil && !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields):
-		// A plain scan: the workers' batches are the table.
-		fields = pr.fields
-		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		st, err := s.run(ctx, pr, qid, schedule.LockedSink(func(_ int, bs []arrow.RecordBatch) error {
+	rows := func(r *sqltypes.Result) error { // a merged or passthrough result
+		if r.Fields != nil {
+			if err := into.Fields(r.Fields); err != nil {
+				return err
+			}
+		}
+		for _, row := range r.Rows {
+			if err := into.Row(row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if pr == nil {
+		return s.Passthrough(ctx, ss, source, rows)
+	}
+	if err := into.Fields(pr.fields); err != nil {
+		return err
+	}
+	qid := strconv.FormatUint(s.queryID.Next(), 10)
+	var st *schedule.Stats
+	if !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields) {
+		// A plain scan: the workers' batches are the table's rows.
+		st, err = s.run(ctx, pr, qid, schedule.LockedSink(func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
-				b.Retain()
-				batches = append(batches, b)
+				if err := into.Batch(b); err != nil {
+					return err
+				}
 			}
 			return nil
 		}))
-		s.shipped(st)
-		if err != nil {
-			return nil, batches, err
-		}
-	case pr != nil:
-		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
-		s.shipped(st)
-		if err != nil {
-			return nil, batches, err
-		}
-		fields = pr.fields
-	default:
-		if err := s.Passthrough(ctx, ss, source, c.add); err != nil {
-			return nil, batches, err
-		}
-		fields = c.fields
+	} else {
+		st, err = s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: rows})
 	}
-	if c.rows != nil || len(batches) == 0 {
-		b, err := arrowexec.BuildBatches(s.mem, fields, c.rows)
-		if err != nil {
-			return nil, batches, err
-		}
-		batches = append(batches, b...)
-	}
-	return fields, batches, nil
-}
-
-// collector gathers a result's rows for a pinned table that is not a
-// plain scan.
-type collector struct {
-	fields []*querypb.Field
-	rows   [][]sqltypes.Value
-}
-
-func (c *collector) add(r *sqltypes.Result) error {
-	if r.Fields != nil {
-		c.fields = r.Fields
-	}
-	for _, row := range r.Rows {
-		c.rows = append(c.rows, append([]sqltypes.Value(nil), row...))
-	}
-	return nil
+	s.shipped(st)
+	return err
 }
 
 // kindPinned is the metrics path of a statement run in memory.

@@ -10,10 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
-
-	"github.com/shoaldb/shoal/arrowexec"
 )
 
 // maxDict is the most distinct values a string column may have to be
@@ -144,107 +141,20 @@ func Build(db, name string, fields []*querypb.Field, batches []arrow.RecordBatch
 	return build(memory.NewGoAllocator(), db, name, fields, batches)
 }
 
-// build is Build allocating from mem (tests pass a checked allocator).
+// build is Build allocating from mem (tests pass a checked allocator):
+// the batches added to a Builder one by one.
 func build(mem memory.Allocator, db, name string, fields []*querypb.Field, batches []arrow.RecordBatch) (*Table, error) {
-	t := &Table{DB: db, Name: name, Fields: fields}
-	for _, b := range batches {
-		if int(b.NumCols()) != len(fields) {
-			return nil, fmt.Errorf("pinned: batch has %d columns, table %d", b.NumCols(), len(fields))
-		}
+	b := NewBuilder(mem, db, name)
+	if err := b.Fields(fields); err != nil {
+		return nil, err
 	}
-	cols := make([][]arrow.Array, len(fields)) // per column, per batch
-	var nonEmpty []int
-	for i, b := range batches {
-		if b.NumRows() > 0 {
-			nonEmpty = append(nonEmpty, i)
-		}
-	}
-	afields := make([]arrow.Field, len(fields))
-	for c, f := range fields {
-		col := &Column{Name: f.Name, Field: f}
-		t.Cols = append(t.Cols, col)
-		var af arrow.Field
-		if len(batches) > 0 {
-			af = batches[0].Schema().Field(c)
-		} else {
-			af = arrowexec.FieldFor(f)
-		}
-		af.Name = f.Name
-		arrs := make([]arrow.Array, 0, len(nonEmpty))
-		for _, i := range nonEmpty {
-			arrs = append(arrs, batches[i].Column(c))
-		}
-		if err := col.classify(af.Type); err != nil {
+	for _, rec := range batches {
+		if err := b.Batch(rec); err != nil {
+			b.Release()
 			return nil, err
 		}
-		switch col.kind {
-		case KindString:
-			if d, ok := dictionary(mem, arrs); ok {
-				col.kind = KindDict
-				col.Dict = d.values
-				col.dictVals = make([]sqltypes.Value, len(d.values))
-				for k, v := range d.values {
-					col.dictVals[k] = sqltypes.MakeTrusted(f.Type, []byte(v))
-				}
-				af.Type = d.typ
-				cols[c] = d.arrays
-				t.Bytes += bufferBytes(d.dict)
-				d.dict.Release() // the dictionary arrays hold it
-			} else {
-				var err error
-				if cols[c], err = ownAll(mem, arrs); err != nil {
-					return nil, err
-				}
-			}
-		case KindInt:
-			col.bounds(arrs)
-			lo, hi := col.Min, col.Max
-			if !col.HasVals {
-				lo, hi = 0, 0
-			}
-			af.Type = narrowType(lo, hi)
-			var err error
-			if cols[c], err = narrow(mem, arrs, af.Type); err != nil {
-				return nil, err
-			}
-		default:
-			col.bounds(arrs)
-			var err error
-			if cols[c], err = ownAll(mem, arrs); err != nil {
-				return nil, err
-			}
-		}
-		for _, a := range cols[c] {
-			if col.kind == KindDict {
-				t.Bytes += bufferBytes(a.(*array.Dictionary).Indices())
-			} else {
-				t.Bytes += bufferBytes(a)
-			}
-			if a.NullN() > 0 {
-				col.Nulls = true
-			}
-		}
-		afields[c] = af
 	}
-	t.Schema = arrow.NewSchema(afields, nil)
-	for j := range nonEmpty {
-		arrs := make([]arrow.Array, len(fields))
-		for c := range fields {
-			arrs[c] = cols[c][j]
-		}
-		var n int64
-		if len(arrs) > 0 {
-			n = int64(arrs[0].Len())
-		}
-		rec := array.NewRecordBatch(t.Schema, arrs, n)
-		for _, a := range arrs {
-			a.Release()
-		}
-		t.Batches = append(t.Batches, rec)
-		t.Rows += n
-	}
-	t.Refresh = Refresh{Added: t.Rows}
-	return t, nil
+	return b.Finish()
 }
 
 // ownAll copies arrays into buffers of their own. Arrays decoded from a
@@ -264,13 +174,6 @@ func ownAll(mem memory.Allocator, arrs []arrow.Array) ([]arrow.Array, error) {
 		out = append(out, c)
 	}
 	return out, nil
-}
-
-type dictResult struct {
-	typ    *arrow.DictionaryType
-	dict   *array.String
-	values []string
-	arrays []arrow.Array
 }
 
 // dictIndex assigns dictionary codes to distinct strings in order of
@@ -339,18 +242,6 @@ func dictArray(mem memory.Allocator, values []string) *array.String {
 	defer db.Release()
 	db.AppendValues(values, nil)
 	return db.NewStringArray()
-}
-
-// dictionary encodes string arrays with one dictionary shared by all, or
-// reports false when there are more than maxDict distinct values.
-func dictionary(mem memory.Allocator, arrs []arrow.Array) (dictResult, bool) {
-	d := newDictIndex(nil)
-	if !d.add(arrs) {
-		return dictResult{}, false
-	}
-	dict := dictArray(mem, d.values)
-	typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
-	return dictResult{typ: typ, dict: dict, values: d.values, arrays: d.encode(typ, dict, arrs)}, true
 }
 
 // bufferBytes is the size of an array's buffers (children included, a

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -52,15 +53,30 @@ func (d database) Database() string { return string(d) }
 // Source is what the store reads pins through: the engine.
 type Source interface {
 	// Scan reads the rows of source (a SELECT) in database db for sess:
-	// distributed where it can, on one replica otherwise. The caller
-	// releases the batches, also on error.
-	Scan(ctx context.Context, sess Session, db, source string) ([]*querypb.Field, []arrow.RecordBatch, error)
+	// distributed where it can, on one replica otherwise. It writes them
+	// into into as they arrive, the columns first, and keeps none.
+	Scan(ctx context.Context, sess Session, db, source string, into Rows) error
 	// Tables is the replicas' catalog now.
 	Tables() planner.Catalog
 	// ReplicaAddrs lists the replicas' MySQL addresses, the ones serving
 	// reads now first (a live pin follows the first it can, and fails
 	// over along the list).
 	ReplicaAddrs() []string
+}
+
+// Rows is what Source.Scan writes a pin's rows into as it reads them: a
+// pinned.Builder, which encodes them as they come so that a load never
+// holds the workers' wide batches all at once, or a pinned.Collector for
+// the rows an incremental refresh appends. Scan calls it from one
+// goroutine at a time.
+type Rows interface {
+	// Fields gives the columns, before any row; later calls are ignored.
+	Fields([]*querypb.Field) error
+	// Batch adds a record batch of rows, one column per field; the
+	// caller still owns (releases) it.
+	Batch(arrow.RecordBatch) error
+	// Row adds one row, valid during the call only.
+	Row([]sqltypes.Value) error
 }
 
 // Pinned tables: the statements that manage them and how queries over them
@@ -275,7 +291,12 @@ func (s *Store) appendPin(ctx context.Context, sess Session, old *pinned.Table) 
 	if hw, ok := old.HighWater(); ok {
 		source += " WHERE " + sqlparse.QuoteID(key) + " > " + strconv.FormatInt(hw, 10)
 	}
-	fields, batches, err := s.src.Scan(ctx, sess, old.DB, source)
+	rows := pinned.NewCollector(memory.NewGoAllocator())
+	if err := s.src.Scan(ctx, sess, old.DB, source, rows); err != nil {
+		rows.Release()
+		return nil, err
+	}
+	fields, batches, err := rows.Result()
 	defer func() { releaseAll(batches) }()
 	if err != nil {
 		return nil, err
@@ -335,26 +356,28 @@ func (s *Store) putPin(t *pinned.Table) error {
 	}
 	s.log.Info("table pinned", "table", t.DB+"."+t.Name, "rows", t.Rows, "bytes", t.Bytes, "took", t.LoadTook, "version", t.Version,
 		"refresh", t.Refresh.Kind(), "added", t.Refresh.Added)
-	// Loading held the workers' wide batches (several times the pinned
-	// size) and a refresh drops a whole copy: hand that memory back to
+	// Loading dropped the workers' wide batches (several times the
+	// pinned size) as garbage, and a refresh drops a whole copy: hand that memory back to
 	// the OS now rather than at the scavenger's pace, so RSS tracks what
 	// is pinned. It runs a GC concurrently with queries.
 	go debug.FreeOSMemory()
 	return nil
 }
 
-// loadPin runs source through the distributed scan when it can (keeping
-// the workers' Arrow batches as they arrive), through the coordinator's
-// merge otherwise, or on a replica when it does not distribute, and builds
-// the pinned table from the result.
+// loadPin runs source through the distributed scan when it can (the
+// workers' Arrow batches), through the coordinator's merge otherwise, or
+// on a replica when it does not distribute, and builds the pinned table
+// while the rows arrive (pinned.Builder): each batch is encoded and
+// dropped as it comes, so the load peaks near the pin's own size, not
+// that of all the raw batches.
 func (s *Store) loadPin(ctx context.Context, sess Session, db, name, source string, whole bool) (*pinned.Table, error) {
 	start := time.Now()
-	fields, batches, err := s.src.Scan(ctx, sess, db, source)
-	defer releaseAll(batches)
-	if err != nil {
+	b := pinned.NewBuilder(memory.NewGoAllocator(), db, name)
+	if err := s.src.Scan(ctx, sess, db, source, b); err != nil {
+		b.Release()
 		return nil, err
 	}
-	t, err := pinned.Build(db, name, fields, batches)
+	t, err := b.Finish()
 	if err != nil {
 		return nil, err
 	}
