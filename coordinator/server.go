@@ -114,6 +114,9 @@ func (s *Server) Close() {
 		s.router.CloseSessions()
 	}
 	s.cancel()
+	if s.router != nil {
+		s.router.Wait() // its clock
+	}
 	s.http.Close()
 	if s.eng != nil {
 		s.eng.Close()

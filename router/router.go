@@ -47,12 +47,20 @@ type Router struct {
 	// list; conns counts open client connections for max_connections.
 	sessions sync.Map
 	conns    atomic.Int64
+	// loose holds the sessions not in sessions (Flight SQL's) while they
+	// run a statement, for the clock; clockDone is closed when the clock
+	// stops (clock.go).
+	loose     sync.Map
+	clockDone chan struct{}
 }
 
 // New returns the router over eng; statements are numbered from ids
-// (shared with the engine). ctx ends at shutdown.
+// (shared with the engine). ctx ends at shutdown, and with it the router's
+// clock (Wait).
 func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, eng *engine.Engine, m *observe.Metrics, slow *observe.Log, ids *observe.QueryIDs) *Router {
-	return &Router{ctx: ctx, cfg: cfg, log: log, eng: eng, metrics: m, slow: slow, ids: ids}
+	s := &Router{ctx: ctx, cfg: cfg, log: log, eng: eng, metrics: m, slow: slow, ids: ids, clockDone: make(chan struct{})}
+	go s.runClock(ctx)
+	return s
 }
 
 // Engine is the engine the router dispatches to.
@@ -65,9 +73,9 @@ func (s *Router) Metrics() *observe.Metrics { return s.metrics }
 // answered before parsing (SHOW SHOAL REPLICAS, KILL, CONNECTION_ID(),
 // SHOW PROCESSLIST), then, under query_timeout and KILL's cancel, the
 // statement itself, recorded in the process list, the metrics and the slow
-// log. watch, when not nil, is started with the statement's cancel and
-// stopped when it ends (the MySQL front end watches for a client that
-// disconnects). The error is a MySQL error (sqlerr.ToMySQL).
+// log. watch, when not nil, is asked by the router's clock whether the
+// client went away while the statement runs (clock.go; the MySQL front end
+// peeks at its socket). The error is a MySQL error (sqlerr.ToMySQL).
 func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch Watcher) error {
 	// The statements answered before parsing, each recognised only after
 	// a check of its first word (their patterns cost more than the rest
@@ -89,22 +97,21 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 			return err
 		}
 	}
-	parent := ctx
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueryTimeout.D())
-	defer cancel()
-	if parent.Done() != s.ctx.Done() {
+	start := time.Now()
+	sctx := newStmtContext(ctx, start.Add(s.cfg.QueryTimeout.D()))
+	if ctx.Done() != s.ctx.Done() {
 		// A front end's own context (a Flight RPC's) ends at shutdown
 		// too; the MySQL front end's is the router's already (or one of
 		// its values, which ends with it).
-		defer context.AfterFunc(s.ctx, cancel)()
+		defer context.AfterFunc(s.ctx, sctx.Cancel)()
 	}
-	ss.setCancel(cancel)
-	defer ss.setCancel(nil)
-	if watch != nil {
-		watch.Start(cancel)
-		defer watch.Stop()
+	if !ss.registered {
+		s.loose.Store(ss, struct{}{})
+		defer s.loose.Delete(ss)
 	}
-	start := time.Now()
+	ss.begin(sctx, start, watch)
+	defer ss.end()
+	ctx = sctx
 	ss.Kind = ""
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
 	err := s.query(ctx, ss, query, callback)
@@ -115,16 +122,6 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	s.metrics.Observe(ss.Kind, err, time.Since(start))
 	finish(err)
 	return err
-}
-
-// Watcher cancels a running statement from outside it: the MySQL front
-// end's watches for a client that disconnects. Start is called with the
-// statement's cancel as it starts, Stop when it ends (and must wait for
-// a cancel in progress). One value may serve a session's statements in
-// turn.
-type Watcher interface {
-	Start(cancel context.CancelFunc)
-	Stop()
 }
 
 // Context ends when the coordinator shuts down.

@@ -1,7 +1,6 @@
 package router
 
 import (
-	"context"
 	"sync"
 	"vitess.io/vitess/go/mysql/collations"
 
@@ -9,8 +8,8 @@ import (
 )
 
 // Session is the state of one client connection. vitess serializes a
-// connection's handler calls, so only cancel (read by KILL and shutdown)
-// needs the mutex.
+// connection's handler calls, so only run (read by KILL, shutdown and the
+// clock) needs the mutex.
 type Session struct {
 	// Session is what the engine needs of the session: its database, its
 	// replica connection and SETs for passthrough, and the path the
@@ -35,22 +34,12 @@ type Session struct {
 	// front end's client watcher), on the session's goroutine only.
 	Front any
 
-	mu     sync.Mutex
-	cancel context.CancelFunc
-}
+	// registered is set for sessions in the router's registry (Open);
+	// the clock finds the others' statements in Router.loose.
+	registered bool
 
-func (ss *Session) setCancel(c context.CancelFunc) {
-	ss.mu.Lock()
-	ss.cancel = c
-	ss.mu.Unlock()
-}
-
-func (ss *Session) kill() {
-	ss.mu.Lock()
-	if ss.cancel != nil {
-		ss.cancel()
-	}
-	ss.mu.Unlock()
+	mu  sync.Mutex
+	run stmtRun // the statement running, for the clock and KILL (clock.go)
 }
 
 // Reset closes the replica connection and forgets the SETs and the
@@ -63,7 +52,7 @@ func (ss *Session) Reset() {
 // Open registers a new session for connection id (the MySQL front end's
 // NewConnection); conn, when not nil, is closed by KILL CONNECTION.
 func (s *Router) Open(id uint32, conn Closer) *Session {
-	ss := &Session{id: id, conn: conn}
+	ss := &Session{id: id, conn: conn, registered: true}
 	s.sessions.Store(id, ss)
 	return ss
 }

@@ -5,17 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"net"
-	"sync"
 	"syscall"
 	"time"
 
 	"github.com/shoaldb/shoal/sqlerr"
 	"vitess.io/vitess/go/mysql"
 )
-
-// clientCheckInterval is how often a running statement checks that its
-// client is still connected.
-const clientCheckInterval = 200 * time.Millisecond
 
 // admit is the listener's PreHandleFunc: it counts the connection in, or
 // refuses it with 1040 when max_connections are open.
@@ -44,22 +39,14 @@ func errorPacket(num uint16, state, msg string) []byte {
 	return append(hdr, body...)
 }
 
-// clientWatch cancels a running statement when its client disconnects.
-// It peeks at the socket (never consuming a byte) every
-// clientCheckInterval: end of file, a reset or a COM_QUIT waiting to be
-// read mean the client is gone. Statements that end within the first
-// interval — most of them — only reset and stop a timer: the watching
-// starts when it fires. One clientWatch serves all the statements of a
-// connection (vitess runs them one at a time), so a statement allocates
-// nothing for it.
+// clientWatch tells the router's clock whether a statement's client went
+// away: it peeks at the socket (never consuming a byte), and end of file,
+// a reset or a COM_QUIT waiting to be read mean the client is gone. One
+// clientWatch serves all the statements of a connection; the clock calls
+// Gone only for statements that run a tick (100 ms) or more, so a short
+// statement costs nothing for it.
 type clientWatch struct {
-	rc     syscall.RawConn
-	timer  *time.Timer
-	cancel context.CancelFunc
-	// running is held while fire runs; quit asks it to return (capacity
-	// one, filled only by Stop).
-	running sync.WaitGroup
-	quit    chan struct{}
+	rc syscall.RawConn
 }
 
 // newClientWatch returns the watcher of c's statements, nil when c's
@@ -73,51 +60,11 @@ func newClientWatch(c *mysql.Conn) *clientWatch {
 	if err != nil {
 		return nil
 	}
-	w := &clientWatch{rc: rc, quit: make(chan struct{}, 1)}
-	w.timer = time.AfterFunc(time.Hour, w.fire)
-	w.timer.Stop()
-	return w
+	return &clientWatch{rc: rc}
 }
 
-// Start watches for the client going away until Stop, calling cancel if
-// it does.
-func (w *clientWatch) Start(cancel context.CancelFunc) {
-	w.cancel = cancel
-	w.running.Add(1)
-	w.timer.Reset(clientCheckInterval)
-}
-
-// Stop ends the watch and waits for a check in progress.
-func (w *clientWatch) Stop() {
-	if w.timer.Stop() {
-		w.running.Done() // never fired: nothing runs
-		return
-	}
-	w.quit <- struct{}{}
-	w.running.Wait()
-	select { // fire returned on its own (the client went away): unused
-	case <-w.quit:
-	default:
-	}
-	w.cancel = nil
-}
-
-func (w *clientWatch) fire() {
-	defer w.running.Done()
-	t := time.NewTicker(clientCheckInterval)
-	defer t.Stop()
-	for {
-		if clientGone(w.rc) {
-			w.cancel()
-			return
-		}
-		select {
-		case <-w.quit:
-			return
-		case <-t.C:
-		}
-	}
-}
+// Gone reports whether the client went away.
+func (w *clientWatch) Gone() bool { return clientGone(w.rc) }
 
 // comQuit is a complete COM_QUIT packet.
 var comQuit = []byte{1, 0, 0, 0, 1}
