@@ -89,10 +89,10 @@ func (a *AggSpec) columns() []string {
 // are made of. It is owned by the pin's mutex, like state.
 type aggState struct {
 	outs    []aggOut
-	keyCols []int                  // each key's index in a stored row
-	keyColl []*arrowexec.Collator  // per key: non-nil for a text key
+	keyCols []int                   // each key's index in a stored row
+	keyColl []*arrowexec.Collator   // per key: non-nil for a text key
 	pkCmp   []func(a, b []byte) int // per primary key column
-	ncols   int                    // a stored row is ncols values, then the primary key's
+	ncols   int                     // a stored row is ncols values, then the primary key's
 	anyText bool
 	// scalar: no GROUP BY, one group always, also of no rows (COUNT 0,
 	// the others NULL), as MariaDB answers.
