@@ -300,7 +300,10 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	describe := func(ctx context.Context) ([]*querypb.Field, error) {
 		fields, batches, err := s.src.Scan(ctx, database(spec.DB), spec.DB, spec.Source)
 		releaseAll(batches)
-		return fields, err
+		if err != nil {
+			return nil, &describeError{err}
+		}
+		return fields, nil
 	}
 	p, t, err := livepin.Start(s.ctx, spec, livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
 		Env: s.env, Publish: publish, Log: s.log, Describe: describe})
@@ -311,6 +314,10 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 			delete(s.live.pins, key)
 		}
 		var nl *livepin.ErrNotLive
+		var de *describeError
+		if se, ok := sqlerr.As(err); ok && errors.As(err, &de) {
+			return nil, se // the query's own error, as a static pin's load gives it
+		}
 		if errors.As(err, &nl) {
 			return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE %s OPTIONS ('refresh' = 'live'): %s", key, nl.Reason)
 		}
@@ -325,6 +332,13 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	s.log.Info("live pin following", "table", key, "rows", t.Rows, "position", p.Status().Position, "replica", p.Status().Replica)
 	return t, nil
 }
+
+// describeError is the engine's error running an aggregated pin's
+// query to describe its columns.
+type describeError struct{ err error }
+
+func (e *describeError) Error() string { return e.err.Error() }
+func (e *describeError) Unwrap() error { return e.err }
 
 // putLive swaps in a live pin's version within the memory budget.
 // Unlike putPin it neither logs nor returns memory to the OS: a live pin
