@@ -39,6 +39,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/gtid"
@@ -56,6 +57,9 @@ type Spec struct {
 	Source          string // the SELECT the pin shows as its definition
 	Columns, Names  []string
 	Where           string // SQL text over the table's column names; "" for none
+	// Agg makes the pin the groups of an aggregation of those rows
+	// (agg.go); Columns and Names are then unused.
+	Agg *AggSpec
 }
 
 // Config is how a pin reaches its replicas and the engine.
@@ -73,6 +77,9 @@ type Config struct {
 	// of a version (default 256): a version rebuilds the chunks a burst
 	// of changes touched and shares the others with the previous one.
 	ChunkRows int
+	// Describe returns the column definitions a static pin of the
+	// pin's query has: an aggregated pin's columns (unused otherwise).
+	Describe func(context.Context) ([]*querypb.Field, error)
 	// Heartbeat is the replica's heartbeat period while idle (default 1s).
 	Heartbeat time.Duration
 	Log       *slog.Logger
@@ -409,9 +416,19 @@ func (p *Pin) publisher(ctx context.Context) {
 // load reads the pin at a known position on the first replica that can.
 func (p *Pin) load(ctx context.Context) (*state, *pinned.Table, error) {
 	var errs []error
+	var out []*querypb.Field
+	if p.spec.Agg != nil {
+		if p.cfg.Describe == nil {
+			return nil, nil, errors.New("livepin: an aggregated pin needs Config.Describe")
+		}
+		var err error
+		if out, err = p.cfg.Describe(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
 	for _, addr := range p.cfg.Addrs {
 		start := time.Now()
-		st, err := p.loadFrom(ctx, addr)
+		st, err := p.loadFrom(ctx, addr, out)
 		if err == nil {
 			st.changed, st.relaid = true, true
 			d, _ := st.snapshot()
@@ -431,7 +448,9 @@ func (p *Pin) load(ctx context.Context) (*state, *pinned.Table, error) {
 	return nil, nil, errors.Join(errs...)
 }
 
-func (p *Pin) loadFrom(ctx context.Context, addr string) (*state, error) {
+// loadFrom loads the pin from the replica at addr; out are an aggregated
+// pin's columns (Config.Describe).
+func (p *Pin) loadFrom(ctx context.Context, addr string, out []*querypb.Field) (*state, error) {
 	host, ps, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
@@ -513,7 +532,11 @@ func (p *Pin) loadFrom(ctx context.Context, addr string) (*state, error) {
 	// The columns are read after the snapshot began: a DDL before this
 	// read but after the snapshot's position is in the stream (and makes
 	// the pin reload); reading a table changed since the snapshot fails.
-	if err := st.prepare(conn, p.spec, p.cfg.Env, loc, locErr); err != nil {
+	spec := p.spec
+	if spec.Agg != nil {
+		spec.Columns, spec.Names = spec.Agg.columns(), nil
+	}
+	if err := st.prepare(conn, spec, p.cfg.Env, loc, locErr); err != nil {
 		return nil, err
 	}
 	q := "SELECT " + strings.Join(quoteAll(st.selectCols), ", ") + " FROM " + src
@@ -537,6 +560,13 @@ func (p *Pin) loadFrom(ctx context.Context, addr string) (*state, error) {
 	for i, f := range st.fields {
 		f.Name = names[i]
 	}
+	if spec.Agg != nil {
+		if st.agg, err = newAggState(spec.Agg, spec.Columns, st.fields, fields[:nk], out, p.cfg.Env.Collations()); err != nil {
+			conn.CloseResult()
+			return nil, err
+		}
+		st.fields = out
+	}
 	for {
 		row, err := conn.FetchNext(nil)
 		if err != nil {
@@ -548,6 +578,13 @@ func (p *Pin) loadFrom(ctx context.Context, addr string) (*state, error) {
 		}
 		stored := make([]sqltypes.Value, 0, len(row))
 		stored = append(append(stored, row[nk:]...), row[:nk]...) // see pinRow
+		if st.agg != nil {
+			if err := st.agg.put(keyOf(row[:nk]), stored); err != nil {
+				conn.CloseResult()
+				return nil, err
+			}
+			continue
+		}
 		st.put(keyOf(row[:nk]), stored)
 	}
 	conn.CloseResult()

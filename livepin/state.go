@@ -40,6 +40,10 @@ type state struct {
 	// loaded rows already reflect.
 	reloadedFor map[string]bool
 
+	// agg holds an aggregated pin's source rows and groups (agg.go);
+	// rows then holds its groups' output rows, keyed by group.
+	agg *aggState
+
 	rows    [][]sqltypes.Value // the pin's rows; nil: deleted
 	index   map[string]int     // key → rows index
 	dead    int
@@ -224,7 +228,19 @@ func (st *state) del(k string) {
 
 // rowKey is the key of a stored row: the key's values follow the pin's
 // columns (see pinRow).
-func (st *state) rowKey(row []sqltypes.Value) string { return keyOf(row[len(st.projIdx):]) }
+func (st *state) rowKey(row []sqltypes.Value) string { return keyOf(row[st.width():]) }
+
+// width is how many columns the pin has (its rows hold their keys after).
+func (st *state) width() int { return len(st.fields) }
+
+// remove applies the removal of the table row of primary key k.
+func (st *state) remove(k string) {
+	if st.agg != nil {
+		st.agg.del(k)
+		return
+	}
+	st.del(k)
+}
 
 // upsert applies a row image that is now in the table.
 func (st *state) upsert(row []sqltypes.Value) error {
@@ -235,9 +251,12 @@ func (st *state) upsert(row []sqltypes.Value) error {
 			return &ReloadError{Reason: "evaluating the WHERE on a changed row: " + err.Error()}
 		}
 		if !ok {
-			st.del(k)
+			st.remove(k)
 			return nil
 		}
+	}
+	if st.agg != nil {
+		return st.agg.put(k, st.pinRow(row))
 	}
 	st.put(k, st.pinRow(row))
 	return nil
@@ -284,11 +303,11 @@ func (st *state) apply(tx *replstream.Tx) (int, error) {
 			err = st.upsert(c.After)
 		case replstream.Update:
 			if kb, ka := st.key(c.Before), st.key(c.After); kb != ka {
-				st.del(kb)
+				st.remove(kb)
 			}
 			err = st.upsert(c.After)
 		case replstream.Delete:
-			st.del(st.key(c.Before))
+			st.remove(st.key(c.Before))
 		}
 		if err != nil {
 			return n, err
@@ -303,7 +322,7 @@ func (st *state) apply(tx *replstream.Tx) (int, error) {
 // live returns the pin's rows (without their keys).
 func (st *state) live() [][]sqltypes.Value {
 	out := make([][]sqltypes.Value, 0, len(st.index))
-	w := len(st.projIdx)
+	w := st.width()
 	for _, r := range st.rows {
 		if r != nil {
 			out = append(out, r[:w:w])
@@ -350,11 +369,14 @@ func (st *state) snapshot() (d delta, changed bool) {
 	if !changed {
 		return d, false
 	}
+	if st.agg != nil {
+		st.agg.flush(st)
+	}
 	d.chunks = (len(st.rows) + st.chunk - 1) / st.chunk
 	d.all, d.fresh = st.relaid, st.rebuild
 	d.changed = map[int]chunkRows{}
 	d.edits = map[int][]edit{}
-	w := len(st.projIdx)
+	w := st.width()
 	for k := range d.chunks {
 		if d.all || k >= st.built {
 			d.changed[k] = st.chunkRows(k)
@@ -382,7 +404,7 @@ func (st *state) snapshot() (d delta, changed bool) {
 
 // chunkRows is chunk k's live rows without their keys, and their slots.
 func (st *state) chunkRows(k int) chunkRows {
-	w := len(st.projIdx)
+	w := st.width()
 	rows := st.rows[k*st.chunk : min((k+1)*st.chunk, len(st.rows))]
 	out := chunkRows{rows: make([][]sqltypes.Value, 0, len(rows)), slots: make([]int32, 0, len(rows))}
 	for i, r := range rows {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/livepin"
 	"github.com/shoaldb/shoal/pinned"
@@ -92,8 +93,8 @@ func liveSpec(db, name string, whole bool, source string, sel *ast.SelectStmt) (
 		return notLive("it has a WITH clause")
 	case sel.Distinct:
 		return notLive("SELECT DISTINCT is not maintained incrementally")
-	case sel.GroupBy != nil || sel.Having != nil:
-		return notLive("aggregated pins are not maintained incrementally yet")
+	case sel.Having != nil:
+		return notLive("HAVING drops groups by their aggregates; pin the groups live and filter in the queries over the pin")
 	case sel.OrderBy != nil || sel.Limit != nil:
 		return notLive("ORDER BY and LIMIT pick rows that change with every write")
 	case sel.WindowSpecs != nil:
@@ -112,6 +113,14 @@ func liveSpec(db, name string, whole bool, source string, sel *ast.SelectStmt) (
 	spec.SrcDB, spec.SrcTable = tn.Schema.O, tn.Name.O
 	if spec.SrcDB == "" {
 		spec.SrcDB = db
+	}
+	if sel.GroupBy != nil || hasAggregate(sel) {
+		agg, why := aggSpec(sel)
+		if why != "" {
+			return notLive(why)
+		}
+		spec.Agg = agg
+		return withWhere(spec, sel, notLive)
 	}
 	for _, f := range sel.Fields.Fields {
 		switch {
@@ -153,6 +162,105 @@ func withWhere(spec livepin.Spec, sel *ast.SelectStmt, notLive func(string) (liv
 	return spec, nil
 }
 
+// aggSpec is the aggregation of an aggregated live pin's SELECT (keys
+// and aggregates of columns), or why it cannot be live.
+func aggSpec(sel *ast.SelectStmt) (*livepin.AggSpec, string) {
+	agg := &livepin.AggSpec{}
+	keyOf := func(name string) int {
+		for i, k := range agg.Keys {
+			if strings.EqualFold(k, name) {
+				return i
+			}
+		}
+		return -1
+	}
+	if sel.GroupBy != nil {
+		if sel.GroupBy.Rollup {
+			return nil, "WITH ROLLUP's total rows are not maintained incrementally"
+		}
+		for _, it := range sel.GroupBy.Items {
+			var col *ast.ColumnNameExpr
+			switch e := it.Expr.(type) {
+			case *ast.ColumnNameExpr:
+				col = e
+			case *ast.PositionExpr:
+				if e.N >= 1 && e.N <= len(sel.Fields.Fields) {
+					col, _ = sel.Fields.Fields[e.N-1].Expr.(*ast.ColumnNameExpr)
+				}
+			}
+			if col == nil {
+				return nil, "its GROUP BY lists something other than columns of the table"
+			}
+			if keyOf(col.Name.Name.O) < 0 {
+				agg.Keys = append(agg.Keys, col.Name.Name.O)
+			}
+		}
+	}
+	for _, f := range sel.Fields.Fields {
+		switch e := f.Expr.(type) {
+		case *ast.ColumnNameExpr:
+			k := keyOf(e.Name.Name.O)
+			if k < 0 {
+				return nil, fmt.Sprintf("column %s is neither grouped nor aggregated", e.Name.Name.O)
+			}
+			agg.Outs = append(agg.Outs, livepin.AggOut{Key: k})
+		case *ast.AggregateFuncExpr:
+			fn := strings.ToLower(e.F)
+			switch fn {
+			case "count", "sum", "avg", "min", "max":
+			case "group_concat", "json_arrayagg", "json_objectagg":
+				return nil, strings.ToUpper(fn) + " depends on the order of the rows and is not maintained incrementally"
+			default:
+				return nil, strings.ToUpper(fn) + " is not maintained incrementally; kept live are COUNT, SUM, AVG, MIN and MAX of columns"
+			}
+			if e.Distinct {
+				return nil, strings.ToUpper(fn) + "(DISTINCT …) cannot be maintained under deletes without every distinct value's count; pin the rows live and aggregate in the queries over the pin"
+			}
+			if len(e.Args) != 1 {
+				return nil, strings.ToUpper(fn) + " takes one column here"
+			}
+			out := livepin.AggOut{Func: fn}
+			switch a := e.Args[0].(type) {
+			case *ast.ColumnNameExpr:
+				out.Col = a.Name.Name.O
+			case ast.ValueExpr:
+				if fn != "count" || a.GetValue() == nil {
+					return nil, strings.ToUpper(fn) + " of a constant is not maintained incrementally"
+				}
+			default:
+				return nil, "its aggregates compute their arguments; aggregate columns only (pin the rows live and aggregate expressions in the queries over the pin)"
+			}
+			agg.Outs = append(agg.Outs, out)
+		default:
+			return nil, "its select list computes values; list group columns and COUNT, SUM, AVG, MIN, MAX of columns"
+		}
+	}
+	return agg, ""
+}
+
+// hasAggregate says whether the select list has an aggregate function
+// anywhere (a grouped pin without GROUP BY is one group).
+func hasAggregate(sel *ast.SelectStmt) bool {
+	var v aggFinder
+	for _, f := range sel.Fields.Fields {
+		if f.Expr != nil {
+			f.Expr.Accept(&v)
+		}
+	}
+	return v.found
+}
+
+type aggFinder struct{ found bool }
+
+func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.AggregateFuncExpr); ok {
+		v.found = true
+		return n, true
+	}
+	return n, false
+}
+func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
 type subqueryFinder struct{ found bool }
 
 func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
@@ -187,8 +295,18 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 		}
 		return s.putLive(t)
 	}
+	// An aggregated pin's columns are those a static pin of its query
+	// has: the engine's own answer for the query (run once per load).
+	describe := func(ctx context.Context) ([]*querypb.Field, error) {
+		fields, batches, err := s.src.Scan(ctx, database(spec.DB), spec.DB, spec.Source)
+		releaseAll(batches)
+		if err != nil {
+			return nil, &describeError{err}
+		}
+		return fields, nil
+	}
 	p, t, err := livepin.Start(s.ctx, spec, livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
-		Env: s.env, Publish: publish, Log: s.log})
+		Env: s.env, Publish: publish, Log: s.log, Describe: describe})
 	s.live.mu.Lock()
 	defer s.live.mu.Unlock()
 	if err != nil {
@@ -196,6 +314,10 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 			delete(s.live.pins, key)
 		}
 		var nl *livepin.ErrNotLive
+		var de *describeError
+		if se, ok := sqlerr.As(err); ok && errors.As(err, &de) {
+			return nil, se // the query's own error, as a static pin's load gives it
+		}
 		if errors.As(err, &nl) {
 			return nil, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE %s OPTIONS ('refresh' = 'live'): %s", key, nl.Reason)
 		}
@@ -210,6 +332,13 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	s.log.Info("live pin following", "table", key, "rows", t.Rows, "position", p.Status().Position, "replica", p.Status().Replica)
 	return t, nil
 }
+
+// describeError is the engine's error running an aggregated pin's
+// query to describe its columns.
+type describeError struct{ err error }
+
+func (e *describeError) Error() string { return e.err.Error() }
+func (e *describeError) Unwrap() error { return e.err }
 
 // putLive swaps in a live pin's version within the memory budget.
 // Unlike putPin it neither logs nor returns memory to the OS: a live pin

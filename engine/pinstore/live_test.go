@@ -1,8 +1,15 @@
 package pinstore
 
 import (
+	"fmt"
 	"maps"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 func TestPinOptions(t *testing.T) {
@@ -31,5 +38,46 @@ func TestPinOptions(t *testing.T) {
 	}
 	if _, err := liveOption(map[string]string{"ttl": "1"}); err == nil {
 		t.Error("an unknown option accepted")
+	}
+}
+
+func TestLiveSpecAggregated(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		keys []string
+		outs string
+		why  string // a refusal's reason, "" for none
+	}{
+		{q: "SELECT carrier, region, COUNT(*), COUNT(qty), SUM(t.amount), AVG(qty), MIN(day), MAX(day) FROM db.t GROUP BY carrier, 2",
+			keys: []string{"carrier", "region"}, outs: "[{  0} {  1} {count  0} {count qty 0} {sum amount 0} {avg qty 0} {min day 0} {max day 0}]"},
+		{q: "SELECT COUNT(1), SUM(x) FROM db.t WHERE x > 1", outs: "[{count  0} {sum x 0}]"},
+		{q: "SELECT carrier, COUNT(*) FROM db.t GROUP BY carrier HAVING COUNT(*) > 1", why: "HAVING"},
+		{q: "SELECT carrier, COUNT(*) FROM db.t GROUP BY carrier WITH ROLLUP", why: "ROLLUP"},
+		{q: "SELECT carrier, COUNT(DISTINCT x) FROM db.t GROUP BY carrier", why: "DISTINCT"},
+		{q: "SELECT carrier, GROUP_CONCAT(x) FROM db.t GROUP BY carrier", why: "GROUP_CONCAT"},
+		{q: "SELECT carrier, STD(x) FROM db.t GROUP BY carrier", why: "STD"},
+		{q: "SELECT carrier, SUM(x + 1) FROM db.t GROUP BY carrier", why: "columns only"},
+		{q: "SELECT carrier, x, COUNT(*) FROM db.t GROUP BY carrier", why: "neither grouped nor aggregated"},
+		{q: "SELECT YEAR(d), COUNT(*) FROM db.t GROUP BY YEAR(d)", why: "GROUP BY"},
+		{q: "SELECT carrier, COUNT(*) + 1 FROM db.t GROUP BY carrier", why: "computes values"},
+	} {
+		stmt, err := sqlparse.ParseOne(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := liveSpec("db", "p", false, c.q, stmt.(*ast.SelectStmt))
+		if c.why != "" {
+			if err == nil || !strings.Contains(err.Error(), c.why) || !strings.Contains(err.Error(), "1235") {
+				t.Errorf("%s: %v, want error 1235 saying %q", c.q, err, c.why)
+			}
+			continue
+		}
+		if err != nil || spec.Agg == nil {
+			t.Errorf("%s: %v %+v", c.q, err, spec)
+			continue
+		}
+		if !slices.Equal(spec.Agg.Keys, c.keys) || fmt.Sprint(spec.Agg.Outs) != c.outs {
+			t.Errorf("%s: keys %q outs %v, want %q %s", c.q, spec.Agg.Keys, spec.Agg.Outs, c.keys, c.outs)
+		}
 	}
 }
