@@ -8,7 +8,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/livepin"
@@ -298,12 +300,11 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	// An aggregated pin's columns are those a static pin of its query
 	// has: the engine's own answer for the query (run once per load).
 	describe := func(ctx context.Context) ([]*querypb.Field, error) {
-		fields, batches, err := s.src.Scan(ctx, database(spec.DB), spec.DB, spec.Source)
-		releaseAll(batches)
-		if err != nil {
+		var cols fieldsOnly
+		if err := s.src.Scan(ctx, database(spec.DB), spec.DB, spec.Source, &cols); err != nil {
 			return nil, &describeError{err}
 		}
-		return fields, nil
+		return cols.fields, nil
 	}
 	p, t, err := livepin.Start(s.ctx, spec, livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
 		Env: s.env, Publish: publish, Log: s.log, Describe: describe})
@@ -418,3 +419,16 @@ func (s *Store) WaitLive(ctx context.Context, db, name, floor string) (live bool
 	err = e.pin.WaitFor(ctx, floor)
 	return true, e.pin.Status().Replica, err
 }
+
+// fieldsOnly is a Rows that keeps the columns and drops the rows (the
+// groups an aggregated live pin builds itself).
+type fieldsOnly struct{ fields []*querypb.Field }
+
+func (f *fieldsOnly) Fields(fs []*querypb.Field) error {
+	if f.fields == nil {
+		f.fields = fs
+	}
+	return nil
+}
+func (*fieldsOnly) Batch(arrow.RecordBatch) error { return nil }
+func (*fieldsOnly) Row([]sqltypes.Value) error    { return nil }
