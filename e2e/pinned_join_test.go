@@ -105,7 +105,7 @@ func TestPinnedJoin(t *testing.T) {
 	t.Run("query result joined with a replica table", func(t *testing.T) {
 		// Not runnable in memory, and no replica holds carriers_lc: a
 		// replica runs it over the pin's definition as a derived table.
-		q := "select a.state, count(*) from carriers_lc l join airports a on a.code = l.code group by a.state"
+		q := "select l.lcode, count(*) from carriers_lc l join airports a on left(a.code, 1) = left(l.code, 1) group by l.lcode"
 		if ex := explain(t, q); !strings.Contains(ex, "over the pin's definition") {
 			t.Errorf("not passed through over the definition:\n%s", ex)
 		}
