@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -246,8 +247,8 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 // otherwise fail there with 1146. A pin's definition names replica tables
 // only (CACHE TABLE refuses one over another pinned result).
 func (s *Engine) overPins(db, query string) string {
-	if s.pins.Len() == 0 {
-		return query
+	if !slices.ContainsFunc(s.pins.Results(), func(name string) bool { return sqlparse.ContainsFold(query, name) }) {
+		return query // the passthrough path: no work while no result is pinned
 	}
 	q, _ := sqlparse.ReplaceTableRefs(query, db, func(d, n string) (string, bool) {
 		if t := s.pins.Get(d, n); t != nil && !t.Whole {

@@ -17,6 +17,9 @@ type Registry struct {
 type registrySnap struct {
 	tables map[string]*Table // "db.name"
 	gen    uint64
+	// results names the pinned query results (tables not Whole), for
+	// Results.
+	results []string
 }
 
 // NewRegistry returns an empty registry.
@@ -36,6 +39,21 @@ func (r *Registry) Get(db, name string) *Table {
 // Gen changes whenever a table is pinned, replaced or dropped; caches of
 // plans and results over pinned tables compare it.
 func (r *Registry) Gen() uint64 { return r.snap.Load().gen }
+
+// Results lists the names of the pinned query results (tables not
+// pinned whole), without their databases: a statement that names none of
+// them need not be searched for references to one.
+func (r *Registry) Results() []string { return r.snap.Load().results }
+
+// store indexes next's query results and makes it the snapshot.
+func (r *Registry) store(next *registrySnap) {
+	for _, t := range next.tables {
+		if !t.Whole {
+			next.results = append(next.results, t.Name)
+		}
+	}
+	r.snap.Store(next)
+}
 
 // Len is the number of pinned tables.
 func (r *Registry) Len() int { return len(r.snap.Load().tables) }
@@ -92,7 +110,7 @@ func (r *Registry) Put(t *Table, budget int64) (ok bool, others int64) {
 		next.tables[name] = x
 	}
 	next.tables[k] = t
-	r.snap.Store(next)
+	r.store(next)
 	return true, others
 }
 
@@ -111,6 +129,6 @@ func (r *Registry) Delete(db, name string) bool {
 			next.tables[name] = x
 		}
 	}
-	r.snap.Store(next)
+	r.store(next)
 	return true
 }
