@@ -65,6 +65,22 @@ func TestDoubleDecimals(t *testing.T) {
 	}
 }
 
+// TestRoundZeroText: vitess' evaluator returns a zero DECIMAL given to
+// ROUND or TRUNCATE unchanged, at the argument's scale, so a percentage
+// label over a group with no cancellations read 0.0000% where MariaDB
+// writes 0.0% (found through the binary protocol on a 50k-row cluster,
+// where one carrier had none). The output column's own scale hides it;
+// text taken from it (CONCAT, LENGTH, CAST) does not.
+func TestRoundZeroText(t *testing.T) {
+	for _, q := range []string{
+		"SELECT Carrier, CONCAT(ROUND(100*SUM(Cancelled)/COUNT(*), 1), '%') FROM ontime GROUP BY Carrier ORDER BY 1",
+		"SELECT Carrier, CONCAT(ROUND(0*SUM(Distance)/COUNT(*), 1), '%'), LENGTH(TRUNCATE(0*AVG(Distance), 2)) FROM ontime GROUP BY Carrier ORDER BY 1",
+		"SELECT CONCAT('x', ROUND(SUM(Distance)*0/7, 2)), CAST(TRUNCATE(0*SUM(Distance)/3, 1) AS CHAR) FROM ontime",
+	} {
+		diff(t, q, true)
+	}
+}
+
 // TestDoubleDecimalsBinary: in the binary protocol (a prepared statement
 // with arguments) a fixed-decimals DOUBLE is sent with all its bits, as
 // MariaDB sends it. Two ways it went wrong: a merged STDDEV/VARIANCE is

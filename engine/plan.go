@@ -178,11 +178,11 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 			break
 		}
 		pr, err := s.preparePinned(ctx, db, query, sel, p, t, resultPin == "")
-		if err == nil && resultPin == "" {
-			// Whole-table pins only: an expression the server may compute
-			// otherwise (evalexpr/inexact.go) goes to the replicas, which
-			// hold the same rows. A pinned query result has no server to
-			// ask and is evaluated in memory.
+		if err == nil {
+			// An expression the server may compute otherwise
+			// (evalexpr/inexact.go) goes to the replicas: they hold the
+			// rows of a whole-table pin, and run a statement over a pinned
+			// query result over its definition (Engine.Passthrough).
 			if why := pr.inexact; why != "" {
 				err = errors.New(why)
 			} else if why := pr.prog.Inexact(); why != "" {

@@ -49,6 +49,9 @@ func (e *Env) inexact(ast sqlparser.Expr) string {
 				why = "REGEXP_SUBSTR without a match is '' on MariaDB, NULL in the evaluator"
 			}
 		}
+		if textOf(n) && roundsInside(n) {
+			why = "ROUND or TRUNCATE of a zero DECIMAL keeps the argument's scale in the evaluator (0.0000 for ROUND(0.0000, 1), 0.0 on the server), and this expression uses its text"
+		}
 		return why == "", nil
 	}, ast)
 	return why
@@ -106,5 +109,42 @@ func converts(e sqlparser.Expr) bool {
 		}
 		return !found, nil
 	}, e)
+	return found
+}
+
+// textFuncs take their arguments' text.
+var textFuncs = map[string]bool{
+	"concat": true, "concat_ws": true, "length": true, "char_length": true, "character_length": true,
+	"octet_length": true, "lpad": true, "rpad": true, "left": true, "right": true, "replace": true,
+	"upper": true, "lower": true, "ucase": true, "lcase": true, "reverse": true, "insert": true,
+	"repeat": true, "hex": true, "md5": true, "sha1": true, "sha2": true, "crc32": true, "instr": true,
+	"locate": true, "field": true, "elt": true, "find_in_set": true, "strcmp": true, "quote": true, "to_base64": true,
+}
+
+// textOf reports whether n uses the text of its arguments: a string
+// function or a cast (to CHAR, or a conversion).
+func textOf(n sqlparser.SQLNode) bool {
+	switch f := n.(type) {
+	case *sqlparser.FuncExpr:
+		return textFuncs[f.Name.Lowered()]
+	case *sqlparser.CastExpr, *sqlparser.ConvertExpr, *sqlparser.SubstrExpr, *sqlparser.TrimFuncExpr, *sqlparser.LocateExpr:
+		return true
+	}
+	return false
+}
+
+// roundsInside reports whether a ROUND or TRUNCATE with a scale is
+// among n's arguments, at any depth: vitess' evaluator returns a zero
+// DECIMAL argument of either unchanged, at the argument's scale.
+func roundsInside(n sqlparser.SQLNode) bool {
+	found := false
+	_ = sqlparser.Walk(func(c sqlparser.SQLNode) (bool, error) {
+		if f, ok := c.(*sqlparser.FuncExpr); ok && c != n && len(f.Exprs) == 2 {
+			if name := f.Name.Lowered(); name == "round" || name == "truncate" {
+				found = true
+			}
+		}
+		return !found, nil
+	}, n)
 	return found
 }
