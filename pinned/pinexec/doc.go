@@ -14,7 +14,11 @@
 // evaluating it once per distinct input instead of once per row where the
 // input is small: an expression over one dictionary column or one integer
 // column with a narrow range becomes a lookup table indexed by the row's
-// code (fast.go, fastfilter.go). Group keys built that way are dense small
+// code (fast.go, fastfilter.go). Comparisons of numeric and DATETIME
+// columns that have no codes (DECIMAL amounts, DOUBLE measures, wide ids)
+// with a literal are intervals over the column's own values
+// (valfilter.go), and a constant expression on a comparison's other side
+// is folded to a literal first (fold.go). Group keys built that way are dense small
 // integers, so grouping is array indexing rather than hashing. Statements
 // the fast path does not cover run row at a time through evalengine and
 // the hash aggregate (exec.go): slower, never different. Joins whose

@@ -31,6 +31,12 @@ func TestMain(m *testing.M) {
 // every partition count against MySQL).
 func run(t *testing.T, env *evalexpr.Env, tbl *pinned.Table, fragment string, fields []*querypb.Field, fast bool) ([]string, bool) {
 	t.Helper()
+	return runAs(t, env, tbl, fragment, fields, fast, sqltypes.Value.String)
+}
+
+// runAs is run with each value written by format.
+func runAs(t *testing.T, env *evalexpr.Env, tbl *pinned.Table, fragment string, fields []*querypb.Field, fast bool, format func(sqltypes.Value) string) ([]string, bool) {
+	t.Helper()
 	p, err := Compile(env, tbl, fragment, fields)
 	if err != nil {
 		t.Fatalf("%s: %v", fragment, err)
@@ -50,7 +56,7 @@ func run(t *testing.T, env *evalexpr.Env, tbl *pinned.Table, fragment string, fi
 			for _, r := range arrowexec.RecordRows(b) {
 				var s []string
 				for _, v := range r {
-					s = append(s, v.String())
+					s = append(s, format(v))
 				}
 				out = append(out, strings.Join(s, "|"))
 			}

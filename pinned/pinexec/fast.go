@@ -28,7 +28,8 @@ import (
 // tables; group keys become tables of dense group numbers (codes that
 // compare equal under the key's collation share one), combined across keys
 // by mixed-radix arithmetic into one group id; aggregates read bare numeric
-// columns directly or integer-valued lookup tables. A statement runs here
+// columns directly (DECIMALs of up to 18 digits as scaled integers) or
+// integer-valued lookup tables. A statement runs here
 // only if every WHERE conjunct, key and aggregate argument fits; otherwise
 // the whole statement takes the generic path.
 
@@ -72,6 +73,7 @@ type fastAgg struct {
 	rank   []int32
 	byRank []int32
 	field  *querypb.Field
+	scale  int32 // a DECIMAL column's
 }
 
 type fastPlan struct {
@@ -109,7 +111,7 @@ func dateString(days int64) string {
 // read exactly one coded column. The table is the statement's own: for
 // tables shared across statements see sharedKey and sharedAgg.
 func (p *Program) lookupOf(x *expr) (*lookup, bool) {
-	if len(x.cols) != 1 {
+	if len(x.cols) != 1 || volatile(x.ast) {
 		return nil, false
 	}
 	src, ok := p.codeSource(x.cols[0])
@@ -268,6 +270,9 @@ func planFast(p *Program) *fastPlan {
 			return nil
 		}
 		f.filters = append(f.filters, ff)
+		if ff.kind == fVals {
+			continue // reads the column's values, not codes
+		}
 		cols := []int{ff.col}
 		if ff.kind == fPair {
 			cols = append(cols, ff.col2)
@@ -320,6 +325,13 @@ func planFast(p *Program) *fastPlan {
 			fa.col, fa.kind = c, p.t.Cols[c].Kind()
 			switch fa.kind {
 			case pinned.KindInt, pinned.KindFloat:
+			case pinned.KindDecimal:
+				// Scaled integers, summed exactly (past int64 in big.Int).
+				scale, ok := decimalScale(p.t.Schema.Field(c).Type)
+				if !ok && a.fn != aggCount {
+					return nil
+				}
+				fa.scale = scale
 			case pinned.KindDate:
 				if a.fn == aggSum {
 					return nil
@@ -560,6 +572,10 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 		if len(s.sel) == 0 {
 			break
 		}
+		if ff.kind == fVals {
+			s.sel = ff.applyVals(b.Column(ff.col), s.wide, s.sel)
+			continue
+		}
 		c1 := s.codesOf(b, ff.col)
 		var c2 []int32
 		if ff.kind == fPair {
@@ -631,6 +647,16 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 		}
 	case a.kind == pinned.KindInt:
 		vals := pinned.IntValues(arr, s.wide)
+		for i, r := range sel {
+			if nulls && arr.IsNull(int(r)) {
+				continue
+			}
+			g := gid[i]
+			acc.cnt[g]++
+			acc.addInt(a.fn, g, vals[r])
+		}
+	case a.kind == pinned.KindDecimal:
+		vals := decimalInts(arr.(*array.Decimal128), s.wide)
 		for i, r := range sel {
 			if nulls && arr.IsNull(int(r)) {
 				continue
@@ -760,18 +786,49 @@ func (s *fastState) result(p *Program, a *fastAgg, acc *fastAcc, g int) sqltypes
 	case acc.isum != nil:
 		if acc.ovf != nil && acc.ovf[g] != nil {
 			t := new(big.Int).Add(acc.ovf[g], big.NewInt(acc.isum[g]))
-			return sqltypes.MakeTrusted(sqltypes.Decimal, []byte(t.String()))
+			return sqltypes.MakeTrusted(sqltypes.Decimal, scaledText([]byte(t.String()), a.scale))
 		}
-		return sqltypes.MakeTrusted(sqltypes.Decimal, strconv.AppendInt(nil, acc.isum[g], 10))
+		return sqltypes.MakeTrusted(sqltypes.Decimal, scaledText(strconv.AppendInt(nil, acc.isum[g], 10), a.scale))
 	}
 	v := acc.imm[g]
 	switch {
 	case a.lk != nil:
 		return sqltypes.NewInt64(v)
+	case a.kind == pinned.KindDecimal:
+		return sqltypes.MakeTrusted(sqltypes.Decimal, scaledText(strconv.AppendInt(nil, v, 10), a.scale))
 	case a.kind == pinned.KindDict:
 		return p.t.Cols[a.col].DictValues()[a.byRank[v]]
 	case a.kind == pinned.KindDate:
 		return sqltypes.MakeTrusted(sqltypes.Date, []byte(dateString(v)))
 	}
 	return sqltypes.MakeTrusted(p.t.Cols[a.col].Field.Type, strconv.AppendInt(nil, v, 10))
+}
+
+// scaledText writes the integer text n (an optional '-', then digits) as
+// a DECIMAL of the given scale: n / 10^scale with scale digits after the
+// point.
+func scaledText(n []byte, scale int32) []byte {
+	if scale <= 0 {
+		return n
+	}
+	neg := len(n) > 0 && n[0] == '-'
+	digits := n
+	if neg {
+		digits = n[1:]
+	}
+	s := int(scale)
+	out := make([]byte, 0, len(n)+s+2)
+	if neg {
+		out = append(out, '-')
+	}
+	if len(digits) <= s {
+		out = append(out, '0', '.')
+		for range s - len(digits) {
+			out = append(out, '0')
+		}
+		return append(out, digits...)
+	}
+	out = append(out, digits[:len(digits)-s]...)
+	out = append(out, '.')
+	return append(out, digits[len(digits)-s:]...)
 }

@@ -42,6 +42,7 @@ const (
 	fRange                    // lo <= ord <= hi, negated when neg
 	fPoints                   // ord in points, negated when neg
 	fPair                     // ord1 op ord2
+	fVals                     // the column's values against vals (valfilter.go)
 )
 
 // maxPoints is the longest IN list kept as points; longer ones become a
@@ -66,6 +67,7 @@ type fastFilter struct {
 	null2      int32
 	off1, off2 int64
 	want       [3]bool
+	vals       *valFilter
 }
 
 func (ff *fastFilter) apply(c1, c2 []int32, sel []int32) []int32 {
@@ -408,9 +410,10 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 		if c2, ok := colOf(right); ok {
 			return p.pairFilter(c, c2, op)
 		}
+		right = foldConst(p, right)
 		sp, ok := p.ordSpaceOf(c)
 		if !ok {
-			return nil, false
+			return p.valueFilter(c, op, right)
 		}
 		if op == sqlparser.InOp || op == sqlparser.NotInOp {
 			tuple, ok := right.(sqlparser.ValTuple)
@@ -419,9 +422,9 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 			}
 			var points []int32
 			for _, x := range tuple {
-				pos, ok := sp.place(x)
+				pos, ok := sp.place(foldConst(p, x))
 				if !ok {
-					return nil, false
+					return p.valueFilter(c, op, right)
 				}
 				if pos%2 == 0 && pos >= 0 && pos/2 < sp.n {
 					points = append(points, int32(pos/2))
@@ -435,7 +438,7 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 		}
 		pos, ok := sp.place(right)
 		if !ok {
-			return nil, false
+			return p.valueFilter(c, op, right)
 		}
 		lo, hi, neg, ok := interval(op, pos, sp.n)
 		if !ok {
@@ -447,14 +450,15 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 		if !ok {
 			return nil, false
 		}
+		efrom, eto := foldConst(p, e.From), foldConst(p, e.To)
 		sp, ok := p.ordSpaceOf(c)
 		if !ok {
-			return nil, false
+			return p.valueBetween(c, efrom, eto, !e.IsBetween)
 		}
-		from, ok1 := sp.place(e.From)
-		to, ok2 := sp.place(e.To)
+		from, ok1 := sp.place(efrom)
+		to, ok2 := sp.place(eto)
 		if !ok1 || !ok2 {
-			return nil, false
+			return p.valueBetween(c, efrom, eto, !e.IsBetween)
 		}
 		lo, _, _, _ := interval(sqlparser.GreaterEqualOp, from, sp.n)
 		_, hi, _, _ := interval(sqlparser.LessEqualOp, to, sp.n)

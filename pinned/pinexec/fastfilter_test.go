@@ -103,7 +103,7 @@ func TestRecognizedFilters(t *testing.T) {
 		{"`Distance` IN (10, 11, 500, 99999)", fPoints},
 		{"`Distance` NOT IN (10, 11, 500)", fPoints},
 		{"`Distance` IN (10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25)", fTable},
-		{"`Distance` > 10.5", fTable},
+		{"`Distance` > 10.5", fVals},
 		{"`Day` >= _UTF8MB4'2020-06-01'", fRange},
 		{"`Day` < '2020-03-15'", fRange},
 		{"`Day` = '2020-03-15'", fRange},

@@ -21,32 +21,7 @@ import (
 // SHOAL_TEST_MARIADB_DSN names: user:pass@unix(/path/sock)/test, say); it
 // creates and drops the table pinned_oracle_states there.
 func TestFiltersAgainstMariaDB(t *testing.T) {
-	dsn := os.Getenv("SHOAL_TEST_MARIADB_DSN")
-	if dsn == "" {
-		// A server of the test's own (SHOAL_TEST_MYSQL names one to use).
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		addr, stop, err := localcluster.TestMySQL(ctx)
-		if err != nil {
-			t.Fatalf("the MariaDB oracle needs a server: %v", err)
-		}
-		defer stop()
-		admin, err := sql.Open("mysql", "root@tcp("+addr+")/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = admin.Exec("CREATE DATABASE IF NOT EXISTS pinned_oracle")
-		admin.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dsn = "root@tcp(" + addr + ")/pinned_oracle"
-	}
-	db, err := sql.Open("mysql", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := oracleDB(t)
 	const rows = 2000
 	exec := func(q string, args ...any) {
 		t.Helper()
@@ -94,4 +69,37 @@ func TestFiltersAgainstMariaDB(t *testing.T) {
 			t.Errorf("%s: pinned %s, MariaDB %d", where, g, want)
 		}
 	}
+}
+
+// oracleDB opens the MariaDB the oracle tests ask: the one
+// SHOAL_TEST_MARIADB_DSN names, or a server of the test's own
+// (SHOAL_TEST_MYSQL names one to use), stopped when the test ends.
+func oracleDB(t *testing.T) *sql.DB {
+	t.Helper()
+	dsn := os.Getenv("SHOAL_TEST_MARIADB_DSN")
+	if dsn == "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		addr, stop, err := localcluster.TestMySQL(ctx)
+		if err != nil {
+			t.Fatalf("the MariaDB oracle needs a server: %v", err)
+		}
+		t.Cleanup(func() { stop() })
+		admin, err := sql.Open("mysql", "root@tcp("+addr+")/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = admin.Exec("CREATE DATABASE IF NOT EXISTS pinned_oracle")
+		admin.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dsn = "root@tcp(" + addr + ")/pinned_oracle"
+	}
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }

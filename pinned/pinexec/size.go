@@ -17,6 +17,9 @@ func (p *Program) Bytes() int64 {
 	}
 	for _, ff := range f.filters {
 		n += 128 + int64(len(ff.pass)) + 4*int64(len(ff.ord)+len(ff.points)+len(ff.ord2))
+		if ff.vals != nil {
+			n += 96 + 8*int64(len(ff.vals.points)+len(ff.vals.fpoints))
+		}
 	}
 	for _, k := range f.keys {
 		n += 64 + lookupSize(k.lk) + 4*int64(len(k.canon)) + valuesSize(k.values)
