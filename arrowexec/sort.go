@@ -225,6 +225,25 @@ func (t *TopN) Push(row []sqltypes.Value) {
 	}
 }
 
+// Admits reports whether Push(row) would keep row: fewer than n rows are
+// kept, or row sorts before the last-sorting one kept (a tie does not:
+// it arrived later). A caller that must copy a row to push it asks first.
+func (t *TopN) Admits(row []sqltypes.Value) bool {
+	if t.err != nil || t.limit == 0 {
+		return false
+	}
+	return len(t.heap) < t.limit || t.rc.compare(row, t.heap[0].row) < 0
+}
+
+// Worst returns the last-sorting row kept once n rows are kept (the
+// bound a new row must beat), else nil.
+func (t *TopN) Worst() []sqltypes.Value {
+	if t.limit == 0 || len(t.heap) < t.limit {
+		return nil
+	}
+	return t.heap[0].row
+}
+
 // up and down keep the heap ordered with the last-sorting entry at the root.
 func (t *TopN) up(i int) {
 	for i > 0 {

@@ -84,6 +84,7 @@ type Program struct {
 
 	used []int // every split-table column any expression reads
 	fast *fastPlan
+	top  *topPlan  // row statements with ORDER BY and LIMIT
 	join *joinPlan // nil: FROM is the one table t
 
 	allowDivision bool    // while compiling row-statement outputs
@@ -269,8 +270,10 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 			fmt.Sscan(lit.Val, &p.limit)
 		}
 		// With ORDER BY the coordinator sorts every fragment row itself:
-		// the fragment's own ORDER BY and LIMIT only bound what it sends.
+		// the fragment's own ORDER BY and LIMIT only bound what it sends
+		// (each partition's first rows, top.go).
 		p.finish(usedSet)
+		p.top = p.compileTop(sel)
 		return p, nil
 	}
 	// Aggregate statement: the group keys are the GROUP BY expressions

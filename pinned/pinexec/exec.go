@@ -97,6 +97,7 @@ type partition struct {
 	pending int
 	agg     *arrowexec.HashAgg
 	fast    *fastState
+	top     *topState
 	sent    int64
 
 	// Joins (join.go): the run's hash tables, a key buffer, and the
@@ -115,6 +116,9 @@ func newPartition(p *Program, mem memory.Allocator, opt Options) *partition {
 	part := &partition{p: p, mem: mem, ev: p.env.NewEvaluator(), row: make([]sqltypes.Value, width)}
 	if p.fast != nil {
 		part.fast = newFastState(p.fast)
+	}
+	if p.top != nil {
+		part.top = newTopState(p.top, p)
 	}
 	switch {
 	case p.fast != nil && !p.fast.rowsOnly:
@@ -157,10 +161,16 @@ func (part *partition) batch(b arrow.RecordBatch, sink Sink) (int64, error) {
 	if sel != nil {
 		n = len(sel)
 	}
+	if part.top != nil {
+		part.top.load(b)
+	}
 	for i := 0; i < n; i++ {
 		r := i
 		if sel != nil {
 			r = int(sel[i])
+		}
+		if part.top != nil && part.top.skip(r) {
+			continue
 		}
 		part.arena = part.arena[:0]
 		for _, c := range p.used {
@@ -207,6 +217,10 @@ func (part *partition) batch(b arrow.RecordBatch, sink Sink) (int64, error) {
 				return sent, evalErr(o, err)
 			}
 			part.vals[i] = v
+		}
+		if part.top != nil {
+			part.top.offer(part.vals, r)
+			continue
 		}
 		if err := part.rb.Append(part.vals); err != nil {
 			return sent, err
@@ -295,6 +309,18 @@ func (part *partition) flushRows(sink Sink) error {
 func (part *partition) finish(sink Sink) error {
 	p := part.p
 	if !p.aggregate {
+		if part.top != nil {
+			rows, err := part.top.rows(len(p.outs))
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if err := part.rb.Append(r); err != nil {
+					return err
+				}
+				part.pending++
+			}
+		}
 		return part.flushRows(sink)
 	}
 	var rows [][]sqltypes.Value
