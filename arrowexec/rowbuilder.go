@@ -74,6 +74,10 @@ func appendValue(b array.Builder, v sqltypes.Value) error {
 		b.Append(x)
 	case *array.Decimal128Builder:
 		t := b.Type().(*arrow.Decimal128Type)
+		if n, ok := scaledInt64(v.Raw(), t.Scale); ok {
+			b.Append(decimal128.FromI64(n))
+			break
+		}
 		x, err := parseDecimal(v.Raw(), t.Scale)
 		if err != nil {
 			return err
@@ -122,6 +126,64 @@ func appendValue(b array.Builder, v sqltypes.Value) error {
 
 // parseDecimal reads decimal text exactly as an integer scaled by 10^scale.
 // Digits beyond the scale must be zeros.
+// scaledInt64 reads DECIMAL text as an integer scaled by 10^scale, the
+// common case without big.Int: false when the result would pass 18
+// digits, when digits past the scale are not zeros, or when the text is
+// not a plain decimal (parseDecimal then decides, and reports errors).
+func scaledInt64(s []byte, scale int32) (int64, bool) {
+	if scale < 0 || scale > 18 {
+		return 0, false
+	}
+	neg := false
+	if len(s) > 0 && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if len(s) == 0 {
+		return 0, false
+	}
+	var n int64
+	digits, frac := 0, -1 // significant digits; fraction digits read (-1: no point yet)
+	for _, c := range s {
+		switch {
+		case c == '.':
+			if frac >= 0 {
+				return 0, false
+			}
+			frac = 0
+			continue
+		case c < '0' || c > '9':
+			return 0, false
+		case frac == int(scale):
+			if c != '0' {
+				return 0, false
+			}
+			continue
+		case frac >= 0:
+			frac++
+		}
+		if n != 0 || c != '0' {
+			digits++
+		}
+		if digits > 18 {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	for f := max(frac, 0); f < int(scale); f++ {
+		if n != 0 {
+			digits++
+		}
+		n *= 10
+	}
+	if digits > 18 {
+		return 0, false
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
 func parseDecimal(s []byte, scale int32) (*big.Int, error) {
 	text := s
 	neg := len(s) > 0 && s[0] == '-'

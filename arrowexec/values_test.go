@@ -1,8 +1,10 @@
 package arrowexec
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -162,6 +164,33 @@ func TestRecordRowsAndRowBuilder(t *testing.T) {
 	} {
 		if err := rb.Append(bad); err == nil {
 			t.Errorf("Append(%v) succeeded, want an error", bad)
+		}
+	}
+}
+
+// TestScaledInt64 checks the fast DECIMAL parse against parseDecimal: the
+// same value whenever it answers, and no answer past 18 digits.
+func TestScaledInt64(t *testing.T) {
+	inputs := []string{"0", "-0", "+7", "12.5", "12.50", "12.500", "-12.345", "0.05", ".5", "5.", "007.10",
+		"999999999999999999", "9999999999999999.99", "99999999999999999.9", "-999999999999999999",
+		"1000000000000000000", "123.456", "1.2.3", "", "-", "12a", "0.000000000000000001"}
+	for i := 0; i < 2000; i++ {
+		inputs = append(inputs, fmt.Sprintf("%d.%0*d", i*7919-5000000, i%5, i%100000))
+	}
+	for _, in := range inputs {
+		for _, scale := range []int32{0, 1, 2, 4, 6, 18} {
+			n, ok := scaledInt64([]byte(in), scale)
+			x, err := parseDecimal([]byte(in), scale)
+			switch {
+			case !ok:
+				if err == nil && x.IsInt64() && len(strings.TrimLeft(strings.TrimPrefix(x.String(), "-"), "0")) <= 18 && in != "" && in != "-" {
+					t.Errorf("%q at scale %d: no fast answer for %s", in, scale, x)
+				}
+			case err != nil:
+				t.Errorf("%q at scale %d: fast %d, parseDecimal %v", in, scale, n, err)
+			case !x.IsInt64() || x.Int64() != n:
+				t.Errorf("%q at scale %d: fast %d, parseDecimal %s", in, scale, n, x)
+			}
 		}
 	}
 }
