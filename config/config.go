@@ -137,6 +137,15 @@ type Coordinator struct {
 	// scan of it beats distributed scans of the whole rows on the
 	// primary key. Default true.
 	RouteCoveringScans *bool `yaml:"route_covering_scans,omitempty"`
+	// RouteRowExports routes to one replica a SELECT that returns every
+	// row it reads — one table, no aggregation, no LIMIT, no WHERE
+	// condition but on the split key — when it reads more than
+	// route_small_rows rows: each row then crosses a worker's Arrow
+	// encoding and the coordinator's single-goroutine merge and
+	// re-encoding, which costs more than the parallel scan saves (a 3M-row
+	// export measured 0.28x direct on 2 cores; docs/benchmarks.md).
+	// Default true.
+	RouteRowExports *bool `yaml:"route_row_exports,omitempty"`
 	// FragmentTimeout bounds one fragment attempt (default 10m).
 	FragmentTimeout Duration `yaml:"fragment_timeout"`
 	// QueryTimeout bounds a whole distributed query (default 1h).
@@ -337,6 +346,11 @@ func (c *Coordinator) AffinityOn() bool { return c.Affinity == nil || *c.Affinit
 // default).
 func (c *Coordinator) CoveringScansRouted() bool {
 	return c.RouteCoveringScans == nil || *c.RouteCoveringScans
+}
+
+// RowExportsRouted reports whether route_row_exports is on (the default).
+func (c *Coordinator) RowExportsRouted() bool {
+	return c.RouteRowExports == nil || *c.RouteRowExports
 }
 
 // Defaults fills zero fields of c with their defaults.

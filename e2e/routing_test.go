@@ -56,6 +56,12 @@ func TestRouteByCost(t *testing.T) {
 		// MariaDB reads the Carrier index alone: narrower than the table
 		// the fragments would scan on the primary key.
 		{"select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 5", "reads the covering index Carrier alone"},
+		// Exports return every row they read: the replica streams them.
+		{"select id, Carrier, Origin, Dest, Distance from ontime where id >= 3", "an export: every one of ~"},
+		{"select * from ontime", "an export: every one of ~"},
+		// A filter on another column may keep few rows; a LIMIT cuts.
+		{"select id, Carrier from ontime where id >= 3 and Distance > 4000", "route: distributed, ~"},
+		{"select id, Carrier from ontime where id >= 3 order by Distance desc limit 10", "route: distributed, ~"},
 	} {
 		if got := explainOn(t, db, tc.q); !strings.Contains(got, tc.want) {
 			t.Errorf("EXPLAIN %s:\n%s\nwant %q", tc.q, got, tc.want)
@@ -78,6 +84,7 @@ func TestRouteByCost(t *testing.T) {
 		"select count(*) from ontime where id >= 7.5 and id <= 20.5",
 		"select Carrier, count(*) from ontime where YearD = 2005 group by Carrier",
 		"select Carrier, count(*) from ontime group by Carrier order by 2 desc, 1 limit 5",
+		"select id, Carrier, Origin, Dest, Distance from ontime where id >= 3",
 	} {
 		diffOn(t, db, q, false)
 	}
@@ -86,6 +93,12 @@ func TestRouteByCost(t *testing.T) {
 	dist := routedCoordinator(t, func(c *config.Coordinator) { c.RouteCoveringScans = &noCover })
 	if got := explainOn(t, dist, "select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 5"); strings.Contains(got, "passthrough") {
 		t.Errorf("route_covering_scans false:\n%s", got)
+	}
+	// route_row_exports false: exports distribute again.
+	noExport := false
+	exp := routedCoordinator(t, func(c *config.Coordinator) { c.RouteRowExports = &noExport })
+	if got := explainOn(t, exp, "select * from ontime"); strings.Contains(got, "passthrough") {
+		t.Errorf("route_row_exports false:\n%s", got)
 	}
 	// route_small_rows -1: a point lookup is one fragment again.
 	off := routedCoordinator(t, func(c *config.Coordinator) { c.RouteSmallRows = -1 })

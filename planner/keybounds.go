@@ -58,6 +58,18 @@ func keyRange(where ast.ExprNode, alias, col string) (lo, hi *int64, points int6
 	return lo, hi, points
 }
 
+// keyOnly reports whether every top-level conjunct of where bounds the
+// split column as keyBounds understands it (or there is none): the rows
+// of the key window are then the rows the statement keeps.
+func keyOnly(where ast.ExprNode, alias, col string) bool {
+	for _, c := range conjuncts(where) {
+		if _, ok := conjunctBounds(c, alias, col); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // conjuncts flattens top-level ANDs (and parentheses) of e.
 func conjuncts(e ast.ExprNode) []ast.ExprNode {
 	switch x := e.(type) {

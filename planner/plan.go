@@ -147,6 +147,10 @@ type Plan struct {
 	// unique split column it bounds the rows the split table gives,
 	// whatever the values listed.
 	KeyPoints int64
+	// WhereKeyOnly is true when the statement reads one table and its
+	// WHERE clause is absent or only bounds the split column: every row
+	// of the key window passes it (the routing of exports, engine/route).
+	WhereKeyOnly bool
 	// KeyColumns are the primary key columns, qualified, for SplitKey.
 	KeyColumns []string
 	// Partitioned is true when the split table is natively partitioned

@@ -62,8 +62,11 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 			p.KeyColumns = append(p.KeyColumns, sqlparse.QuoteID(split.alias)+"."+sqlparse.QuoteID(c))
 		}
 	}
+	single := sel.From != nil && sel.From.TableRefs != nil && sel.From.TableRefs.Right == nil
+	p.WhereKeyOnly = single && sel.Where == nil
 	if p.Split == SplitInt && len(split.tbl.Partitions) <= 1 {
 		p.KeyLo, p.KeyHi, p.KeyPoints = keyRange(sel.Where, split.alias, split.tbl.SplitColumn)
+		p.WhereKeyOnly = single && keyOnly(sel.Where, split.alias, split.tbl.SplitColumn)
 		switch {
 		case p.KeyLo != nil && p.KeyHi != nil && *p.KeyLo > *p.KeyHi:
 			p.Notes = append(p.Notes, "the WHERE clause matches no split key")

@@ -108,6 +108,9 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 		listed = listed && p.KeyPoints <= small
 		return fmt.Sprintf(Prefix+"~%d rows (%s) <= route_small_rows %d", est.rows, est.source, small), "", listed
 	}
+	if p.WhereKeyOnly && !p.Aggregate && p.Limit < 0 && cfg.RowExportsRouted() {
+		return fmt.Sprintf(Prefix+"an export: every one of ~%d rows (%s) is returned, and shipping rows through workers costs more than the parallel scan saves (route_row_exports)", est.rows, est.source), "", false
+	}
 	if f := cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
 		return fmt.Sprintf(Prefix+"~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false
 	}

@@ -72,8 +72,17 @@ func TestRouteByCost(t *testing.T) {
 		{"select Carrier, count(*) from ontime group by Carrier", "reads the covering index Carrier alone (~3000000 rows)", "", true},
 		{"select count(*) from ontime where YearD > 0", "", "replica optimizer: index on Carrier", true},
 		{"select count(id) from ontime", "", "replica optimizer: index on PRIMARY", true},
+		// Exports: every row read is returned.
+		{"select id, Carrier, Distance from ontime where id >= 10", "an export: every one of ~", "", false},
+		{"select * from ontime", "an export: every one of ~3000000 rows (replica optimizer: all)", "", true},
+		{"select id, Carrier from ontime where id between 1 and 1000000 order by id", "an export", "", false},
+		// Not exports: a filter may keep few rows, a LIMIT cuts, groups.
+		{"select id, Carrier from ontime where id >= 10 and YearD = 2005", "", "route: distributed, ~", false},
+		{"select id, Carrier from ontime where id >= 10 order by Distance desc limit 20", "", "route: distributed, ~", false},
+		{"select Carrier, count(*) from ontime where id >= 10 group by Carrier", "", "route: distributed, ~", false},
 		// A split column that is not unique: a key is not a row.
-		{"select v from byother where k in (5, 900)", "", "key window [5, 900]", false},
+		{"select sum(v) from byother where k in (5, 900)", "", "key window [5, 900]", false},
+		{"select v from byother where k in (5, 900)", "an export: every one of ~2688000 rows (key window [5, 900]", "", false},
 		{"select v from byother where k = 5", "~3000 rows (key window [5, 5]", "", false},
 	} {
 		stmt, err := sqlparse.ParseOne(tc.query)
@@ -105,6 +114,13 @@ func TestRouteByCost(t *testing.T) {
 	p, _ := planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
 	if pass, _, _ := ByCost(context.Background(), cfg, snap, "ontime", "select Carrier, count(*) from ontime group by Carrier", p, explain); pass != "" {
 		t.Errorf("route_covering_scans false routes: %s", pass)
+	}
+	// route_row_exports: false distributes exports.
+	cfg.RouteRowExports = &off
+	stmt, _ = sqlparse.ParseOne("select * from ontime where id >= 10")
+	p, _ = planner.PlanSelect(cat, "ontime", stmt.(*ast.SelectStmt))
+	if pass, _, _ := ByCost(context.Background(), cfg, snap, "ontime", "select * from ontime where id >= 10", p, explain); pass != "" {
+		t.Errorf("route_row_exports false routes: %s", pass)
 	}
 	// route_small_rows < 0: never.
 	cfg.RouteSmallRows = -1
