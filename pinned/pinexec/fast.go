@@ -645,18 +645,13 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 				acc.cnt[gid[i]]++
 			}
 		}
-	case a.kind == pinned.KindInt:
-		vals := pinned.IntValues(arr, s.wide)
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
-			}
-			g := gid[i]
-			acc.cnt[g]++
-			acc.addInt(a.fn, g, vals[r])
+	case a.kind == pinned.KindInt || a.kind == pinned.KindDecimal:
+		var vals []int64 // integers, or DECIMALs as scaled integers
+		if a.kind == pinned.KindDecimal {
+			vals = decimalInts(arr.(*array.Decimal128), s.wide)
+		} else {
+			vals = pinned.IntValues(arr, s.wide)
 		}
-	case a.kind == pinned.KindDecimal:
-		vals := decimalInts(arr.(*array.Decimal128), s.wide)
 		for i, r := range sel {
 			if nulls && arr.IsNull(int(r)) {
 				continue

@@ -2,6 +2,7 @@ package pinexec
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -182,7 +183,7 @@ func (ts *topState) rawCompare(r int) int {
 	case ts.boundNull:
 		c = 1
 	case ts.floats != nil:
-		c = cmpFloat(ts.floats[r], ts.fbound)
+		c = cmp.Compare(ts.floats[r], ts.fbound) // no NaN in MySQL values
 	default:
 		c = cmp3(ts.ints[r], ts.bound)
 	}
@@ -190,16 +191,6 @@ func (ts *topState) rawCompare(r int) int {
 		return -c
 	}
 	return c
-}
-
-func cmpFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // skip reports whether row r sorts strictly after every row the heap
