@@ -1,12 +1,10 @@
 package pinexec
 
 import (
-	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/literal"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -189,12 +187,12 @@ func (p *Program) ordSpaceOf(c int) (ordSpace, bool) {
 		if !plainInteger(col.Field.Type) {
 			return ordSpace{}, false
 		}
-		return p.intSpace(src, intLiteral), true
+		return p.intSpace(src, literal.Int), true
 	case pinned.KindDate:
 		if col.Field.Type != sqltypes.Date {
 			return ordSpace{}, false
 		}
-		return p.intSpace(src, dateLiteral), true
+		return p.intSpace(src, literal.Date), true
 	case pinned.KindDict:
 		if !plainText(col.Field.Type) || !asciiCompatible(p, col) {
 			return ordSpace{}, false
@@ -204,7 +202,7 @@ func (p *Program) ordSpaceOf(c int) (ordSpace, bool) {
 			return ordSpace{}, false
 		}
 		return ordSpace{n: int64(len(o.reps)), ord: o.rank, null: -1, place: func(e sqlparser.Expr) (int64, bool) {
-			s, ok := strLiteral(e)
+			s, ok := literal.Str(e)
 			if !ok {
 				return 0, false
 			}
@@ -256,71 +254,6 @@ func asciiCompatible(p *Program, col *pinned.Column) bool {
 		}
 	}
 	return false
-}
-
-func intLiteral(e sqlparser.Expr) (int64, bool) {
-	neg := false
-	if u, ok := e.(*sqlparser.UnaryExpr); ok && u.Operator == sqlparser.UMinusOp {
-		neg, e = true, u.Expr
-	}
-	l, ok := e.(*sqlparser.Literal)
-	if !ok || l.Type != sqlparser.IntVal {
-		return 0, false
-	}
-	v, err := strconv.ParseInt(l.Val, 10, 64)
-	if err != nil || (neg && v < 0) {
-		return 0, false
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-// strLiteral is a string literal of ASCII bytes, plain or with a text
-// character set introducer (not _binary: that compares bytes).
-func strLiteral(e sqlparser.Expr) ([]byte, bool) {
-	if in, ok := e.(*sqlparser.IntroducerExpr); ok {
-		switch strings.ToLower(strings.TrimPrefix(in.CharacterSet, "_")) {
-		case "utf8mb4", "utf8mb3", "utf8", "latin1", "ascii":
-		default:
-			return nil, false
-		}
-		e = in.Expr
-	}
-	l, ok := e.(*sqlparser.Literal)
-	if !ok || l.Type != sqlparser.StrVal {
-		return nil, false
-	}
-	for i := 0; i < len(l.Val); i++ {
-		if l.Val[i] >= 0x80 {
-			return nil, false
-		}
-	}
-	return []byte(l.Val), true
-}
-
-var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-
-// dateLiteral is a 'YYYY-MM-DD' string or DATE literal of a valid date,
-// as days since 1970-01-01.
-func dateLiteral(e sqlparser.Expr) (int64, bool) {
-	var s string
-	if l, ok := e.(*sqlparser.Literal); ok && l.Type == sqlparser.DateVal {
-		s = l.Val
-	} else if b, ok := strLiteral(e); ok {
-		s = string(b)
-	} else {
-		return 0, false
-	}
-	if !isoDate.MatchString(s) {
-		return 0, false
-	}
-	d, err := time.Parse("2006-01-02", s)
-	if err != nil || d.Year() < 1000 {
-		return 0, false
-	}
-	return d.Unix() / 86400, true
 }
 
 func floorDiv2(x int64) int64 {

@@ -82,24 +82,24 @@ func (p *Program) compileTop(sel *sqlparser.Select) *topPlan {
 	first := p.outs[tp.order[0].Col]
 	if isColumn(first) && len(first.cols) == 1 {
 		c := first.cols[0]
-		if kind, ok := p.rawKind(c); ok {
+		if kind, ok := rawKind(p.t, c); ok {
 			tp.rawCol, tp.rawKind, tp.desc = c, kind, tp.order[0].Desc
 		}
 	}
 	return tp
 }
 
-// rawKind reports whether column c's stored values order as its MySQL
-// values do, and how they read.
-func (p *Program) rawKind(c int) (pinned.Kind, bool) {
-	col := p.t.Cols[c]
+// rawKind reports whether column c of t has stored values that order as
+// its MySQL values do, and how they read.
+func rawKind(t *pinned.Table, c int) (pinned.Kind, bool) {
+	col := t.Cols[c]
 	switch k := col.Kind(); k {
 	case pinned.KindInt:
 		return k, plainInteger(col.Field.Type)
 	case pinned.KindDate:
 		return k, col.Field.Type == sqltypes.Date
 	case pinned.KindFloat, pinned.KindDecimal, pinned.KindTimestamp:
-		sp, ok := p.valSpaceOf(c)
+		sp, ok := valSpaceOf(t, c)
 		return k, ok && sp.kind == k
 	}
 	return 0, false

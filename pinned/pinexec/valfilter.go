@@ -2,10 +2,6 @@ package pinexec
 
 import (
 	"math"
-	"regexp"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -13,6 +9,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/literal"
 )
 
 // Value filters: comparisons of a numeric column that has no codes.
@@ -42,13 +39,6 @@ import (
 // single precision while the pin holds the text's double; unsigned and
 // wider DECIMAL columns) keeps its old path.
 
-// maxScaledDigits is the widest DECIMAL a value filter or a column
-// aggregate reads as int64: 10^18 - 1 < 2^63.
-const maxScaledDigits = 18
-
-// scaledBound is past every value of a column of at most maxScaledDigits.
-const scaledBound = int64(1e18)
-
 // valSpace is how a value filter reads a column: its kind, and for
 // integers and decimals the scale (0 for integers).
 type valSpace struct {
@@ -56,149 +46,34 @@ type valSpace struct {
 	scale int32
 }
 
-// valSpaceOf reports whether column c takes value filters.
-func (p *Program) valSpaceOf(c int) (valSpace, bool) {
-	col := p.t.Cols[c]
+// valSpaceOf reports whether column c of t takes value filters.
+func valSpaceOf(t *pinned.Table, c int) (valSpace, bool) {
+	col := t.Cols[c]
 	switch col.Kind() {
 	case pinned.KindInt:
 		return valSpace{kind: pinned.KindInt}, plainInteger(col.Field.Type)
 	case pinned.KindFloat:
 		return valSpace{kind: pinned.KindFloat}, col.Field.Type == sqltypes.Float64
 	case pinned.KindDecimal:
-		if s, ok := decimalScale(p.t.Schema.Field(c).Type); ok {
+		if s, ok := decimalScale(t.Schema.Field(c).Type); ok {
 			return valSpace{kind: pinned.KindDecimal, scale: s}, true
 		}
 	case pinned.KindTimestamp:
 		// DATETIME only: a TIMESTAMP compares in the session's time zone.
-		tt, ok := p.t.Schema.Field(c).Type.(*arrow.TimestampType)
+		tt, ok := t.Schema.Field(c).Type.(*arrow.TimestampType)
 		return valSpace{kind: pinned.KindTimestamp}, ok && tt.Unit == arrow.Microsecond && col.Field.Type == sqltypes.Datetime
 	}
 	return valSpace{}, false
-}
-
-var isoDatetime = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?)?$`)
-
-// datetimeLiteral is a DATE, TIMESTAMP or string literal of a valid
-// 'YYYY-MM-DD[ hh:mm:ss[.ffffff]]', as microseconds since 1970-01-01
-// 00:00:00: the DATETIME MySQL converts it to when it meets a DATETIME
-// column.
-func datetimeLiteral(e sqlparser.Expr) (int64, bool) {
-	var s string
-	if l, ok := e.(*sqlparser.Literal); ok && (l.Type == sqlparser.DateVal || l.Type == sqlparser.TimestampVal) {
-		s = l.Val
-	} else if b, ok := strLiteral(e); ok {
-		s = string(b)
-	} else {
-		return 0, false
-	}
-	if !isoDatetime.MatchString(s) {
-		return 0, false
-	}
-	layout := "2006-01-02"
-	if len(s) > len(layout) {
-		layout = "2006-01-02 15:04:05.999999"
-	}
-	d, err := time.Parse(layout, s)
-	if err != nil || d.Year() < 1000 {
-		return 0, false
-	}
-	return d.UnixMicro(), true
 }
 
 // decimalScale is the scale of a DECIMAL column (of Arrow type t) whose
 // values fit an int64 once scaled, or false.
 func decimalScale(t arrow.DataType) (int32, bool) {
 	dt, ok := t.(*arrow.Decimal128Type)
-	if !ok || dt.Precision > maxScaledDigits || dt.Scale < 0 {
+	if !ok || dt.Precision > literal.MaxScaledDigits || dt.Scale < 0 {
 		return 0, false
 	}
 	return dt.Scale, true
-}
-
-// numericLiteral splits an integer, DECIMAL or float literal (with an
-// optional unary minus) into its sign, text and type.
-func numericLiteral(e sqlparser.Expr) (neg bool, text string, typ sqlparser.ValType, ok bool) {
-	if u, isU := e.(*sqlparser.UnaryExpr); isU && u.Operator == sqlparser.UMinusOp {
-		neg, e = true, u.Expr
-	}
-	l, isL := e.(*sqlparser.Literal)
-	if !isL {
-		return false, "", 0, false
-	}
-	switch l.Type {
-	case sqlparser.IntVal, sqlparser.DecimalVal, sqlparser.FloatVal:
-	default:
-		return false, "", 0, false
-	}
-	text = l.Val
-	if strings.HasPrefix(text, "-") {
-		if neg {
-			return false, "", 0, false
-		}
-		neg, text = true, text[1:]
-	}
-	return neg, text, l.Type, text != ""
-}
-
-// scaledLiteral places an integer or DECIMAL literal among the integers
-// scaled by 10^scale: the literal is k when exact, else strictly between
-// k and k+1. With clamp (a DECIMAL column of at most maxScaledDigits),
-// magnitudes of scaledBound or more are clamped there, beyond every value
-// of the column; without (a BIGINT, whose values reach 2^63), a literal
-// past int64 is not placed.
-func scaledLiteral(e sqlparser.Expr, scale int32, clamp bool) (k int64, exact, ok bool) {
-	neg, text, typ, ok := numericLiteral(e)
-	if !ok || typ == sqlparser.FloatVal {
-		return 0, false, false
-	}
-	ip, fp, _ := strings.Cut(text, ".")
-	for _, part := range []string{ip, fp} {
-		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
-				return 0, false, false
-			}
-		}
-	}
-	s := int(scale)
-	rest := ""
-	if len(fp) > s {
-		fp, rest = fp[:s], fp[s:]
-	}
-	digits := strings.TrimLeft(ip+fp+strings.Repeat("0", s-len(fp)), "0")
-	exact = strings.Trim(rest, "0") == ""
-	var mag int64
-	if clamp && len(digits) > maxScaledDigits {
-		mag, exact = scaledBound, false
-	} else if digits != "" {
-		var err error
-		if mag, err = strconv.ParseInt(digits, 10, 64); err != nil {
-			return 0, false, false
-		}
-	}
-	switch {
-	case !neg:
-		return mag, exact, true
-	case exact:
-		return -mag, true, true
-	}
-	return -mag - 1, false, true // -(mag + a fraction)
-}
-
-// floatLiteral is a numeric literal as the double MySQL compares a
-// DOUBLE column with.
-func floatLiteral(e sqlparser.Expr) (float64, bool) {
-	neg, text, _, ok := numericLiteral(e)
-	if !ok {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(f, 0) {
-		return 0, false
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
 }
 
 // valFilter is a fastFilter's part for a value filter (kind fVals):
@@ -223,14 +98,14 @@ type placed struct {
 
 func (sp valSpace) place(e sqlparser.Expr) (placed, bool) {
 	if sp.kind == pinned.KindFloat {
-		f, ok := floatLiteral(e)
+		f, ok := literal.Float(e)
 		return placed{f: f}, ok
 	}
 	if sp.kind == pinned.KindTimestamp {
-		k, ok := datetimeLiteral(e)
+		k, ok := literal.Datetime(e)
 		return placed{k: k, exact: true}, ok
 	}
-	k, exact, ok := scaledLiteral(e, sp.scale, sp.kind == pinned.KindDecimal)
+	k, exact, ok := literal.Scaled(e, sp.scale, sp.kind == pinned.KindDecimal)
 	return placed{k: k, exact: exact}, ok
 }
 
@@ -291,7 +166,7 @@ func newValFilter(kind pinned.Kind) *valFilter {
 // available, with a literal; right is the literal side (already
 // folded), op as seen from the column.
 func (p *Program) valueFilter(c int, op sqlparser.ComparisonExprOperator, right sqlparser.Expr) (*fastFilter, bool) {
-	sp, ok := p.valSpaceOf(c)
+	sp, ok := valSpaceOf(p.t, c)
 	if !ok {
 		return nil, false
 	}
@@ -330,7 +205,7 @@ func (p *Program) valueFilter(c int, op sqlparser.ComparisonExprOperator, right 
 
 // valueBetween compiles `c [NOT] BETWEEN from AND to`.
 func (p *Program) valueBetween(c int, from, to sqlparser.Expr, not bool) (*fastFilter, bool) {
-	sp, ok := p.valSpaceOf(c)
+	sp, ok := valSpaceOf(p.t, c)
 	if !ok {
 		return nil, false
 	}
@@ -376,7 +251,7 @@ func (ff *fastFilter) applyVals(arr arrow.Array, wide []int64, sel []int32) []in
 	return selectRows(pinned.IntValues(arr, wide), sel, valid, ff.neg, vf.isPoints, vf.points, vf.lo, vf.hi)
 }
 
-// decimalInts reads a Decimal128 array of at most maxScaledDigits as its
+// decimalInts reads a Decimal128 array of at most literal.MaxScaledDigits as its
 // scaled integers (the low 64 bits, which hold the value), into wide.
 func decimalInts(a *array.Decimal128, wide []int64) []int64 {
 	vals := a.Values()
