@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/coordinator"
+	"github.com/shoaldb/shoal/deploy/localcluster"
 	"github.com/shoaldb/shoal/worker"
 )
 
@@ -283,30 +283,13 @@ func stopReplica(t *testing.T, i int) (cont func()) {
 }
 
 // crashReplica kill -9s replica i's server and returns a function that
-// starts it again from its own option file, records it in the cluster's
-// pid registry (so Down stops it) and waits until it serves and
-// replicates again.
+// starts it again (localcluster.CrashReplica) and waits until it serves
+// and replicates again; the test's cleanup calls it if the test did not.
 func crashReplica(t *testing.T, i int) (restart func()) {
 	t.Helper()
-	pid := replicaPid(t, i)
-	argv, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	start, err := localcluster.CrashReplica(env.cluster.Dir, i)
 	if err != nil {
 		t.Fatal(err)
-	}
-	args := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00")
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		var ws syscall.WaitStatus
-		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil) // reap: it is our child
-		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err != nil || len(b) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replica%d (pid %d) survives SIGKILL", i+1, pid)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	started := false
 	restart = func() {
@@ -314,85 +297,14 @@ func crashReplica(t *testing.T, i int) (restart func()) {
 			return
 		}
 		started = true
-		restartReplica(t, i, args)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if err := start(ctx); err != nil {
+			t.Error(err)
+		}
 	}
 	t.Cleanup(restart)
 	return restart
-}
-
-func restartReplica(t *testing.T, i int, args []string) {
-	t.Helper()
-	logf, err := os.OpenFile(filepath.Join(replicaDir(i), "stdout.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logf.Close()
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("restarting replica%d: %v", i+1, err)
-	}
-	pid := cmd.Process.Pid
-	_ = cmd.Process.Release() // no waiting goroutine: goleak; Down stops it
-	var match string
-	for _, a := range args {
-		if strings.HasPrefix(a, "--defaults-file=") {
-			match = a
-		}
-	}
-	reg, err := os.OpenFile(filepath.Join(env.cluster.Dir, "pids"), os.O_APPEND|os.O_WRONLY, 0o644)
-	if err == nil {
-		fmt.Fprintf(reg, "%d\t%s\t%s\n", pid, fmt.Sprintf("replica%d", i+1), match)
-		reg.Close()
-	}
-	db, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Replicas[i].MySQL))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		var io, sqlRun string
-		err := replicationThreads(db, &io, &sqlRun)
-		if err == nil && io == "Yes" && sqlRun == "Yes" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("replica%d does not replicate after restart: io %q sql %q err %v", i+1, io, sqlRun, err)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// replicationThreads reads Slave_IO_Running and Slave_SQL_Running.
-func replicationThreads(db *sql.DB, io, sqlRun *string) error {
-	rows, err := db.Query("SHOW SLAVE STATUS")
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	if !rows.Next() {
-		return fmt.Errorf("not a replica")
-	}
-	vals := make([]sql.RawBytes, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return err
-	}
-	for i, c := range cols {
-		switch c {
-		case "Slave_IO_Running":
-			*io = string(vals[i])
-		case "Slave_SQL_Running":
-			*sqlRun = string(vals[i])
-		}
-	}
-	return rows.Err()
 }
 
 // sharedHealthy waits until the shared coordinator sees every replica

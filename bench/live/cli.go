@@ -23,6 +23,7 @@ func Command(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal bench live [--dir D] [--rows N] [--rate R] [--clients C]
            [--duration 3m] [--probe 250ms] [--sample 5s] [--keep]
+           [--kill-replica 60s [--restart-after 60s]]
 
 A live pin under write load, on the local cluster in D. Loads --rows rows
 into shoal_live.events on the primary, pins them twice through the
@@ -41,6 +42,11 @@ the primary's GTID position, and compares its full contents and every
 chart with the primary: any difference is a wrong answer and makes the
 command fail.
 
+With --kill-replica T, the replica the live pin follows is killed
+(SIGKILL) T into the run and started again --restart-after later: the pin
+must move to another replica without a reload, and the final comparison
+proves that no change was lost or applied twice.
+
 flags:
 `)
 		fs.PrintDefaults()
@@ -54,6 +60,8 @@ flags:
 	sample := fs.Duration("sample", 5*time.Second, "time between two memory samples")
 	seed := fs.Uint64("seed", 1, "random seed")
 	keep := fs.Bool("keep", false, "keep the pins and shoal_live.events afterwards")
+	kill := fs.Duration("kill-replica", 0, "kill the replica the live pin follows this long into the run (0: never)")
+	restartAfter := fs.Duration("restart-after", time.Minute, "with --kill-replica: start the killed replica again this long after the kill")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
 	}
@@ -99,7 +107,15 @@ flags:
 		c.Coordinator.MySQL, c.Primary, len(c.Replicas), *rows, *rate, *clients, *duration)
 	rep, err := RunLive(ctx, LiveOptions{Shoal: shoal, Primary: primary, Replicas: replicas, MetricsURL: metrics,
 		Rows: *rows, Rate: *rate, Clients: *clients, Duration: *duration, Probe: *probe, Sample: *sample,
-		Seed: *seed, Keep: *keep, Progress: os.Stderr})
+		Seed: *seed, Keep: *keep, Progress: os.Stderr,
+		Kill: *kill, RestartAfter: *restartAfter, Crash: func(addr string) (func(context.Context) error, error) {
+			for i, r := range c.Replicas {
+				if r.MySQL == addr {
+					return localcluster.CrashReplica(*dir, i)
+				}
+			}
+			return nil, fmt.Errorf("the live pin follows %s, which is not a replica of the cluster in %s", addr, *dir)
+		}})
 	if rep != nil {
 		PrintLive(os.Stdout, rep)
 	}
@@ -108,6 +124,12 @@ flags:
 	}
 	if n := rep.WrongRows + rep.WrongCharts; n > 0 {
 		return fmt.Errorf("bench live: %d wrong answers", n)
+	}
+	if f := rep.Failover; f != nil && (f.Err != "" || f.RestartErr != "") {
+		return fmt.Errorf("bench live: the replica kill went wrong: %s%s", f.Err, f.RestartErr)
+	}
+	if *kill > 0 && rep.Failover == nil {
+		return fmt.Errorf("bench live: the run ended before --kill-replica %s", *kill)
 	}
 	return nil
 }

@@ -74,6 +74,12 @@ type LiveOptions struct {
 	Seed       uint64
 	Keep       bool // keep the pins and the table afterwards
 	Progress   io.Writer
+	// Kill, when positive, is when (after the timed run starts) the
+	// replica the live pin follows is killed, through Crash (its MySQL
+	// address); the replica is started again RestartAfter later, if the
+	// run lasts that long, else when it ends.
+	Kill, RestartAfter time.Duration
+	Crash              func(addr string) (restart func(context.Context) error, err error)
 }
 
 // LiveSide is the dashboard's outcome over one pin.
@@ -138,11 +144,26 @@ type LiveReport struct {
 	// once the writes stopped; Position is that position.
 	CatchUp  time.Duration
 	Position string
+	// Failover is the replica kill (Opts.Kill), when one was asked for.
+	Failover *Failover
 	// Compared rows of the full contents; WrongRows differ (either
 	// side's rows missing from the other), WrongCharts charts whose
 	// answers differ. Problems describes the first few.
 	Compared, WrongRows, WrongCharts int
 	Problems                         []string
+}
+
+// Failover is what happened when the followed replica was killed.
+type Failover struct {
+	Victim, Next string        // the killed replica and the one followed next
+	At           time.Duration // kill time since the run started
+	// Moved is kill → the pin reports following another replica and its
+	// position has advanced past the one it had at the kill.
+	Moved time.Duration
+	// Restarted is kill → the victim replicates again ("" error).
+	Restarted  time.Duration
+	RestartErr string
+	Err        string // the failover did not happen, and why
 }
 
 // liveChart is a dashboard query over table %[1]s; lit draws its literal.
@@ -266,6 +287,9 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 			}
 		}
 	})
+	if o.Kill > 0 && o.Crash != nil {
+		wg.Go(func() { rep.Failover = liveFailover(runCtx, o, start, deadline, progress) })
+	}
 	rep.Live, rep.Static = liveClients(runCtx, o, deadline)
 	wg.Wait()
 	rep.Elapsed = time.Since(start)
@@ -320,6 +344,69 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 		return rep, err
 	}
 	return rep, nil
+}
+
+// liveFailover kills the replica the live pin follows at start+o.Kill,
+// measures how long the pin takes to follow another one, and starts the
+// killed replica again o.RestartAfter later (or at the deadline).
+func liveFailover(ctx context.Context, o LiveOptions, start, deadline time.Time, progress io.Writer) *Failover {
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-time.After(time.Until(start.Add(o.Kill))):
+	}
+	f := &Failover{At: time.Since(start)}
+	st, err := liveStatus(ctx, o.Shoal)
+	if err != nil {
+		f.Err = err.Error()
+		return f
+	}
+	if st.replica == "" {
+		f.Err = "SHOW CACHED TABLES names no followed replica (" + st.state + ")"
+		return f
+	}
+	f.Victim = st.replica
+	before, _ := replication.ParseMariadbGTIDSet(st.position)
+	fmt.Fprintf(progress, "  %4.0fs  killing %s, the replica the live pin follows (at %s)\n", f.At.Seconds(), f.Victim, st.position)
+	killed := time.Now()
+	restart, err := o.Crash(f.Victim)
+	if err != nil {
+		f.Err = err.Error()
+		return f
+	}
+	defer func() {
+		// Started again whatever happens, with its own deadline: the
+		// run's context may be over by now.
+		wait := min(time.Until(killed.Add(o.RestartAfter)), time.Until(deadline))
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+		defer cancel()
+		if err := restart(rctx); err != nil {
+			f.RestartErr = err.Error()
+		} else {
+			f.Restarted = time.Since(killed)
+			fmt.Fprintf(progress, "  %4.0fs  %s replicates again\n", time.Since(start).Seconds(), f.Victim)
+		}
+	}()
+	for ctx.Err() == nil {
+		st, err := liveStatus(ctx, o.Shoal)
+		if err == nil && st.replica != "" && st.replica != f.Victim {
+			if got, err := replication.ParseMariadbGTIDSet(st.position); err == nil && (before == nil || (got.Contains(before) && !before.Contains(got))) {
+				f.Moved, f.Next = time.Since(killed), st.replica
+				fmt.Fprintf(progress, "  %4.0fs  the live pin follows %s, %s after the kill (%s)\n", time.Since(start).Seconds(), f.Next, measure.FmtDur(f.Moved), st.state)
+				return f
+			}
+		}
+		if time.Now().After(deadline) {
+			f.Err = fmt.Sprintf("the pin did not move to another replica before the run ended (%s, %s)", st.replica, st.state)
+			return f
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return f
 }
 
 // liveLoad (re)creates the source table with rows 1..n and the marker row 0.
@@ -716,6 +803,7 @@ func liveClients(ctx context.Context, o LiveOptions, deadline time.Time) (live, 
 type livePinStatus struct {
 	rows, bytes, applied, lag int64
 	position, state           string
+	replica                   string // Live_replica: the MySQL address followed
 	loads                     string // the state's "N loads" part, if any
 }
 
@@ -747,7 +835,7 @@ func liveStatus(ctx context.Context, shoal *sql.DB) (livePinStatus, error) {
 		}
 		num := func(k string) int64 { n, _ := strconv.ParseInt(m[k], 10, 64); return n }
 		st := livePinStatus{rows: num("Rows"), bytes: num("Memory_bytes"), applied: num("Events_applied"), lag: num("Lag_ms"),
-			position: m["Gtid_position"], state: m["Live_state"]}
+			position: m["Gtid_position"], state: m["Live_state"], replica: m["Live_replica"]}
 		if _, after, ok := strings.Cut(st.state, "; "); ok {
 			st.loads, _, _ = strings.Cut(after, ",")
 		}
@@ -905,6 +993,21 @@ func PrintLive(w io.Writer, r *LiveReport) {
 		MemoryTrend(r.Memory, func(m MemSample) int64 { return m.PinBytes }),
 		MemoryTrend(r.Memory, func(m MemSample) int64 { return m.RSS }),
 		MemoryTrend(r.Memory, func(m MemSample) int64 { return m.HeapUsed }))
+	if f := r.Failover; f != nil {
+		fmt.Fprintf(w, "\nreplica killed at %.0fs: %s", f.At.Seconds(), f.Victim)
+		if f.Next != "" {
+			fmt.Fprintf(w, "; the pin followed %s %s later", f.Next, measure.FmtDur(f.Moved))
+		}
+		if f.Restarted > 0 {
+			fmt.Fprintf(w, "; the killed replica replicated again %s after the kill", measure.FmtDur(f.Restarted))
+		}
+		fmt.Fprintln(w)
+		for _, e := range []string{f.Err, f.RestartErr} {
+			if e != "" {
+				fmt.Fprintf(w, "FAILOVER PROBLEM: %s\n", e)
+			}
+		}
+	}
 	fmt.Fprintf(w, "\nafter the writes stopped the pin reached the primary's %s in %s\n", r.Position, measure.FmtDur(r.CatchUp))
 	fmt.Fprintf(w, "compared with the primary: %d rows (%d wrong), %d charts (%d wrong)\n", r.Compared, r.WrongRows, 3*len(liveCharts), r.WrongCharts)
 	for _, p := range r.Problems {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,9 +117,4 @@ func open(t *testing.T, dsn string) *sql.DB {
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
-}
-
-func port(addr string) int {
-	n, _ := strconv.Atoi(addr[strings.LastIndexByte(addr, ':')+1:])
-	return n
 }
