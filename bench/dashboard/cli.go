@@ -27,7 +27,7 @@ func Command(args []string, open PeerOpener) error {
 		fmt.Fprint(fs.Output(), `usage: shoal bench dashboard [--dir D] [--steps 10,25,50] [--step-time 10s]
            [--direct=false] [--table T] [--where COND] [--setup "SQL;SQL"]
            [--teardown "SQL;SQL"] [--csv FILE] [--svg FILE]
-       shoal bench dashboard --vary [--rounds N] [--fixed=false] [--churn N] ...
+       shoal bench dashboard --vary [--rounds N] [--fixed=false] [--churn N] [--lockstep] ...
 
 A BI dashboard as a load test: at each step, that many virtual users (one
 connection each) cycle through 15 chart queries over a recent slice of
@@ -70,6 +70,7 @@ flags:
 	svgPath := fs.String("svg", "", "write an SVG chart of QPS and p99 against users to this file")
 	vary := fs.Bool("vary", false, "vary every query's literals (no cache can answer); see above")
 	fixed := fs.Bool("fixed", true, "with --vary: run each step with the fixed texts too (the cached figure)")
+	lockstep := fs.Bool("lockstep", false, "with --vary: every user starts at the first chart and all go through the charts in step (a dashboard everyone opens at once: the heavy charts arrive together); default: user u starts at chart u")
 	rounds := fs.Int("rounds", 20, "with --vary: rounds of the charts at one connection for the per-chart latencies (0: none)")
 	churn := fs.Int("churn", 0, "with --vary: distinct statements sent after the steps, with the coordinator's memory before and after")
 	if err := cli.ParseFlags(fs, args); err != nil {
@@ -113,7 +114,7 @@ flags:
 			len(charts), *table, cond, inSlice, total, c.Coordinator.MySQL, len(c.Replicas), steps, *stepTime)
 		r := &varyRun{c: c, shoal: shoal, direct: direct,
 			shoalSlice: Slice{Table: *table, Where: cond}, directSlice: Slice{Table: "ontime", Where: cond},
-			charts: charts, steps: steps, stepTime: *stepTime, fixed: *fixed, rounds: *rounds, churn: *churn,
+			charts: charts, steps: steps, stepTime: *stepTime, fixed: *fixed, lockstep: *lockstep, rounds: *rounds, churn: *churn,
 			verify: *verify, setup: splitStatements(*setup), down: splitStatements(*teardown), open: open}
 		return r.run(ctx, os.Stdout)
 	}

@@ -39,6 +39,7 @@ type varyRun struct {
 	steps         []int
 	stepTime      time.Duration
 	fixed         bool
+	lockstep      bool // varied steps: users in step through the charts
 	rounds        int
 	churn         int
 	verify        bool
@@ -159,7 +160,14 @@ func (r *varyRun) run(ctx context.Context, out io.Writer) (err error) {
 			base := (len(steps) + 1) * 1_000_000
 			gen := s.gen
 			if s.name == SideVaried {
-				gen = func(u, seq int) string { return s.gen(u, base+seq) }
+				// User u starts at chart u, as the fixed texts do: users
+				// in step would send the heaviest chart all at once, a
+				// burst the queue then serves at that chart's pace.
+				stagger := 1
+				if r.lockstep {
+					stagger = 0
+				}
+				gen = func(u, seq int) string { return s.gen(u, base+seq+stagger*u) }
 			}
 			res, err := RunStepWith(ctx, r.shoal, s.name, gen, users, r.stepTime)
 			if err != nil {
