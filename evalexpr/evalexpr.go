@@ -234,7 +234,7 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 	}
 	ev, err := evalengine.Translate(ast, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("final expression %q: %w", src, err)
+		return nil, fmt.Errorf("final expression %q: %w", src, uncoded{err})
 	}
 	x.e = ev
 	if t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ev); err == nil {
@@ -493,4 +493,21 @@ func rewriteNotLike(e sqlparser.Expr) sqlparser.Expr {
 		return true
 	})
 	return out.(sqlparser.Expr)
+}
+
+// uncoded is err printed without the "Code: UNIMPLEMENTED" line that
+// vitess' errors print first (EXPLAIN shows the reason to users); it
+// still unwraps to err, code and all.
+type uncoded struct{ err error }
+
+func (u uncoded) Unwrap() error { return u.err }
+
+func (u uncoded) Error() string {
+	msg := u.err.Error()
+	if strings.HasPrefix(msg, "Code: ") {
+		if _, rest, ok := strings.Cut(msg, "\n"); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return msg
 }
