@@ -44,7 +44,7 @@ command fail.
 
 With --kill-replica T, the replica the live pin follows is killed
 (SIGKILL) T into the run and started again --restart-after later: the pin
-must move to another replica without a reload, and the final comparison
+must move to another replica without a reload (a reload fails the command), and the final comparison
 proves that no change was lost or applied twice.
 
 flags:
@@ -127,6 +127,9 @@ flags:
 	}
 	if f := rep.Failover; f != nil && (f.Err != "" || f.RestartErr != "") {
 		return fmt.Errorf("bench live: the replica kill went wrong: %s%s", f.Err, f.RestartErr)
+	}
+	if *kill > 0 && rep.Reloads != "" {
+		return fmt.Errorf("bench live: the pin reloaded after the replica kill instead of resuming from its position: %s", rep.Reloads)
 	}
 	if *kill > 0 && rep.Failover == nil {
 		return fmt.Errorf("bench live: the run ended before --kill-replica %s", *kill)
