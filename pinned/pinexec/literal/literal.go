@@ -14,6 +14,7 @@ package literal
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,20 +73,25 @@ func Str(e sqlparser.Expr) ([]byte, bool) {
 	return []byte(l.Val), true
 }
 
+// temporalText is the text of a temporal literal of one of types (DATE
+// '…', TIMESTAMP '…') or of a string literal (Str).
+func temporalText(e sqlparser.Expr, types ...sqlparser.ValType) (string, bool) {
+	if l, ok := e.(*sqlparser.Literal); ok && slices.Contains(types, l.Type) {
+		return l.Val, true
+	}
+	if b, ok := Str(e); ok {
+		return string(b), true
+	}
+	return "", false
+}
+
 var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 
 // Date is a 'YYYY-MM-DD' string or DATE literal of a valid date,
 // as days since 1970-01-01.
 func Date(e sqlparser.Expr) (int64, bool) {
-	var s string
-	if l, ok := e.(*sqlparser.Literal); ok && l.Type == sqlparser.DateVal {
-		s = l.Val
-	} else if b, ok := Str(e); ok {
-		s = string(b)
-	} else {
-		return 0, false
-	}
-	if !isoDate.MatchString(s) {
+	s, ok := temporalText(e, sqlparser.DateVal)
+	if !ok || !isoDate.MatchString(s) {
 		return 0, false
 	}
 	d, err := time.Parse("2006-01-02", s)
@@ -102,15 +108,8 @@ var isoDatetime = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9
 // 00:00:00: the DATETIME MySQL converts it to when it meets a DATETIME
 // column.
 func Datetime(e sqlparser.Expr) (int64, bool) {
-	var s string
-	if l, ok := e.(*sqlparser.Literal); ok && (l.Type == sqlparser.DateVal || l.Type == sqlparser.TimestampVal) {
-		s = l.Val
-	} else if b, ok := Str(e); ok {
-		s = string(b)
-	} else {
-		return 0, false
-	}
-	if !isoDatetime.MatchString(s) {
+	s, ok := temporalText(e, sqlparser.DateVal, sqlparser.TimestampVal)
+	if !ok || !isoDatetime.MatchString(s) {
 		return 0, false
 	}
 	layout := "2006-01-02"
