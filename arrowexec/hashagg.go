@@ -123,13 +123,18 @@ type HashAgg struct {
 	ngroups int
 	buf     []byte
 	rowGrp  []int32
+	// specs are the keys' specs, for distinctGroups; whole is set once a
+	// distinct-groups batch (distinct.go) opened the groups without the
+	// map: no other input may follow.
+	specs []KeySpec
+	whole bool
 }
 
 // NewHashAgg returns a merge for len(keys) key columns followed by
 // len(aggs) partial columns. memLimit <= 0 means no limit. env resolves
 // collation names; nil means MySQL 8's.
 func NewHashAgg(mem memory.Allocator, env *collations.Environment, keys []KeySpec, aggs []AggSpec, memLimit int64) *HashAgg {
-	h := &HashAgg{mem: mem, memLimit: memLimit, groups: make(map[string]int32)}
+	h := &HashAgg{mem: mem, memLimit: memLimit, groups: make(map[string]int32), specs: keys}
 	h.keys = make([]keyCol, len(keys))
 	for i, k := range keys {
 		c, err := newCollator(env, k.Collation)
@@ -187,6 +192,9 @@ func (h *HashAgg) AddRanked(rec arrow.RecordBatch, rank int) error {
 }
 
 func (h *HashAgg) add(rec arrow.RecordBatch, rank int) error {
+	if h.whole {
+		return fmt.Errorf("arrowexec: hash aggregate got input after a batch marked as its whole input")
+	}
 	n := int(rec.NumRows())
 	defer func() { // keep no reference to rec
 		for i := range h.keys {
@@ -202,14 +210,27 @@ func (h *HashAgg) add(rec arrow.RecordBatch, rank int) error {
 		h.rowGrp = make([]int32, n)
 	}
 	grp := h.rowGrp[:n]
-	if len(h.keys) == 0 {
+	switch {
+	case len(h.keys) == 0:
 		if h.ngroups == 0 {
 			if err := h.newGroup("", nil, 0); err != nil {
 				return err
 			}
 		}
 		clear(grp)
-	} else {
+	case h.ngroups == 0 && distinctGroups(rec, h.specs):
+		// Each row a group of its own (distinct.go): no hashing, no map.
+		h.whole = true
+		for r := range n {
+			if err := h.newGroup("", rec, r); err != nil {
+				return err
+			}
+			if rank >= 0 {
+				h.keyRank = append(h.keyRank, rank)
+			}
+			grp[r] = int32(r)
+		}
+	default:
 		buf := h.buf
 		for r := range n {
 			buf = buf[:0]
@@ -295,7 +316,7 @@ func (h *HashAgg) rerank(g int32, rank int, rec arrow.RecordBatch, r int) {
 func (h *HashAgg) newGroup(key string, rec arrow.RecordBatch, r int) error {
 	g := h.ngroups
 	h.ngroups++
-	if len(h.keys) > 0 {
+	if len(h.keys) > 0 && !h.whole {
 		h.groups[key] = int32(g)
 	}
 	cost := int64(groupOverhead + 2*len(key))
@@ -395,6 +416,10 @@ func (h *HashAgg) RowsWithUnknown() ([][]sqltypes.Value, error) {
 	}
 	return rows, nil
 }
+
+// Whole reports whether the groups came from one batch marked as distinct
+// groups (MarkDistinctGroups), opened without hashing.
+func (h *HashAgg) Whole() bool { return h.whole }
 
 // Groups returns the number of groups so far.
 func (h *HashAgg) Groups() int { return h.ngroups }

@@ -102,7 +102,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	}
 	s.rep = replicaset.New(cfg, log, s.workers)
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
-	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run}
+	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run, wholeMerges: m.WholeMerges}
 	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins,
 		refresh: s.miss.Refresh}
 	s.miss = catalog.MissRefresher{Interval: catalog.MissInterval, Current: s.snap.Load, Read: s.RefreshCatalog, Base: s.ctx, Log: log}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/prometheus/client_golang/prometheus"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 
@@ -88,6 +89,9 @@ type merger struct {
 	// run executes pr and hands each fragment's complete output to sink
 	// (Engine.run: in memory, or by the scheduler).
 	run func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error)
+	// wholeMerges counts aggregates merged from one partition's distinct
+	// groups (arrowexec.MarkDistinctGroups); nil: not counted.
+	wholeMerges prometheus.Counter
 }
 
 func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
@@ -95,7 +99,7 @@ func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resul
 		// Fragment columns in another charset than utf8mb4 arrive
 		// converted to it: back to their own before anything reads them.
 		run, mem := s.run, s.mem
-		s = &merger{cfg: s.cfg, env: s.env, mem: s.mem, run: func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
+		s = &merger{cfg: s.cfg, env: s.env, mem: s.mem, wholeMerges: s.wholeMerges, run: func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
 			return run(ctx, pr, qid, func(rank int, bs []arrow.RecordBatch) error {
 				out := make([]arrow.RecordBatch, len(bs))
 				for i, b := range bs {
@@ -140,6 +144,9 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	merged, err := h.RowsWithUnknown()
 	if err != nil {
 		return st, err
+	}
+	if h.Whole() && s.wholeMerges != nil {
+		s.wholeMerges.Inc()
 	}
 	// A value the merge could not compute (a JSON_ARRAYAGG over
 	// group_concat_max_len) fails the query only if it is read: by HAVING,

@@ -55,8 +55,11 @@ type Metrics struct {
 	Describes prometheus.Counter
 	// Pinned tables (pins.go, results.go).
 	PinnedQueries prometheus.Counter
-	ResultHits    prometheus.Counter
-	Coalesced     prometheus.Counter
+	// WholeMerges counts aggregates whose merge took one partition's
+	// groups as they were, without hashing them again.
+	WholeMerges prometheus.Counter
+	ResultHits  prometheus.Counter
+	Coalesced   prometheus.Counter
 
 	// observed caches the Queries and Latency children of the known
 	// kinds and outcomes (Observe runs for every statement; the vectors'
@@ -126,13 +129,16 @@ func NewMetrics(src Source) *Metrics {
 	m.PinnedQueries = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_pinned_queries_total", Help: "Statements run in memory over a pinned table.",
 	})
+	m.WholeMerges = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_pinned_whole_merges_total", Help: "In-memory aggregates run in one partition whose groups the merge took without hashing them again.",
+	})
 	m.ResultHits = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_result_cache_hits_total", Help: "Statements answered from the result cache.",
 	})
 	m.Coalesced = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_coalesced_queries_total", Help: "Statements that waited for an identical running statement instead of running again.",
 	})
-	m.Reg.MustRegister(m.PinnedQueries, m.ResultHits, m.Coalesced)
+	m.Reg.MustRegister(m.PinnedQueries, m.WholeMerges, m.ResultHits, m.Coalesced)
 	m.Slow = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_slow_queries_total", Help: "Statements that ran at least long_query_time (the slow query log's entries).",
 	})

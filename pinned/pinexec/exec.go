@@ -59,7 +59,7 @@ func (p *Program) Run(ctx context.Context, mem memory.Allocator, opt Options, si
 	for range n {
 		g.Go(func() error {
 			part := newPartition(p, mem, opt)
-			part.built, part.ctx = built, gctx
+			part.built, part.ctx, part.lone = built, gctx, n == 1
 			defer part.release()
 			for {
 				if err := gctx.Err(); err != nil {
@@ -99,6 +99,7 @@ type partition struct {
 	fast    *fastState
 	top     *topState
 	sent    int64
+	lone    bool // the run's only partition: its groups are the merged ones
 
 	// Joins (join.go): the run's hash tables, a key buffer, and the
 	// output rows produced so far.
@@ -359,6 +360,13 @@ func (part *partition) finish(sink Sink) error {
 	}
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
+	if part.lone && part.fast != nil && p.fast.distinct {
+		// The whole table's groups, each distinct in the merge: it
+		// need not hash them again (arrowexec.MarkDistinctGroups).
+		marked := arrowexec.MarkDistinctGroups(rec, p.keySpecs)
+		defer marked.Release()
+		return sink([]arrow.RecordBatch{marked})
+	}
 	return sink([]arrow.RecordBatch{rec})
 }
 

@@ -2,12 +2,14 @@ package pinexec
 
 import (
 	"math/big"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -56,6 +58,10 @@ type fastKey struct {
 	canon  []int32 // code → group number of this key
 	values []sqltypes.Value
 	stride int32
+	// distinct: values stay distinct in the merge, read back from the
+	// partition's output column under the merge's key equality (see
+	// mergeDistinct).
+	distinct bool
 }
 
 type fastAgg struct {
@@ -77,6 +83,9 @@ type fastAgg struct {
 }
 
 type fastPlan struct {
+	// distinct: every key's values stay distinct in the merge, so one
+	// partition's groups are the merged groups (fastKey.distinct).
+	distinct bool
 	filters  []*fastFilter // row passes when every filter does
 	none     bool          // a constant conjunct is false: no row passes
 	keys     []*fastKey
@@ -139,7 +148,7 @@ func lookupBytes(src codeSrc) int64 { return int64(src.size) * 64 }
 // sharedKey is the group key table of x under collation coll, shared per
 // pin version by expression text (within the version's budget). Its
 // lookup keeps the source only.
-func (p *Program) sharedKey(x *expr, coll collations.ID) *fastKey {
+func (p *Program) sharedKey(x *expr, coll collations.ID, field arrow.Field) *fastKey {
 	if len(x.cols) != 1 {
 		return nil
 	}
@@ -147,11 +156,11 @@ func (p *Program) sharedKey(x *expr, coll collations.ID) *fastKey {
 	if !ok {
 		return nil
 	}
-	key := "key:" + strconv.Itoa(int(coll)) + ":" + x.src
-	return p.t.SharedExpr(key, lookupBytes(src), func() any { return p.buildKey(x, coll) }).(*fastKey)
+	key := "key:" + strconv.Itoa(int(coll)) + ":" + field.Type.String() + ":" + x.src
+	return p.t.SharedExpr(key, lookupBytes(src), func() any { return p.buildKey(x, coll, field) }).(*fastKey)
 }
 
-func (p *Program) buildKey(x *expr, collID collations.ID) *fastKey {
+func (p *Program) buildKey(x *expr, collID collations.ID, field arrow.Field) *fastKey {
 	lk, ok := p.lookupOf(x)
 	if !ok {
 		return nil
@@ -185,7 +194,34 @@ func (p *Program) buildKey(x *expr, collID collations.ID) *fastKey {
 		}
 		fk.canon[c] = g
 	}
+	fk.distinct = p.mergeDistinct(fk.values, collID, field)
 	return fk
+}
+
+// mergeDistinct reports whether vals, written as the partition's output
+// column field, open one group each in the merge (arrowexec.HashAgg with
+// collation coll). buildKey tells values apart by collation key, or by
+// type and text; the merge reads them back as Arrow values, where 1.5 and
+// 1.50, or -0 and 0, are one group. Only then may a lone partition hand
+// its groups over as distinct (arrowexec.MarkDistinctGroups).
+func (p *Program) mergeDistinct(vals []sqltypes.Value, coll collations.ID, field arrow.Field) bool {
+	mem := memory.DefaultAllocator
+	rb := arrowexec.NewRowBuilder(mem, arrow.NewSchema([]arrow.Field{field}, nil))
+	defer rb.Release()
+	for _, v := range vals {
+		if rb.Append([]sqltypes.Value{v}) != nil {
+			return false
+		}
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	h := arrowexec.NewHashAgg(mem, p.env.Collations(), []arrowexec.KeySpec{{Collation: coll}}, nil, 0)
+	defer h.Release()
+	first, err := h.AddNew(rec)
+	if err != nil {
+		return false
+	}
+	return !slices.Contains(first, false)
 }
 
 // aggTable is an aggregate argument's table: its values as integers and
@@ -290,7 +326,7 @@ func planFast(p *Program) *fastPlan {
 		return f
 	}
 	for i, k := range p.keys {
-		shared := p.sharedKey(k, collationOf(p.fields[i]))
+		shared := p.sharedKey(k, collationOf(p.fields[i]), p.out.Field(i))
 		if shared == nil {
 			return nil
 		}
@@ -304,6 +340,7 @@ func planFast(p *Program) *fastPlan {
 		f.keys = append(f.keys, &fk)
 		f.codeCol[fk.lk.src.col] = fk.lk.src
 	}
+	f.distinct = len(f.keys) > 0 && !slices.ContainsFunc(f.keys, func(k *fastKey) bool { return !k.distinct })
 	nk := len(p.keys)
 	for i, a := range p.aggs {
 		fa := &fastAgg{fn: a.fn, col: -1, field: p.fields[nk+i]}
