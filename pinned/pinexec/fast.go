@@ -16,6 +16,7 @@ import (
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/shoaldb/shoal/arrowexec"
+	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/pinned"
 )
 
@@ -194,7 +195,7 @@ func (p *Program) buildKey(x *expr, collID collations.ID, field arrow.Field) *fa
 		}
 		fk.canon[c] = g
 	}
-	fk.distinct = p.mergeDistinct(fk.values, collID, field)
+	fk.distinct = mergeDistinct(p.env, fk.values, collID, field)
 	return fk
 }
 
@@ -204,7 +205,7 @@ func (p *Program) buildKey(x *expr, collID collations.ID, field arrow.Field) *fa
 // type and text; the merge reads them back as Arrow values, where 1.5 and
 // 1.50, or -0 and 0, are one group. Only then may a lone partition hand
 // its groups over as distinct (arrowexec.MarkDistinctGroups).
-func (p *Program) mergeDistinct(vals []sqltypes.Value, coll collations.ID, field arrow.Field) bool {
+func mergeDistinct(env *evalexpr.Env, vals []sqltypes.Value, coll collations.ID, field arrow.Field) bool {
 	mem := memory.DefaultAllocator
 	rb := arrowexec.NewRowBuilder(mem, arrow.NewSchema([]arrow.Field{field}, nil))
 	defer rb.Release()
@@ -215,7 +216,7 @@ func (p *Program) mergeDistinct(vals []sqltypes.Value, coll collations.ID, field
 	}
 	rec := rb.NewRecordBatch()
 	defer rec.Release()
-	h := arrowexec.NewHashAgg(mem, p.env.Collations(), []arrowexec.KeySpec{{Collation: coll}}, nil, 0)
+	h := arrowexec.NewHashAgg(mem, env.Collations(), []arrowexec.KeySpec{{Collation: coll}}, nil, 0)
 	defer h.Release()
 	first, err := h.AddNew(rec)
 	if err != nil {
