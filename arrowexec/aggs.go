@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -56,10 +57,12 @@ func newAccumulator(env *collations.Environment, spec AggSpec) (accumulator, err
 }
 
 func growTo[T any](s []T, n int) []T {
-	var zero T
-	for len(s) < n {
-		s = append(s, zero)
+	l := len(s)
+	if n <= l {
+		return s
 	}
+	s = slices.Grow(s, n-l)[:n]
+	clear(s[l:])
 	return s
 }
 
