@@ -221,21 +221,16 @@ func (h *HashAgg) add(rec arrow.RecordBatch, rank int) error {
 		clear(grp)
 	case h.ngroups == 0 && distinctGroups(rec, h.specs):
 		// Each row a group of its own (distinct.go): no hashing, no map,
-		// and the groups' state sized once.
+		// and the groups' state sized once. No rank is kept: only later
+		// input reads it (rerank), and none may follow.
 		h.whole = true
 		h.keyVals = slices.Grow(h.keyVals, n*len(h.keys))
 		for _, acc := range h.accs {
 			acc.grow(n)
 		}
-		if rank >= 0 {
-			h.keyRank = slices.Grow(h.keyRank, n)
-		}
 		for r := range n {
 			if err := h.newGroup("", rec, r); err != nil {
 				return err
-			}
-			if rank >= 0 {
-				h.keyRank = append(h.keyRank, rank)
 			}
 			grp[r] = int32(r)
 		}
