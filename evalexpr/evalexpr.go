@@ -12,6 +12,7 @@
 package evalexpr
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strconv"
@@ -34,6 +35,8 @@ type Env struct {
 	cm caseMaps
 	// mariadb: the replicas are MariaDB (inexact.go).
 	mariadb bool
+	// memo remembers compiled expressions (memo.go).
+	memo memo
 }
 
 // NewEnv returns an environment for the given MySQL server version string
@@ -136,11 +139,13 @@ type Layout struct {
 	index  map[string]int
 	fields []*querypb.Field
 	n      int
+	// key digests the layout for the compile memo (memo.go).
+	key [sha256.Size]byte
 }
 
 // NewLayout builds a layout; fields may be shorter than names or nil.
 func NewLayout(names []string, fields []*querypb.Field) *Layout {
-	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names)}
+	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names), key: layoutKey(names, fields)}
 	for i, n := range names {
 		l.index[strings.ToLower(n)] = i
 	}
@@ -154,7 +159,25 @@ func NewLayout(names []string, fields []*querypb.Field) *Layout {
 // what the evaluator cannot do for those types fails here, when the plan
 // is made, and the statement passes through, instead of failing when it
 // runs.
+//
+// Compiled expressions are shared: the same source over an equal layout
+// returns the same *Expr, which callers must not change (memo.go).
 func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
+	k := memoKey{layout: layout.key, src: src}
+	if v, ok := e.memo.get(k); ok {
+		return v.x, nil
+	}
+	gen := e.memo.gen.Load()
+	x, err := e.compile(src, layout)
+	if err == nil {
+		// An error is not kept: it may come from a replica that is down
+		// for a while (a case mapping, casemap.go).
+		e.memo.put(k, memoVal{x: x}, gen)
+	}
+	return x, err
+}
+
+func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	ast, err := e.vt.Parser().ParseExpr(src)
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
