@@ -89,4 +89,9 @@ var matrixFuncs = []fn{
 	{"json", 's', "JSON_QUOTE(%[1]s)"}, {"json", 's', "JSON_ARRAY(%[1]s, 1)"}, {"json", 's', "JSON_OBJECT('k', %[1]s)"},
 	{"json", 's', "JSON_EXTRACT(JSON_OBJECT('k', %[1]s), '$.k')"}, {"json", 's', "JSON_UNQUOTE(JSON_QUOTE(%[1]s))"},
 	{"json", 'n', "JSON_ARRAY(%[1]s)"}, {"json", 'n', "JSON_LENGTH(JSON_ARRAY(%[1]s, %[1]s))"},
+	// MariaDB writes its JSON as built: keys in argument order and
+	// duplicated, DOUBLEs with the item's decimals (evalexpr.mariaJSON).
+	{"json", 'n', "JSON_OBJECT('b', %[1]s, 'a', 1)"}, {"json", 'n', "JSON_OBJECT('k', %[1]s, 'k', 2)"},
+	{"json", 'n', "JSON_ARRAY(%[1]s * 1e0, 1)"}, {"json", 's', "JSON_KEYS(JSON_OBJECT('z', %[1]s, 'a', 1))"},
+	{"json", 's', "JSON_EXTRACT(JSON_OBJECT('z', %[1]s, 'a', 1), '$')"},
 }

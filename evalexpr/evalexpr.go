@@ -284,6 +284,9 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 	var bad error
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if e.mariadb && bad == nil {
+			bad = e.mariaJSON(n, cfg)
+		}
 		f, ok := n.(*sqlparser.FuncExpr)
 		if !ok || bad != nil || len(f.Exprs) != 1 || !strings.EqualFold(f.Name.String(), "ord") {
 			return bad == nil, nil
@@ -302,6 +305,54 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 		return bad == nil, nil
 	}, ast)
 	return bad
+}
+
+// mariaJSON refuses the JSON a MariaDB server writes otherwise than the
+// evaluator (found by hand-written reporting queries, now in the function
+// matrix, e2e/functions.go). MariaDB's JSON is text, kept as it was built:
+//
+//   - JSON_OBJECT keeps its keys in argument order, duplicates included
+//     ({"b": 1, "a": 2}); the evaluator sorts them and keeps the last of
+//     a duplicate, as MySQL's binary JSON does;
+//   - a DOUBLE argument of JSON_ARRAY or JSON_OBJECT is written with the
+//     item's display decimals (STDDEV: 666.7950), by the evaluator with
+//     all its digits;
+//   - a function that reads a JSON document and writes one (JSON_EXTRACT,
+//     JSON_KEYS, JSON_SET, JSON_MERGE…) writes its objects as MariaDB
+//     keeps them, the evaluator with sorted keys.
+//
+// JSON_ARRAY and one-key JSON_OBJECT over integers, DECIMALs, text and
+// dates agree (the function matrix checks them); the functions that answer
+// a scalar about a document (JSON_LENGTH, JSON_CONTAINS, JSON_VALUE) the
+// evaluator does not implement.
+func (e *Env) mariaJSON(n sqlparser.SQLNode, cfg *evalengine.Config) error {
+	var args []sqlparser.Expr
+	switch j := n.(type) {
+	case *sqlparser.JSONObjectExpr:
+		if len(j.Params) > 1 {
+			return fmt.Errorf("MariaDB keeps JSON_OBJECT's keys in argument order, the evaluator sorts them")
+		}
+		for _, p := range j.Params {
+			args = append(args, p.Value)
+		}
+	case *sqlparser.JSONArrayExpr:
+		args = j.Params
+	case *sqlparser.JSONExtractExpr, *sqlparser.JSONKeysExpr, *sqlparser.JSONValueModifierExpr,
+		*sqlparser.JSONValueMergeExpr, *sqlparser.JSONRemoveExpr, *sqlparser.JSONPrettyExpr, *sqlparser.JSONUnquoteExpr:
+		return fmt.Errorf("MariaDB writes a JSON document's objects with their keys as built, the evaluator sorts them")
+	}
+	for _, a := range args {
+		ax, err := evalengine.Translate(a, cfg)
+		if err != nil {
+			continue // Translate of the whole expression reports it
+		}
+		// A type not known before the values arrive (a merged aggregate's
+		// column) may be a DOUBLE too.
+		if t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ax); err != nil || !t.Valid() || t.Type() == sqltypes.Unknown || sqltypes.IsFloat(t.Type()) {
+			return fmt.Errorf("MariaDB writes a DOUBLE inside JSON with the item's display decimals, the evaluator with all its digits; this argument is or may be one")
+		}
+	}
+	return nil
 }
 
 // hostColumn parses the name of a synthetic column (__host3 → 3).

@@ -1,6 +1,7 @@
 package evalexpr
 
 import (
+	"strings"
 	"testing"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -87,6 +88,50 @@ func TestEquivalents(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("%s over %v = %s, want %s", c.src, c.d, got, c.want)
+		}
+	}
+}
+
+// TestMariaJSON: on MariaDB the JSON the server writes as built (keys in
+// argument order, DOUBLEs with display decimals, documents re-read) does
+// not compile, so the statement passes through; the JSON both agree on
+// does, and on MySQL none of it is refused.
+func TestMariaJSON(t *testing.T) {
+	maria, err := NewEnv("10.11.6-MariaDB-0+deb12u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mysql, err := NewEnv("8.0.40")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"n", "d", "f", "s", "m"}, []*querypb.Field{
+		{Type: sqltypes.Int64}, {Type: sqltypes.Decimal, ColumnLength: 12, Decimals: 2}, {Type: sqltypes.Float64},
+		{Type: sqltypes.VarChar, Charset: 45}, nil, // m: a merged column whose type is known only from its values
+	})
+	for _, c := range []struct {
+		src     string
+		refused bool
+	}{
+		{"JSON_ARRAY(n, d, s, NULL, TRUE, 1.50)", false},
+		{"JSON_OBJECT('k', s)", false},
+		{"JSON_OBJECT('k', d)", false},
+		{"JSON_OBJECT('b', n, 'a', 1)", true},
+		{"JSON_OBJECT('a', n, 'a', 2)", true},
+		{"JSON_ARRAY(f)", true},
+		{"JSON_ARRAY(n * 1e0)", true},
+		{"JSON_ARRAY(m)", true},
+		{"JSON_OBJECT('k', m)", true},
+		{"JSON_KEYS(JSON_OBJECT('k', s))", true},
+		{"JSON_EXTRACT(JSON_OBJECT('k', s), '$')", true},
+		{"CONCAT(s, JSON_EXTRACT(JSON_ARRAY(n), '$[0]'))", true},
+	} {
+		_, err := maria.Compile(c.src, layout)
+		if got := err != nil; got != c.refused {
+			t.Errorf("MariaDB %s: refused %v (%v), want %v", c.src, got, err, c.refused)
+		}
+		if _, err := mysql.Compile(c.src, layout); err != nil && !strings.Contains(err.Error(), "not implement") {
+			t.Errorf("MySQL %s: %v", c.src, err)
 		}
 	}
 }
