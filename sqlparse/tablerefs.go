@@ -81,10 +81,24 @@ func ReplaceTableRefs(q, db string, def func(db, name string) (string, bool)) (o
 		}
 		b.WriteString(q[last:t.start])
 		b.WriteString("(" + src + ")")
-		if !aliased(toks, end+1) {
+		// PARTITION (…) and index hints name a base table's partitions
+		// and indexes; a derived table has neither, and MariaDB refuses
+		// them after one (1064). They choose no rows, so they go.
+		p := skipGroup(toks, end+1, "PARTITION")
+		if aliased(toks, p) {
+			a := p
+			if toks[a].word && strings.EqualFold(toks[a].text, "AS") && a+1 < len(toks) {
+				a++
+			}
+			b.WriteString(" " + q[toks[p].start:toks[a].end])
+			p = a + 1
+		} else {
 			b.WriteString(" AS " + QuoteID(name))
 		}
-		last = toks[end].end
+		for h := indexHint(toks, p); h > p; h = indexHint(toks, p) {
+			p = h
+		}
+		last, end = toks[p-1].end, p-1
 		n++
 		k = end
 	}
@@ -93,6 +107,64 @@ func ReplaceTableRefs(q, db string, def func(db, name string) (string, bool)) (o
 	}
 	b.WriteString(q[last:])
 	return b.String(), n
+}
+
+// skipGroup returns the index after `word (…)` starting at toks[k], or k
+// when toks[k] is not word followed by a parenthesis.
+func skipGroup(toks []token, k int, word string) int {
+	if k+1 >= len(toks) || !toks[k].word || !strings.EqualFold(toks[k].text, word) || toks[k+1].text != "(" {
+		return k
+	}
+	depth := 0
+	for i := k + 1; i < len(toks); i++ {
+		switch toks[i].text {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		}
+	}
+	return k
+}
+
+// indexHint returns the index after the index hint starting at toks[k]
+// ({USE|IGNORE|FORCE} {INDEX|KEY} [FOR JOIN|ORDER BY|GROUP BY] (…), and a
+// comma before the next), or k when none starts there.
+func indexHint(toks []token, k int) int {
+	if k < len(toks) && toks[k].text == "," && k+1 < len(toks) {
+		if h := indexHint(toks, k+1); h > k+1 {
+			return h
+		}
+		return k
+	}
+	if k+2 >= len(toks) || !toks[k].word || !toks[k+1].word {
+		return k
+	}
+	switch strings.ToUpper(toks[k].text) {
+	case "USE", "IGNORE", "FORCE":
+	default:
+		return k
+	}
+	if u := strings.ToUpper(toks[k+1].text); u != "INDEX" && u != "KEY" {
+		return k
+	}
+	i := k + 2
+	if toks[i].word && strings.EqualFold(toks[i].text, "FOR") {
+		for i < len(toks) && toks[i].text != "(" {
+			i++
+		}
+	}
+	if i >= len(toks) || toks[i].text != "(" {
+		return k
+	}
+	for ; i < len(toks); i++ {
+		if toks[i].text == ")" {
+			return i + 1
+		}
+	}
+	return k
 }
 
 // aliased reports whether the table reference ending before toks[k] has

@@ -23,6 +23,12 @@ func TestReplaceTableRefs(t *testing.T) {
 		{"SELECT * FROM (recent JOIN carriers ON 1)", "SELECT * FROM (" + r + " AS `recent` JOIN carriers ON 1)"},
 		{"SELECT * FROM Daily d", "SELECT * FROM (SELECT FlightDate, COUNT(*) c FROM ontime GROUP BY FlightDate) d"},
 		{"SELECT * FROM other.r", "SELECT * FROM (SELECT 1 AS x) AS `r`"},
+		// A derived table takes neither partitions nor index hints.
+		{"SELECT Origin FROM recent FORCE INDEX (PRIMARY) GROUP BY Origin", "SELECT Origin FROM " + r + " AS `recent` GROUP BY Origin"},
+		{"SELECT * FROM recent AS x USE INDEX (a) IGNORE KEY FOR ORDER BY (b), FORCE INDEX (c) WHERE 1", "SELECT * FROM " + r + " AS x WHERE 1"},
+		{"SELECT * FROM recent PARTITION (p0) x WHERE 1", "SELECT * FROM " + r + " x WHERE 1"},
+		{"SELECT * FROM recent PARTITION (p0, p1) WHERE 1", "SELECT * FROM " + r + " AS `recent` WHERE 1"},
+		{"SELECT * FROM recent USE INDEX () JOIN carriers c USE INDEX (PRIMARY) ON 1", "SELECT * FROM " + r + " AS `recent` JOIN carriers c USE INDEX (PRIMARY) ON 1"},
 		// Not table references: left alone.
 		{"SELECT recent, EXTRACT(YEAR FROM recent) FROM t", ""},
 		{"SELECT 'FROM recent' FROM t", ""},
