@@ -530,7 +530,11 @@ func (g *qgen) aggregate(s source) aggItem {
 		a := g.numArg(s)
 		return aggItem{"MAX(" + a + ") - MIN(" + a + ")", kDec}
 	case 18:
-		return aggItem{"SUM(" + g.numArg(s) + ") / SUM(" + g.numArg(s) + ")", kDec}
+		// AVG as an operand: its SUM/COUNT keeps its grouping under the
+		// operator (planner finalRewriter.Leave).
+		a, b := g.numArg(s), g.numArg(s)
+		return aggItem{g.oneOf("SUM("+a+") / SUM("+b+")", "SUM("+a+") / AVG("+b+")", "100 / AVG("+a+")",
+			"MAX("+a+") / AVG("+a+")", "AVG("+a+") * AVG("+b+")", "-AVG("+a+")", "AVG("+a+") DIV 2"), kDec}
 	case 19:
 		return aggItem{q("COUNT(*) - COUNT($ArrDelayMinutes)"), kInt}
 	case 20:
@@ -736,7 +740,15 @@ func (g *qgen) breadthAggregate(s source, feature string) aggItem {
 		k := q(g.oneOf("$Carrier", "$DayOfWeek", "$OriginState", "$Dest"))
 		return aggItem{"JSON_OBJECTAGG(" + k + ", " + v + ")", kStr}
 	case "stddev":
-		return aggItem{g.oneOf("STDDEV_POP(", "VAR_SAMP(", "STDDEV_SAMP(", "VAR_POP(", "STDDEV(", "VARIANCE(", "STD(") + intCol + ")", kDec}
+		v := g.oneOf("STDDEV_POP(", "VAR_SAMP(", "STDDEV_SAMP(", "VAR_POP(", "STDDEV(", "VARIANCE(", "STD(") + intCol + ")"
+		if g.chance(40) {
+			// Inside expressions, as dashboards use them: those that keep
+			// the 4 decimals are distributed, a quotient or text passes
+			// through (planner doubleAncestors).
+			v = g.oneOf(v+" * 2", "ROUND("+v+", 1)", "-"+v, "IF(COUNT(*) > 1, "+v+", 0)", v+" / 3",
+				"CONCAT("+v+")", v+" / AVG("+intCol+")", "COALESCE("+v+", 0) + 1")
+		}
+		return aggItem{v, kDec}
 	case "bit":
 		return aggItem{g.oneOf("BIT_OR(", "BIT_AND(", "BIT_XOR(") + intCol + ")", kInt}
 	}
