@@ -375,6 +375,11 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 				a.noteStringKey(e, s)
 			}
 		}
+		if a.indexGroup {
+			if err := checkSortedAvg(sel); err != nil {
+				return err
+			}
+		}
 	}
 	for _, f := range sel.Fields.Fields {
 		out, err := a.final(f.Expr, false)
@@ -1210,6 +1215,79 @@ func forEachOn(n ast.ResultSetNode, f func(ast.ExprNode)) {
 	if j.Right != nil {
 		forEachOn(j.Right, f)
 	}
+}
+
+// checkSortedAvg refuses AVG inside an expression when the statement is
+// ordered by an aggregate and MariaDB may group without a temporary table
+// (an indexed key: indexGroup). It then writes the groups to a temporary
+// table to sort them, stores AVG there at its scale (4 more digits), and
+// computes the expression from the stored value: AVG(Distance) / 1.609 is
+// 1103.59875699 ordered by itself, 1103.59877689 ordered by the key or
+// not at all (found by hand-written reporting queries, GROUP BY Carrier,
+// an indexed column). Grouped through a temporary table in the first place
+// (an unindexed key), the expression sees the exact value either way.
+func checkSortedAvg(sel *ast.SelectStmt) error {
+	if sel.OrderBy == nil {
+		return nil
+	}
+	has := func(n ast.Node, pred func(*ast.AggregateFuncExpr) bool) bool {
+		found := false
+		n.Accept(&finder{found: &found, match: func(n ast.Node) bool {
+			x, ok := n.(*ast.AggregateFuncExpr)
+			return ok && pred(x)
+		}})
+		return found
+	}
+	anyAgg := func(*ast.AggregateFuncExpr) bool { return true }
+	avg := func(x *ast.AggregateFuncExpr) bool { return strings.EqualFold(x.F, "avg") }
+	byAggregate := false
+	for _, it := range sel.OrderBy.Items {
+		e := it.Expr
+		switch x := e.(type) {
+		case *ast.PositionExpr:
+			if x.N >= 1 && x.N <= len(sel.Fields.Fields) && sel.Fields.Fields[x.N-1].Expr != nil {
+				e = sel.Fields.Fields[x.N-1].Expr
+			}
+		case *ast.ColumnNameExpr:
+			if x.Name.Table.O == "" {
+				for _, f := range sel.Fields.Fields {
+					if f.Expr != nil && f.AsName.L != "" && f.AsName.L == x.Name.Name.L {
+						e = f.Expr
+					}
+				}
+			}
+		}
+		if has(e, anyAgg) {
+			byAggregate = true
+		}
+	}
+	if !byAggregate {
+		return nil
+	}
+	nested := func(n ast.Node) bool {
+		if x, ok := n.(*ast.AggregateFuncExpr); ok && avg(x) {
+			return false // a bare AVG: its value at scale 4 either way
+		}
+		return has(n, avg)
+	}
+	var nodes []ast.Node
+	for _, f := range sel.Fields.Fields {
+		if f.Expr != nil {
+			nodes = append(nodes, f.Expr)
+		}
+	}
+	if sel.Having != nil {
+		nodes = append(nodes, sel.Having.Expr)
+	}
+	for _, it := range sel.OrderBy.Items {
+		nodes = append(nodes, it.Expr)
+	}
+	for _, n := range nodes {
+		if nested(n) {
+			return notDist("AVG inside an expression, ordered by an aggregate over an indexed GROUP BY key (MariaDB sorts the groups through a temporary table that stores AVG at its scale)")
+		}
+	}
+	return nil
 }
 
 var intTypes = map[string]bool{"tinyint": true, "smallint": true, "mediumint": true, "int": true, "integer": true, "bigint": true, "year": true}
