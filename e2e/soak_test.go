@@ -21,7 +21,8 @@ import (
 )
 
 // TestSoak holds SHOAL_SOAK_CONNS connections (default 100) open on a
-// coordinator of its own for SHOAL_SOAK_DURATION (default 40s), each
+// coordinator of its own for SHOAL_SOAK_DURATION (default 40s; 15s under
+// the race detector, whose run of it is for races, not growth), each
 // running a mix of statements — distributed aggregate, top-N, passthrough,
 // a pinned table, a prepared statement, and failing ones (unknown column,
 // unknown table, a syntax error, a write) — and checking every answer and
@@ -40,6 +41,9 @@ func TestSoak(t *testing.T) {
 	checkLeaks(t)
 	conns := envInt(t, "SHOAL_SOAK_CONNS", 100)
 	dur := 40 * time.Second
+	if raceEnabled {
+		dur = 15 * time.Second
+	}
 	if s := os.Getenv("SHOAL_SOAK_DURATION"); s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 {
