@@ -12,7 +12,10 @@ import (
 	"github.com/go-sql-driver/mysql"
 	vtmysql "vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/replica"
 )
 
 // The differential oracle reads both sides with a raw text-protocol client
@@ -89,7 +92,10 @@ func (s *rawSide) query(q string) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	qr, err := c.ExecuteFetch(q, 1<<20, true)
+	// replica.Stream decodes the column definitions as sent: vitess'
+	// ExecuteFetch adds NUM_FLAG to every numeric column on both sides,
+	// which hid a flag Shoal sent and MariaDB does not.
+	qr, err := fetchAsSent(c, q)
 	if err != nil {
 		var se *sqlerror.SQLError
 		if errors.As(err, &se) && se.Number() < sqlerror.CRUnknownError {
@@ -122,6 +128,26 @@ func (s *rawSide) query(q string) (*result, error) {
 		r.rows = append(r.rows, out)
 	}
 	return r, nil
+}
+
+// fetchAsSent runs q on c and reads its whole result with replica.Stream.
+func fetchAsSent(c *vtmysql.Conn, q string) (*sqltypes.Result, error) {
+	b := &replica.Conn{MySQL: c}
+	st, err := b.StartStream(q)
+	if err != nil {
+		return nil, err
+	}
+	qr := &sqltypes.Result{Fields: st.Fields()}
+	for {
+		row, err := st.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			return qr, nil
+		}
+		qr.Rows = append(qr.Rows, row)
+	}
 }
 
 // fieldDef renders what a client learns from a column definition.

@@ -19,6 +19,7 @@ import (
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/sqlerror"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -71,9 +72,41 @@ func (b *Conn) Use(db string) error {
 	return nil
 }
 
-// Fetch runs a query and returns all rows (catalog and metadata reads).
+// Fetch runs a query and returns all rows (catalog and metadata reads);
+// more than maxRows rows is an error, as with vitess' ExecuteFetch. It
+// reads through a Stream rather than ExecuteFetch so that the column
+// definitions are the server's own: vitess' client adds NUM_FLAG to every
+// numeric column, which MariaDB sends only on some (ENUM + 0), and result
+// metadata read here reaches clients. The Fields are the caller's own
+// (copies of the stream's shared ones).
 func (b *Conn) Fetch(query string, maxRows int) (*sqltypes.Result, error) {
-	return b.MySQL.ExecuteFetch(query, maxRows, true)
+	st, err := b.StartStream(query)
+	if err != nil {
+		return nil, err
+	}
+	r := &sqltypes.Result{RowsAffected: st.RowsAffected()}
+	if fs := st.Fields(); fs != nil {
+		r.Fields = make([]*querypb.Field, len(fs))
+		for i, f := range fs {
+			r.Fields[i] = f.CloneVT()
+		}
+	}
+	for {
+		row, err := st.Next()
+		if err != nil {
+			return nil, err
+		}
+		if row == nil {
+			return r, nil
+		}
+		if maxRows >= 0 && len(r.Rows) == maxRows {
+			if err := st.Close(); err != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("Row count exceeded %d", maxRows)
+		}
+		r.Rows = append(r.Rows, row)
+	}
 }
 
 // FetchUnconverted runs a query with character_set_results = NULL: the
@@ -86,7 +119,7 @@ func (b *Conn) FetchUnconverted(query string, maxRows int) (*sqltypes.Result, er
 	if _, err := b.MySQL.ExecuteFetch("SET character_set_results = NULL", 0, false); err != nil {
 		return nil, err
 	}
-	r, err := b.MySQL.ExecuteFetch(query, maxRows, true)
+	r, err := b.Fetch(query, maxRows)
 	if _, rerr := b.MySQL.ExecuteFetch("SET character_set_results = utf8mb4", 0, false); rerr != nil {
 		b.Close()
 		return nil, fmt.Errorf("restoring character_set_results: %w", rerr)

@@ -344,10 +344,10 @@ func decodeDef(f *querypb.Field, d []byte, i int) error {
 	}
 	f.Charset, f.ColumnLength, f.Type, f.Decimals = uint32(charset), length, t, uint32(decimals)
 	if length != 0 || charset != 0 {
+		// As sent: vitess' client adds NUM_FLAG to numeric columns,
+		// which MariaDB does not send for them (the C client sets it
+		// itself).
 		f.Flags = uint32(flags)
-		if mysql.IsNum(typ) {
-			f.Flags |= uint32(querypb.MySqlFlag_NUM_FLAG)
-		}
 	}
 	return nil
 }
