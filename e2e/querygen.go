@@ -519,6 +519,11 @@ func (g *qgen) aggregate(s source) aggItem {
 	case 12:
 		return aggItem{g.oneOf("MIN(", "MAX(") + q(g.oneOf("$Origin", "$Dest", "$Carrier", "$TailNum", "$OriginState")) + ")", kStr}
 	case 13:
+		if g.chance(25) {
+			// A date summed as a number (19880101): the in-memory
+			// engine once fed the date's text to a DECIMAL sum.
+			return aggItem{g.oneOf("SUM(", "AVG(", "BIT_OR(") + q("$FlightDate") + ")", kDec}
+		}
 		return aggItem{g.oneOf("MIN(", "MAX(") + q("$FlightDate") + ")", kDate}
 	case 14:
 		return aggItem{"ROUND(SUM(" + g.numArg(s) + ") / COUNT(*), 2)", kDec}

@@ -1,8 +1,8 @@
 package pinexec
 
 import (
+	"bytes"
 	"context"
-	"fmt"
 	"runtime"
 	"sync/atomic"
 
@@ -242,7 +242,7 @@ func (part *partition) batch(b arrow.RecordBatch, sink Sink) (int64, error) {
 }
 
 func evalErr(x *expr, err error) error {
-	return fmt.Errorf("evaluating %s over a pinned table: %w", x.src, err)
+	return &evalexpr.RuntimeError{What: "evaluating " + x.src + " over a pinned table", Err: err}
 }
 
 // preAggregate appends the current row's keys and aggregate inputs.
@@ -264,6 +264,12 @@ func (part *partition) preAggregate() error {
 				return evalErr(a.arg, err)
 			}
 			v = x
+			switch a.fn {
+			case aggSum:
+				v = temporalNumber(v)
+			case aggBitAnd, aggBitOr, aggBitXor:
+				v = temporalInteger(v)
+			}
 		}
 		if a.fn == aggCount {
 			if a.arg == nil || !v.IsNull() {
@@ -282,6 +288,52 @@ func (part *partition) preAggregate() error {
 		return part.flushAgg()
 	}
 	return nil
+}
+
+// temporalNumber is a DATE, DATETIME, TIMESTAMP or TIME value as the
+// number SUM, AVG and the BIT_ aggregates read (MariaDB sums DATE
+// '1988-01-01' as 19880101 and TIME '-1:02:03' as -10203); other values
+// are returned as they are. Without it a sum over a temporal column
+// reached the partial's DECIMAL column as date text and failed.
+func temporalNumber(v sqltypes.Value) sqltypes.Value {
+	switch v.Type() {
+	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
+	default:
+		return v
+	}
+	raw := v.Raw()
+	neg := len(raw) > 0 && raw[0] == '-'
+	digits := make([]byte, 0, len(raw)+1)
+	for _, c := range raw {
+		if c >= '0' && c <= '9' || c == '.' {
+			digits = append(digits, c)
+		}
+	}
+	for len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || digits[0] == '.' {
+		digits = append([]byte{'0'}, digits...)
+	}
+	out := digits
+	if neg {
+		out = append([]byte{'-'}, digits...)
+	}
+	return sqltypes.MakeTrusted(sqltypes.Decimal, out)
+}
+
+// temporalInteger is temporalNumber for the BIT_ aggregates: the number's
+// integer part, as an integer.
+func temporalInteger(v sqltypes.Value) sqltypes.Value {
+	n := temporalNumber(v)
+	if n.Type() != sqltypes.Decimal {
+		return v
+	}
+	raw := n.Raw()
+	if i := bytes.IndexByte(raw, '.'); i >= 0 {
+		raw = raw[:i]
+	}
+	return sqltypes.MakeTrusted(sqltypes.Int64, raw)
 }
 
 var (
