@@ -12,6 +12,8 @@ import (
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/rowformat"
+	"github.com/shoaldb/shoal/engine/schedule"
+	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -28,13 +30,29 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	if binary && (pr.pin == nil || pr.pin.Whole) {
 		return s.passBinary(ctx, ss, query, pr.fields, callback)
 	}
+	orig := callback
 	callback = toClient(ctx, callback)
+	var err error
+	sent := false
 	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
-		return s.runCached(ctx, pr, callback)
+		err = s.runCached(ctx, pr, callback) // it sends nothing before it fails
+	} else {
+		qid := strconv.FormatUint(s.queryID.Next(), 10)
+		w := &resultWriter{pr: pr, callback: callback, binary: binary}
+		var st *schedule.Stats
+		st, err = s.merge.execute(ctx, pr, qid, w)
+		s.shipped(st)
+		sent = w.sent
 	}
-	qid := strconv.FormatUint(s.queryID.Next(), 10)
-	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback, binary: binary})
-	s.shipped(st)
+	// An expression that failed on the merged values (an overflow):
+	// MariaDB's own error names its own rendering of the expression, and
+	// the server may compute it without failing. With nothing sent yet,
+	// the replica answers instead (evalexpr.RuntimeError).
+	var re *evalexpr.RuntimeError
+	if err != nil && !sent && ctx.Err() == nil && errors.As(err, &re) {
+		s.log.Debug("final stage failed; passing the statement through", "err", err)
+		return s.Passthrough(ctx, ss, query, orig)
+	}
 	return err
 }
 

@@ -198,7 +198,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			var v sqltypes.Value // lazy: set after the window
 			if lazy == nil || !lazy[i] {
 				if v, _, err = ev.Eval(x, ext[:len(row)]); err != nil {
-					return st, fmt.Errorf("evaluating %s: %w", x, err)
+					return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating %s", x), Err: err}
 				}
 			}
 			ext = append(ext, v)
@@ -220,7 +220,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		if pr.having != nil {
 			ok, err := ev.True(pr.having, ext)
 			if err != nil {
-				return st, fmt.Errorf("evaluating HAVING %s: %w", pr.having, err)
+				return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating HAVING %s", pr.having), Err: err}
 			}
 			if !ok {
 				continue
@@ -230,7 +230,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		for i, o := range pr.order {
 			v, c, err := ev.Eval(o.expr, ext[:base])
 			if err != nil {
-				return st, fmt.Errorf("evaluating ORDER BY %s: %w", o.expr, err)
+				return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating ORDER BY %s", o.expr), Err: err}
 			}
 			if orderColls[i] == collations.Unknown && !v.IsNull() && v.IsText() {
 				orderColls[i] = c
@@ -264,7 +264,7 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		for i, x := range pr.outputs {
 			if n := len(ext) - nout - len(pr.order); lazy != nil && lazy[i] {
 				if ext[n+i], _, err = ev.Eval(x, ext[:n]); err != nil {
-					return st, fmt.Errorf("evaluating %s: %w", x, err)
+					return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating %s", x), Err: err}
 				}
 			}
 		}

@@ -585,3 +585,19 @@ func (u uncoded) Error() string {
 	}
 	return msg
 }
+
+// RuntimeError is an expression that compiled but failed on a row's
+// values: an integer overflow, say. MariaDB names its own rendering of
+// the statement's expression in such an error, which a final stage
+// evaluating a rewritten expression cannot reproduce, and the server may
+// not fail at all where it computes another way. A caller that has sent
+// the client nothing yet runs the statement on a replica instead, so the
+// client gets the server's own answer or error (engine.runPrepared).
+type RuntimeError struct {
+	What string // what was being evaluated: "evaluating HAVING …"
+	Err  error
+}
+
+func (e *RuntimeError) Error() string { return e.What + ": " + e.Err.Error() }
+
+func (e *RuntimeError) Unwrap() error { return e.Err }
