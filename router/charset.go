@@ -7,6 +7,7 @@ import (
 	"vitess.io/vitess/go/mysql/collations/colldata"
 
 	"github.com/shoaldb/shoal/engine"
+	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -47,6 +48,11 @@ func (ss *Session) SetClientCharset(id collations.ID) {
 // afterSet re-reads the session's character set after a SET that may
 // change it (SET NAMES, SET CHARACTER SET, SET character_set_...).
 func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error {
+	if replicaset.NamesDriftVar(query) {
+		if err := s.eng.Replicas().ReadDrift(ctx, &ss.Session); err != nil {
+			return err
+		}
+	}
 	if !sqlparse.ContainsFold(query, "names") && !sqlparse.ContainsFold(query, "character") {
 		return nil
 	}

@@ -109,8 +109,17 @@ var mergeDefaults = []struct {
 }
 
 // ownDefaultsDiffer reports whether the session set a variable of
-// mergeDefaults that query depends on.
+// mergeDefaults that query depends on, or one that changes what a read
+// returns (engine/replicaset/drift.go).
 func ownDefaultsDiffer(ss *Session, query string) bool {
+	switch d := ss.Drift(); {
+	case d.All:
+		return true
+	case d.TimeNames && (sqlparse.ContainsFold(query, "name") || sqlparse.ContainsFold(query, "date_format") || sqlparse.ContainsFold(query, "str_to_date")):
+		return true // MONTHNAME, DAYNAME, DATE_FORMAT's %M %W %a %b
+	case d.WeekFormat && sqlparse.ContainsFold(query, "week"):
+		return true
+	}
 	for _, d := range mergeDefaults {
 		if ss.SetsChanged(d.name) && d.affects(query) {
 			return true

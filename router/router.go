@@ -98,7 +98,16 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 		}
 	}
 	start := time.Now()
-	sctx := newStmtContext(ctx, start.Add(s.cfg.QueryTimeout.D()))
+	timeout := s.cfg.QueryTimeout.D()
+	// The session's own max_statement_time, when it set a shorter one:
+	// MariaDB's limit and error, whichever path the statement takes.
+	sessionLimit := false
+	// (Not for a SET, which MariaDB does not time out: the one that
+	// lifts the limit must run.)
+	if st := ss.Drift().StatementTime; st > 0 && st < timeout && !startsWithFold(query, "SET") {
+		timeout, sessionLimit = st, true
+	}
+	sctx := newStmtContext(ctx, start.Add(timeout))
 	if ctx.Done() != s.ctx.Done() {
 		// A front end's own context (a Flight RPC's) ends at shutdown
 		// too; the MySQL front end's is the router's already (or one of
@@ -116,7 +125,11 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
 	err := s.query(ctx, ss, query, callback)
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		err = sqlerr.Timeout(s.cfg.QueryTimeout.D())
+		if sessionLimit {
+			err = sqlerr.New(sqlerr.ErrStatementTimeout, "70100", "Query execution was interrupted (max_statement_time exceeded)")
+		} else {
+			err = sqlerr.Timeout(s.cfg.QueryTimeout.D())
+		}
 	}
 	err = sqlerr.ToMySQL(err)
 	s.metrics.Observe(ss.Kind, err, time.Since(start))

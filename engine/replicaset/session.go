@@ -28,6 +28,9 @@ type Session struct {
 	// open is the count of open session connections of backend's
 	// replica (Set.sessions), decremented when backend closes.
 	open *atomic.Int64
+	// drift is how the session's settings differ from a fresh
+	// connection's (drift.go).
+	drift Drift
 }
 
 // Database is the session's current database ("" for none).
@@ -49,6 +52,7 @@ func (ss *Session) CloseBackend() {
 func (ss *Session) Reset() {
 	ss.CloseBackend()
 	ss.sets = nil
+	ss.drift = Drift{}
 }
 
 // SetsChanged reports whether the session ran a SET that mentions name.

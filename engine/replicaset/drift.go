@@ -1,0 +1,121 @@
+package replicaset
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shoaldb/shoal/replica"
+)
+
+// Settings the fragments and the in-memory engine assume.
+//
+// Fragments run on the workers' own connections and the final stage and
+// the in-memory engine evaluate with a fresh connection's settings: a
+// session that changed one of those that change a read's answer gets
+// wrong rows from them (TIMESTAMP values in another time zone, `||` read
+// as OR under PIPES_AS_CONCAT, "x" as a string under ANSI_QUOTES, English
+// month names under lc_time_names = 'de_DE'). Such a session's reads run
+// on its replica connection, which has its settings; the router asks for
+// the Drift after each SET that names one of them.
+
+// Drift says how a session's settings differ from a fresh connection's in
+// ways that change what a read returns.
+type Drift struct {
+	// All: time_zone, sql_select_limit or an sql_mode that changes
+	// parsing or evaluation: every read runs on the replica.
+	All bool
+	// TimeNames: lc_time_names (month and day names, DATE_FORMAT).
+	TimeNames bool
+	// WeekFormat: default_week_format (WEEK without a mode).
+	WeekFormat bool
+	// StatementTime is the session's max_statement_time when it set one
+	// (0: none): the router ends the statement there with MariaDB's 1969
+	// whichever path it takes.
+	StatementTime time.Duration
+}
+
+// driftVars are the variables a SET must name for Drift to be read again.
+var driftVars = []string{"sql_mode", "time_zone", "sql_select_limit", "lc_time_names", "default_week_format", "max_statement_time"}
+
+// NamesDriftVar reports whether a SET statement names one of the settings
+// Drift covers.
+func NamesDriftVar(stmt string) bool {
+	lower := strings.ToLower(stmt)
+	for _, v := range driftVars {
+		if strings.Contains(lower, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// readModes are the sql_mode flags that change what a SELECT parses to or
+// returns (the combination modes are listed with their parts by
+// @@sql_mode, and are here too for a server that lists them alone).
+var readModes = map[string]bool{
+	"REAL_AS_FLOAT": true, "PIPES_AS_CONCAT": true, "ANSI_QUOTES": true, "IGNORE_SPACE": true,
+	"ONLY_FULL_GROUP_BY": true, "NO_UNSIGNED_SUBTRACTION": true, "NO_BACKSLASH_ESCAPES": true,
+	"HIGH_NOT_PRECEDENCE": true, "PAD_CHAR_TO_FULL_LENGTH": true, "EMPTY_STRING_IS_NULL": true,
+	"TIME_ROUND_FRACTIONAL": true, "ANSI": true, "ORACLE": true, "MSSQL": true, "DB2": true,
+	"POSTGRESQL": true, "MAXDB": true, "MYSQL323": true, "MYSQL40": true,
+}
+
+// readModesDiffer reports whether two @@sql_mode values differ in a flag
+// of readModes.
+func readModesDiffer(a, b string) bool {
+	set := func(s string) map[string]bool {
+		m := map[string]bool{}
+		for _, f := range strings.Split(strings.ToUpper(s), ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				m[f] = true
+			}
+		}
+		return m
+	}
+	x, y := set(a), set(b)
+	for f := range readModes {
+		if x[f] != y[f] {
+			return true
+		}
+	}
+	return false
+}
+
+// Drift is the session's drift as last read (ReadDrift).
+func (ss *Session) Drift() Drift { return ss.drift }
+
+// ReadDrift reads the session's settings on its replica connection against
+// the server's globals (a fresh connection's), after a SET naming one of
+// them, and keeps the result for Drift.
+func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
+	b, err := s.SessionBackend(ctx, ss)
+	if err != nil {
+		return err
+	}
+	r, err := b.Fetch(`SELECT @@session.sql_mode, @@global.sql_mode,
+		@@session.time_zone <> @@global.time_zone OR @@session.sql_select_limit <> @@global.sql_select_limit,
+		@@session.lc_time_names <> @@global.lc_time_names,
+		@@session.default_week_format <> @@global.default_week_format,
+		IF(@@session.max_statement_time <> @@global.max_statement_time, @@session.max_statement_time, 0)`, 1)
+	if err != nil {
+		if replica.Broken(err) {
+			ss.CloseBackend()
+		}
+		return err
+	}
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 6 {
+		return nil
+	}
+	row := r.Rows[0]
+	ss.drift = Drift{
+		All:        row[2].ToString() == "1" || readModesDiffer(row[0].ToString(), row[1].ToString()),
+		TimeNames:  row[3].ToString() == "1",
+		WeekFormat: row[4].ToString() == "1",
+	}
+	if sec, err := strconv.ParseFloat(row[5].ToString(), 64); err == nil && sec > 0 {
+		ss.drift.StatementTime = time.Duration(sec * float64(time.Second))
+	}
+	return nil
+}
