@@ -31,7 +31,7 @@ func shoalExec(t *testing.T, q string) {
 }
 
 // pinnedCount is how many generated queries each pinned test runs.
-func pinnedCount(t *testing.T) int { return envInt(t, "SHOAL_PINNED_QUERIES", 200) }
+func pinnedCount(t *testing.T) int { return envInt(t, "SHOAL_PINNED_QUERIES", 200/raceShare) }
 
 // TestPinnedWholeTable pins ontime whole and runs the generated single-table
 // queries: through Shoal they run in memory (or, for what the engine does

@@ -137,7 +137,7 @@ func TestPinnedValueFilters(t *testing.T) {
 		{"SELECT day, COUNT(*), SUM(amount), MAX(amount) FROM " + name + " WHERE %s GROUP BY day ORDER BY day DESC LIMIT 5", true},
 		{"SELECT COUNT(*), MIN(at), MAX(at) FROM " + name + " WHERE %s", false},
 	}
-	n := envInt(t, "SHOAL_PINNED_QUERIES", 200)
+	n := envInt(t, "SHOAL_PINNED_QUERIES", 200/raceShare)
 	wantFast, fast := 0, 0
 	for i := 0; i < n; i++ {
 		tp := templates[i%len(templates)]
