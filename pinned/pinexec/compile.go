@@ -172,6 +172,9 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 		if err != nil {
 			return nil, err
 		}
+		if err := p.modeled(e, cols); err != nil {
+			return nil, err
+		}
 		src := sqlparser.String(e)
 		csrc := src
 		if p.join != nil {
@@ -496,6 +499,31 @@ func (p *Program) columns(e sqlparser.Expr) ([]int, error) {
 	return cols, bad
 }
 
+// modeled refuses an expression over a column whose values the in-memory
+// engine does not hold the way the server computes with them (found with
+// ordinary SQL over a pinned table of such columns): BIT (kept as bytes:
+// b + 0, BIT_COUNT, MIN and BIT_XOR came out wrong or failed), TIME
+// (compared and sorted as text: '-10:59:59' < '-11:00:00'), and an ENUM
+// or SET inside an expression (e + 0 needs the member numbers). Such a
+// statement runs on the replicas, or over the pin's definition.
+func (p *Program) modeled(e sqlparser.Expr, cols []int) error {
+	_, bare := e.(*sqlparser.ColName)
+	for _, c := range cols {
+		col := p.columnAt(c)
+		if col == nil || col.Field == nil {
+			continue
+		}
+		f := col.Field
+		switch {
+		case f.Type == sqltypes.Bit || f.Type == sqltypes.Time:
+			return unsupported("%s reads %s, a %s column the in-memory engine does not model", sqlparser.String(e), col.Name, f.Type)
+		case !bare && (f.Type == sqltypes.Enum || f.Type == sqltypes.Set):
+			return unsupported("%s computes with %s, an %s column (member numbers)", sqlparser.String(e), col.Name, f.Type)
+		}
+	}
+	return nil
+}
+
 func collationOf(f *querypb.Field) collations.ID {
 	if f == nil || f.Charset == 63 {
 		return 0
@@ -570,4 +598,19 @@ func (p *Program) smallInt(e sqlparser.Expr) bool {
 		}
 	}
 	return false
+}
+
+// columnAt is the column at a slot of the rows expressions read: the
+// joined row's with a join, else the table's.
+func (p *Program) columnAt(c int) *pinned.Column {
+	if p.join != nil {
+		if c < len(p.join.cols) {
+			return p.join.cols[c]
+		}
+		return nil
+	}
+	if c < len(p.t.Cols) {
+		return p.t.Cols[c]
+	}
+	return nil
 }
