@@ -195,6 +195,18 @@ func TestPreparedStatements(t *testing.T) {
 		{"rows distributed", "select id, Carrier, ArrDelayMinutes from ontime where Origin = ? order by ArrDelayMinutes desc, id limit 10", true, []any{"SFO"}},
 		{"error", "select nosuchcolumn from ontime where id = ?", true, []any{1}},
 		{"empty result", "select Carrier, count(*) from ontime where YearD = ? group by Carrier", true, []any{1800}},
+		// Drivers that bind every value as text send LIMIT '3': the
+		// server takes the number (it was bound as a quoted literal: 1064).
+		{"limit as a string", "select Carrier, count(*) from ontime group by Carrier order by 2 desc, 1 limit ?", true, []any{"3"}},
+		{"limit and offset as strings", "select Carrier, count(*) from ontime group by Carrier order by 2 desc, 1 limit ? offset ?", true, []any{"2", "1"}},
+		// An alias whose text is inside a bound literal ('%Y-%m' holds m)
+		// keeps its name (it was renamed "?").
+		{"alias inside a literal", "select date_format(FlightDate, ?) m, count(*) from ontime where YearD = ? group by m order by m", true, []any{"%Y-%m", 2004}},
+		// FLOAT: the text protocol writes 6 significant digits, the binary
+		// one the float's own (2.3333333): read from the replica's own
+		// prepared statement.
+		{"float", "select id, cast(Distance / 7 as float) f from ontime where id < ? order by id limit 5", true, []any{500}},
+		{"float aggregate", "select Carrier, max(cast(Distance / 7 as float)) f from ontime where YearD > ? group by Carrier", true, []any{2000}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

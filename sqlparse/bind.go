@@ -40,12 +40,34 @@ func (b *Bound) OriginalName(name string, at *int) (string, bool) {
 	if name == "" || *at >= len(b.Text) {
 		return "", false
 	}
-	i := strings.Index(b.Text[*at:], name)
-	if i < 0 {
-		return "", false
+	// A column is named by its whole select item: an occurrence of the
+	// name inside another item (a literal '%Y-%m' holding an alias m) is
+	// skipped; the first whole item decides.
+	for from := *at; from < len(b.Text); {
+		i := strings.Index(b.Text[from:], name)
+		if i < 0 {
+			return "", false
+		}
+		lo, hi := from+i, from+i+len(name)
+		from = lo + 1
+		if selectItem(b.Text, lo, hi) {
+			*at = hi
+			return b.original(lo, hi)
+		}
+		for _, sp := range b.Spans {
+			// A string literal named by its value.
+			if sp[0] < lo && hi < sp[1] && hi-lo == sp[1]-sp[0]-2 && selectItem(b.Text, sp[0], sp[1]) {
+				*at = sp[1]
+				return "?", true
+			}
+		}
 	}
-	lo, hi := *at+i, *at+i+len(name)
-	*at = hi
+	return "", false
+}
+
+// original maps text[lo:hi], an expression holding bound literals, back
+// to the text as prepared.
+func (b *Bound) original(lo, hi int) (string, bool) {
 	covers := false
 	olo, ohi := lo, hi
 	for _, sp := range b.Spans {
@@ -57,9 +79,6 @@ func (b *Bound) OriginalName(name string, at *int) (string, bool) {
 		case sp[0] >= lo && sp[1] <= hi: // inside
 			covers = true
 			ohi -= sp[1] - sp[0] - 1
-		case sp[0] <= lo && hi <= sp[1]: // a string literal named by its value
-			*at = sp[1]
-			return "?", true
 		default: // cut: not a whole expression
 			return "", false
 		}
@@ -68,4 +87,67 @@ func (b *Bound) OriginalName(name string, at *int) (string, bool) {
 		return "", false
 	}
 	return b.Orig[olo:ohi], true
+}
+
+// selectItem reports whether text[lo:hi] is a whole select item: after
+// SELECT (or DISTINCT) or a comma, and before a comma, FROM or another
+// clause, or the end (not before an alias).
+func selectItem(text string, lo, hi int) bool {
+	before := strings.ToLower(strings.TrimRight(text[:lo], " \t\r\n"))
+	switch {
+	case strings.HasSuffix(before, ","):
+	case endsWithWord(before, "select"), endsWithWord(before, "distinct"), endsWithWord(before, "all"):
+	default:
+		return false
+	}
+	after := strings.ToLower(strings.TrimLeft(text[hi:], " \t\r\n"))
+	if after == "" || after[0] == ',' || after[0] == ';' {
+		return true
+	}
+	for _, kw := range []string{"from", "where", "group", "having", "order", "limit", "union", "into", "for", "lock", "window"} {
+		if strings.HasPrefix(after, kw) && (len(after) == len(kw) || !isIdentByte(after[len(kw)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func endsWithWord(s, w string) bool {
+	return strings.HasSuffix(s, w) && (len(s) == len(w) || !isIdentByte(s[len(s)-len(w)-1]))
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// InLimit reports whether the marker at pos of a prepared statement is a
+// LIMIT or OFFSET count (LIMIT ?, LIMIT n, ?, OFFSET ?), where the server
+// takes a string parameter as the number it spells: bound as a quoted
+// literal it would be a syntax error.
+func InLimit(stmt string, pos int) bool {
+	prev := func(end int) (string, int) {
+		i := end
+		for i > 0 && (stmt[i-1] == ' ' || stmt[i-1] == '\t' || stmt[i-1] == '\n' || stmt[i-1] == '\r') {
+			i--
+		}
+		j := i
+		for j > 0 && (isIdentByte(stmt[j-1]) || stmt[j-1] == '?') {
+			j--
+		}
+		if j == i && i > 0 {
+			j = i - 1 // one punctuation byte
+		}
+		return strings.ToLower(stmt[j:i]), j
+	}
+	tok, at := prev(pos)
+	switch tok {
+	case "limit", "offset":
+		return true
+	case ",":
+		if n, at2 := prev(at); n == "?" || n != "" && strings.Trim(n, "0123456789") == "" {
+			tok, _ = prev(at2)
+			return tok == "limit"
+		}
+	}
+	return false
 }

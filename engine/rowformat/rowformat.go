@@ -22,10 +22,14 @@ import (
 const notFixedDec = 31
 
 // FixedFloats reports whether some result column is a floating-point
-// column with fixed decimals, whose text the protocol changes.
+// column whose text loses what the binary protocol keeps: one with fixed
+// decimals, or any FLOAT (the text protocol writes 6 significant digits,
+// 2.33333, where the binary value is the float's, 2.3333333). A binary
+// protocol client of such a statement gets it from the replica's own
+// prepared statement.
 func FixedFloats(fields []*querypb.Field) bool {
 	for _, f := range fields {
-		if sqltypes.IsFloat(f.Type) && f.Decimals < notFixedDec {
+		if sqltypes.IsFloat(f.Type) && (f.Decimals < notFixedDec || f.Type == sqltypes.Float32) {
 			return true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"vitess.io/vitess/go/mysql"
@@ -183,6 +184,13 @@ func (h *handler) bind(prepare *mysql.PrepareData) (*sqlparse.Bound, error) {
 		}
 		if lits[i], err = literal(bv); err != nil {
 			return nil, err
+		}
+		// LIMIT ? bound to a string ('3', as drivers that bind every
+		// value as text send it): the server takes the number.
+		if len(lits[i]) > 2 && lits[i][0] == '\'' && sqlparse.InLimit(prepare.PrepareStmt, marks[i]) {
+			if n := lits[i][1 : len(lits[i])-1]; strings.Trim(n, "0123456789") == "" {
+				lits[i] = n
+			}
 		}
 	}
 	return sqlparse.Bind(prepare.PrepareStmt, marks, lits), nil
