@@ -12,7 +12,7 @@ import (
 // BIT_XOR(b), AVG(b), e + 0 failed or came out wrong, and tm < '-11:00:00'
 // compared text. Statements over those now run on the replicas (pinexec
 // Program.modeled), and SUM/AVG of DATE, DATETIME and TIMESTAMP in memory
-// (temporalNumber); the rest still run in memory.
+// (literal.TemporalNumber); the rest still run in memory.
 func TestPinnedTypedColumns(t *testing.T) {
 	const name = "pin_types"
 	for _, q := range []string{

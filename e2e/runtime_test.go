@@ -60,7 +60,7 @@ func TestRuntimeErrorsAsServer(t *testing.T) {
 			t.Errorf("%s: got %v, want error 1690 (BIGINT value is out of range)", q, got.err)
 		}
 	}
-	// A date summed over the pin, as a number (pinexec temporalNumber).
+	// A date summed over the pin, as a number (pinexec/literal TemporalNumber).
 	got, err := rawShoal.query("SELECT Carrier, SUM(FlightDate), AVG(FlightDate), BIT_OR(FlightDate) FROM rt_pin GROUP BY Carrier ORDER BY 1")
 	if err != nil {
 		t.Fatal(err)

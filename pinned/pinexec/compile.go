@@ -172,7 +172,7 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 		if err != nil {
 			return nil, err
 		}
-		if err := p.modeled(e, cols); err != nil {
+		if err := modeled(p, e, cols); err != nil {
 			return nil, err
 		}
 		src := sqlparser.String(e)
@@ -506,10 +506,10 @@ func (p *Program) columns(e sqlparser.Expr) ([]int, error) {
 // (compared and sorted as text: '-10:59:59' < '-11:00:00'), and an ENUM
 // or SET inside an expression (e + 0 needs the member numbers). Such a
 // statement runs on the replicas, or over the pin's definition.
-func (p *Program) modeled(e sqlparser.Expr, cols []int) error {
+func modeled(p *Program, e sqlparser.Expr, cols []int) error {
 	_, bare := e.(*sqlparser.ColName)
 	for _, c := range cols {
-		col := p.columnAt(c)
+		col := columnAt(p, c)
 		if col == nil || col.Field == nil {
 			continue
 		}
@@ -602,7 +602,7 @@ func (p *Program) smallInt(e sqlparser.Expr) bool {
 
 // columnAt is the column at a slot of the rows expressions read: the
 // joined row's with a join, else the table's.
-func (p *Program) columnAt(c int) *pinned.Column {
+func columnAt(p *Program, c int) *pinned.Column {
 	if p.join != nil {
 		if c < len(p.join.cols) {
 			return p.join.cols[c]

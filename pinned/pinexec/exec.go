@@ -1,7 +1,6 @@
 package pinexec
 
 import (
-	"bytes"
 	"context"
 	"runtime"
 	"sync/atomic"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned/pinexec/literal"
 )
 
 // Sink receives one partition's output. It may be called from several
@@ -266,9 +266,9 @@ func (part *partition) preAggregate() error {
 			v = x
 			switch a.fn {
 			case aggSum:
-				v = temporalNumber(v)
+				v = literal.TemporalNumber(v)
 			case aggBitAnd, aggBitOr, aggBitXor:
-				v = temporalInteger(v)
+				v = literal.TemporalInteger(v)
 			}
 		}
 		if a.fn == aggCount {
@@ -288,52 +288,6 @@ func (part *partition) preAggregate() error {
 		return part.flushAgg()
 	}
 	return nil
-}
-
-// temporalNumber is a DATE, DATETIME, TIMESTAMP or TIME value as the
-// number SUM, AVG and the BIT_ aggregates read (MariaDB sums DATE
-// '1988-01-01' as 19880101 and TIME '-1:02:03' as -10203); other values
-// are returned as they are. Without it a sum over a temporal column
-// reached the partial's DECIMAL column as date text and failed.
-func temporalNumber(v sqltypes.Value) sqltypes.Value {
-	switch v.Type() {
-	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
-	default:
-		return v
-	}
-	raw := v.Raw()
-	neg := len(raw) > 0 && raw[0] == '-'
-	digits := make([]byte, 0, len(raw)+1)
-	for _, c := range raw {
-		if c >= '0' && c <= '9' || c == '.' {
-			digits = append(digits, c)
-		}
-	}
-	for len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || digits[0] == '.' {
-		digits = append([]byte{'0'}, digits...)
-	}
-	out := digits
-	if neg {
-		out = append([]byte{'-'}, digits...)
-	}
-	return sqltypes.MakeTrusted(sqltypes.Decimal, out)
-}
-
-// temporalInteger is temporalNumber for the BIT_ aggregates: the number's
-// integer part, as an integer.
-func temporalInteger(v sqltypes.Value) sqltypes.Value {
-	n := temporalNumber(v)
-	if n.Type() != sqltypes.Decimal {
-		return v
-	}
-	raw := n.Raw()
-	if i := bytes.IndexByte(raw, '.'); i >= 0 {
-		raw = raw[:i]
-	}
-	return sqltypes.MakeTrusted(sqltypes.Int64, raw)
 }
 
 var (

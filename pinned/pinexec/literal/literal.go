@@ -7,11 +7,13 @@
 // That is exact only when the literal is read with the rules MySQL
 // applies to that comparison, which depend on both sides' types; each
 // function here reads one literal form and refuses every other, so a
-// statement whose literal it cannot place keeps the evaluated path. It
-// imports vitess' parser alone.
+// statement whose literal it cannot place keeps the evaluated path.
+// TemporalNumber reads a temporal value as the number SUM and the BIT_
+// aggregates take. It imports vitess' parser and value types alone.
 package literal
 
 import (
+	"bytes"
 	"math"
 	"regexp"
 	"slices"
@@ -19,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 )
 
@@ -207,4 +210,50 @@ func Float(e sqlparser.Expr) (float64, bool) {
 		f = -f
 	}
 	return f, true
+}
+
+// TemporalNumber is a DATE, DATETIME, TIMESTAMP or TIME value as the
+// number SUM, AVG and the BIT_ aggregates read (MariaDB sums DATE
+// '1988-01-01' as 19880101 and TIME '-1:02:03' as -10203); other values
+// are returned as they are. Without it a sum over a temporal column
+// reached the partial's DECIMAL column as date text and failed.
+func TemporalNumber(v sqltypes.Value) sqltypes.Value {
+	switch v.Type() {
+	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp, sqltypes.Time:
+	default:
+		return v
+	}
+	raw := v.Raw()
+	neg := len(raw) > 0 && raw[0] == '-'
+	digits := make([]byte, 0, len(raw)+1)
+	for _, c := range raw {
+		if c >= '0' && c <= '9' || c == '.' {
+			digits = append(digits, c)
+		}
+	}
+	for len(digits) > 1 && digits[0] == '0' && digits[1] != '.' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || digits[0] == '.' {
+		digits = append([]byte{'0'}, digits...)
+	}
+	out := digits
+	if neg {
+		out = append([]byte{'-'}, digits...)
+	}
+	return sqltypes.MakeTrusted(sqltypes.Decimal, out)
+}
+
+// TemporalInteger is TemporalNumber for the BIT_ aggregates: the number's
+// integer part, as an integer.
+func TemporalInteger(v sqltypes.Value) sqltypes.Value {
+	n := TemporalNumber(v)
+	if n.Type() != sqltypes.Decimal {
+		return v
+	}
+	raw := n.Raw()
+	if i := bytes.IndexByte(raw, '.'); i >= 0 {
+		raw = raw[:i]
+	}
+	return sqltypes.MakeTrusted(sqltypes.Int64, raw)
 }

@@ -1,4 +1,4 @@
-package pinexec
+package literal
 
 import (
 	"testing"
@@ -20,12 +20,12 @@ func TestTemporalNumber(t *testing.T) {
 		{sqltypes.NewInt64(42), "42"},
 		{sqltypes.NULL, ""},
 	} {
-		got := temporalNumber(c.v)
+		got := TemporalNumber(c.v)
 		if got.ToString() != c.want {
-			t.Errorf("temporalNumber(%v) = %q, want %q", c.v, got.ToString(), c.want)
+			t.Errorf("TemporalNumber(%v) = %q, want %q", c.v, got.ToString(), c.want)
 		}
 		if c.v.Type() != sqltypes.Int64 && !c.v.IsNull() && got.Type() != sqltypes.Decimal {
-			t.Errorf("temporalNumber(%v) has type %v, want DECIMAL", c.v, got.Type())
+			t.Errorf("TemporalNumber(%v) has type %v, want DECIMAL", c.v, got.Type())
 		}
 	}
 }
@@ -41,9 +41,9 @@ func TestTemporalInteger(t *testing.T) {
 		{sqltypes.NewInt64(42), "42", sqltypes.Int64},
 		{sqltypes.NewVarChar("x"), "x", sqltypes.VarChar},
 	} {
-		got := temporalInteger(c.v)
+		got := TemporalInteger(c.v)
 		if got.ToString() != c.want || got.Type() != c.typ {
-			t.Errorf("temporalInteger(%v) = %v %q, want %v %q", c.v, got.Type(), got.ToString(), c.typ, c.want)
+			t.Errorf("TemporalInteger(%v) = %v %q, want %v %q", c.v, got.Type(), got.ToString(), c.typ, c.want)
 		}
 	}
 }
