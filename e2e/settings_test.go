@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"strings"
 	"testing"
 )
@@ -24,7 +25,12 @@ func TestSessionSettings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { c.Close() })
+		// Discarded, not returned to the pool: the pools are shared by
+		// every test, and a SET must not outlive this one.
+		t.Cleanup(func() {
+			_ = c.Raw(func(any) error { return driver.ErrBadConn })
+			c.Close()
+		})
 		return c
 	}
 	// TIMESTAMP values are sent in the session's time zone.
@@ -80,8 +86,10 @@ func TestSessionSettings(t *testing.T) {
 		if got.err != nil || want.err != nil || !equalRows(got.rows, want.rows) {
 			t.Errorf("after %s, %s:\n got %v %v\nwant %v %v", c.set, c.q, got.err, head(got.rows), want.err, head(want.rows))
 		}
-		if _, err := s.ExecContext(ctx, c.reset); err != nil {
-			t.Fatalf("%s: %v", c.reset, err)
+		for _, x := range []*sql.Conn{s, d} {
+			if _, err := x.ExecContext(ctx, c.reset); err != nil {
+				t.Fatalf("%s: %v", c.reset, err)
+			}
 		}
 		if !strings.HasPrefix(explainConn(t, s, c.q), "split ") {
 			t.Errorf("after %s, %s is not distributed again", c.reset, c.q)
