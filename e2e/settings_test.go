@@ -67,7 +67,7 @@ func TestSessionSettings(t *testing.T) {
 			"SELECT WEEK(MIN(FlightDate)), Carrier FROM ontime GROUP BY Carrier ORDER BY Carrier"},
 	} {
 		s, d := conn(env.shoal), conn(env.direct)
-		if !strings.HasPrefix(explainConn(t, s, c.q), "split ") {
+		if !strings.HasPrefix(explainOn(t, s, c.q), "split ") {
 			t.Fatalf("%s is not distributed before %s: pick another statement", c.q, c.set)
 		}
 		for _, x := range []*sql.Conn{s, d} {
@@ -91,7 +91,7 @@ func TestSessionSettings(t *testing.T) {
 				t.Fatalf("%s: %v", c.reset, err)
 			}
 		}
-		if !strings.HasPrefix(explainConn(t, s, c.q), "split ") {
+		if !strings.HasPrefix(explainOn(t, s, c.q), "split ") {
 			t.Errorf("after %s, %s is not distributed again", c.reset, c.q)
 		}
 	}
@@ -103,7 +103,7 @@ func TestSessionSettings(t *testing.T) {
 	if _, err := w.ExecContext(ctx, "SET SESSION sql_mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'"); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(explainConn(t, w, dq), "split ") {
+	if !strings.HasPrefix(explainOn(t, w, dq), "split ") {
 		t.Errorf("a write-only sql_mode made %s pass through", dq)
 	}
 
@@ -127,17 +127,4 @@ func TestSessionSettings(t *testing.T) {
 	if r, err = queryArgs(s, q); err != nil || r.err != nil {
 		t.Errorf("after max_statement_time = 0: %v %v", err, r.err)
 	}
-}
-
-func explainConn(t *testing.T, c *sql.Conn, q string) string {
-	t.Helper()
-	r, err := queryArgs(c, "EXPLAIN "+q)
-	if err != nil || r.err != nil {
-		t.Fatalf("EXPLAIN %s: %v %v", q, err, r.err)
-	}
-	var lines []string
-	for _, row := range r.rows {
-		lines = append(lines, row[0])
-	}
-	return strings.Join(lines, "\n")
 }

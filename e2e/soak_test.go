@@ -320,10 +320,10 @@ func rowsString(rows *sql.Rows, err error) (string, error) {
 	return b.String(), rows.Err()
 }
 
-// explainOn returns db's EXPLAIN of q.
-func explainOn(t *testing.T, db *sql.DB, q string) string {
+// explainOn returns db's EXPLAIN of q (a pool or one connection).
+func explainOn(t *testing.T, db queryer, q string) string {
 	t.Helper()
-	r, err := query(db, "EXPLAIN "+q)
+	r, err := queryArgs(db, "EXPLAIN "+q)
 	if err != nil || r.err != nil {
 		t.Fatalf("EXPLAIN %s: %v %v", q, err, r.err)
 	}
