@@ -502,8 +502,8 @@ func (p *Program) columns(e sqlparser.Expr) ([]int, error) {
 // modeled refuses an expression over a column whose values the in-memory
 // engine does not hold the way the server computes with them (found with
 // ordinary SQL over a pinned table of such columns): BIT (kept as bytes:
-// b + 0, BIT_COUNT, MIN and BIT_XOR came out wrong or failed), TIME
-// (compared and sorted as text: '-10:59:59' < '-11:00:00'), and an ENUM
+// b + 0, BIT_COUNT, MIN and BIT_XOR came out wrong or failed), TIME inside
+// an expression (compared as text: '-10:59:59' < '-11:00:00'), and an ENUM
 // or SET inside an expression (e + 0 needs the member numbers). Such a
 // statement runs on the replicas, or over the pin's definition.
 func modeled(p *Program, e sqlparser.Expr, cols []int) error {
@@ -515,7 +515,7 @@ func modeled(p *Program, e sqlparser.Expr, cols []int) error {
 		}
 		f := col.Field
 		switch {
-		case f.Type == sqltypes.Bit || f.Type == sqltypes.Time:
+		case f.Type == sqltypes.Bit, !bare && f.Type == sqltypes.Time:
 			return unsupported("%s reads %s, a %s column the in-memory engine does not model", sqlparser.String(e), col.Name, f.Type)
 		case !bare && (f.Type == sqltypes.Enum || f.Type == sqltypes.Set):
 			return unsupported("%s computes with %s, an %s column (member numbers)", sqlparser.String(e), col.Name, f.Type)
