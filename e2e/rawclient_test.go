@@ -12,7 +12,6 @@ import (
 	"github.com/go-sql-driver/mysql"
 	vtmysql "vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/mysql/sqlerror"
-	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/replica"
@@ -95,7 +94,7 @@ func (s *rawSide) query(q string) (*result, error) {
 	// replica.Stream decodes the column definitions as sent: vitess'
 	// ExecuteFetch adds NUM_FLAG to every numeric column on both sides,
 	// which hid a flag Shoal sent and MariaDB does not.
-	qr, err := fetchAsSent(c, q)
+	qr, err := (&replica.Conn{MySQL: c}).Fetch(q, -1) // all rows, flags as sent
 	if err != nil {
 		var se *sqlerror.SQLError
 		if errors.As(err, &se) && se.Number() < sqlerror.CRUnknownError {
@@ -128,26 +127,6 @@ func (s *rawSide) query(q string) (*result, error) {
 		r.rows = append(r.rows, out)
 	}
 	return r, nil
-}
-
-// fetchAsSent runs q on c and reads its whole result with replica.Stream.
-func fetchAsSent(c *vtmysql.Conn, q string) (*sqltypes.Result, error) {
-	b := &replica.Conn{MySQL: c}
-	st, err := b.StartStream(q)
-	if err != nil {
-		return nil, err
-	}
-	qr := &sqltypes.Result{Fields: st.Fields()}
-	for {
-		row, err := st.Next()
-		if err != nil {
-			return nil, err
-		}
-		if row == nil {
-			return qr, nil
-		}
-		qr.Rows = append(qr.Rows, row)
-	}
 }
 
 // fieldDef renders what a client learns from a column definition.
