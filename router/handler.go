@@ -115,7 +115,8 @@ func ownDefaultsDiffer(ss *Session, query string) bool {
 	switch d := ss.Drift(); {
 	case d.All:
 		return true
-	case d.TimeNames && (sqlparse.ContainsFold(query, "name") || sqlparse.ContainsFold(query, "date_format") || sqlparse.ContainsFold(query, "str_to_date")):
+	case d.TimeNames && (sqlparse.ContainsFold(query, "monthname") || sqlparse.ContainsFold(query, "dayname") ||
+		sqlparse.ContainsFold(query, "date_format") || sqlparse.ContainsFold(query, "str_to_date")):
 		return true // MONTHNAME, DAYNAME, DATE_FORMAT's %M %W %a %b
 	case d.WeekFormat && sqlparse.ContainsFold(query, "week"):
 		return true
