@@ -91,6 +91,9 @@ type Expr struct {
 	// converts: the expression names a character set or collation itself
 	// (CONVERT, CAST, COLLATE).
 	converts bool
+	// retype are the text columns typed binary it reads (textTyped):
+	// their values are bound as text.
+	retype []int
 }
 
 // Collation is the collation of the expression's result when it is text
@@ -141,11 +144,70 @@ type Layout struct {
 	n      int
 	// key digests the layout for the compile memo (memo.go).
 	key [sha256.Size]byte
+	// retype are the offsets of text columns typed binary (textTyped).
+	retype []int
+}
+
+// textTyped types as text the columns vitess types binary for their
+// BINARY flag although they have a character set: a _bin collation
+// (utf8mb4_bin, latin1_bin) or COLLATE …_bin. Typed VARBINARY,
+// evalengine evaluates them as binary strings (UPPER and LOWER change
+// nothing, CHAR_LENGTH counts bytes, comparisons ignore the collation);
+// MySQL evaluates them as the text they are. Only utf8mb4, utf8mb3 and
+// ascii text: the bytes such a column's values arrive in are its own,
+// while a latin1_bin fragment column arrives as utf8mb4 and stays so
+// (engine/rowformat.RecodedCharset converts text types only), and is
+// better compared as bytes than read as latin1. It returns the fields (a
+// copy when one changed) and the offsets changed, whose values Eval
+// retypes too.
+func textTyped(fields []*querypb.Field) ([]*querypb.Field, []int) {
+	var retype []int
+	out := fields
+	for i, f := range fields {
+		if f == nil || f.Charset == collations.CollationBinaryID || f.Charset == 0 {
+			continue
+		}
+		coll := colldata.Lookup(collations.ID(f.Charset))
+		if coll == nil {
+			continue
+		}
+		switch coll.Charset().Name() {
+		case "utf8mb4", "utf8mb3", "ascii":
+		default:
+			continue
+		}
+		t, ok := textType(f.Type)
+		if !ok {
+			continue
+		}
+		if retype == nil {
+			out = slices.Clone(fields)
+		}
+		c := f.CloneVT()
+		c.Type = t
+		out[i] = c
+		retype = append(retype, i)
+	}
+	return out, retype
+}
+
+// textType is the text type of a binary string type.
+func textType(t querypb.Type) (querypb.Type, bool) {
+	switch t {
+	case sqltypes.VarBinary:
+		return sqltypes.VarChar, true
+	case sqltypes.Binary:
+		return sqltypes.Char, true
+	case sqltypes.Blob:
+		return sqltypes.Text, true
+	}
+	return t, false
 }
 
 // NewLayout builds a layout; fields may be shorter than names or nil.
 func NewLayout(names []string, fields []*querypb.Field) *Layout {
-	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names), key: layoutKey(names, fields)}
+	fields, retype := textTyped(fields)
+	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names), key: layoutKey(names, fields), retype: retype}
 	for i, n := range names {
 		l.index[strings.ToLower(n)] = i
 	}
@@ -185,6 +247,7 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	ast = equivalents(rewriteNotLike(ast))
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast)}
+	ast = columnCollations(ast, layout, e.vt.CollationEnv())
 	var hostTypes []evalengine.Type // types of the synthetic columns
 	cfg := &evalengine.Config{
 		Environment: e.vt,
@@ -268,6 +331,11 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	}
 	slices.Sort(read)
 	x.cols = slices.Compact(read)
+	for _, c := range layout.retype {
+		if _, ok := slices.BinarySearch(x.cols, c); ok {
+			x.retype = append(x.retype, c)
+		}
+	}
 	if err := e.probe(x, layout); err != nil {
 		return nil, fmt.Errorf("final expression %q cannot be evaluated exactly: %w", src, err)
 	}
@@ -363,6 +431,74 @@ func hostColumn(name string) (int, bool) {
 	}
 	i, err := strconv.Atoi(rest)
 	return i, err == nil
+}
+
+// columnCollations gives the text columns of ast their collation as
+// MySQL ranks it. MySQL gives a column's collation (IMPLICIT) precedence
+// over a literal's (COERCIBLE), so `u = 'strasse'` compares under u's
+// collation and 'Straße' is equal under utf8mb4_unicode_ci; evalengine
+// types a column as coercible as a literal, and merged the two collations
+// to a binary comparison. Where every text column a value reads has the
+// same collation, other than the connection's, they are marked with it
+// (u COLLATE utf8mb4_unicode_ci: EXPLICIT, which wins over literals as
+// IMPLICIT does). Each operand of AND, OR, XOR and NOT is a value of its
+// own (`b LIKE 'B%' AND u LIKE 's%'`). Columns of different collations in
+// one value are left as they are: there MySQL's rules between columns
+// (a Unicode character set wins) are evalengine's too.
+func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Environment) sqlparser.Expr {
+	switch n := ast.(type) {
+	case *sqlparser.AndExpr:
+		return &sqlparser.AndExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+	case *sqlparser.OrExpr:
+		return &sqlparser.OrExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+	case *sqlparser.XorExpr:
+		return &sqlparser.XorExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+	case *sqlparser.NotExpr:
+		return &sqlparser.NotExpr{Expr: columnCollations(n.Expr, layout, env)}
+	}
+	conn := env.DefaultConnectionCharset()
+	textColl := func(col *sqlparser.ColName) collations.ID {
+		i, ok := layout.index[strings.ToLower(col.Name.String())]
+		if !ok || i >= len(layout.fields) || layout.fields[i] == nil {
+			return collations.Unknown
+		}
+		f := layout.fields[i]
+		if !sqltypes.IsText(f.Type) || f.Charset == collations.CollationBinaryID {
+			return collations.Unknown
+		}
+		return collations.ID(f.Charset)
+	}
+	one, mixed := collations.Unknown, false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if col, ok := n.(*sqlparser.ColName); ok {
+			switch c := textColl(col); {
+			case c == collations.Unknown:
+			case one == collations.Unknown:
+				one = c
+			case c != one:
+				mixed = true
+			}
+		}
+		return true, nil
+	}, ast)
+	if mixed || one == collations.Unknown || one == conn || !env.IsSupported(one) {
+		return ast
+	}
+	name := env.LookupName(one)
+	if name == "" {
+		return ast
+	}
+	return sqlparser.Rewrite(sqlparser.Clone(ast), nil, func(c *sqlparser.Cursor) bool {
+		col, ok := c.Node().(*sqlparser.ColName)
+		if !ok || textColl(col) != one {
+			return true
+		}
+		if _, inside := c.Parent().(*sqlparser.CollateExpr); inside {
+			return true
+		}
+		c.Replace(&sqlparser.CollateExpr{Expr: col, Collation: name})
+		return true
+	}).(sqlparser.Expr)
 }
 
 // probe evaluates x over a row of typed sample values and over a row of
@@ -523,7 +659,7 @@ func (v *Evaluator) True(x *Expr, row []sqltypes.Value) (bool, error) {
 // expression has host calls, the row's layout columns followed by the
 // host calls' results.
 func (v *Evaluator) bind(x *Expr, row []sqltypes.Value) error {
-	if len(x.hosts) == 0 {
+	if len(x.hosts) == 0 && len(x.retype) == 0 {
 		v.env.Row = row
 		return nil
 	}
@@ -533,6 +669,13 @@ func (v *Evaluator) bind(x *Expr, row []sqltypes.Value) error {
 			v.buf = append(v.buf, row[i])
 		} else {
 			v.buf = append(v.buf, sqltypes.NULL)
+		}
+	}
+	for _, c := range x.retype {
+		if c < len(v.buf) {
+			if t, ok := textType(v.buf[c].Type()); ok {
+				v.buf[c] = sqltypes.MakeTrusted(t, v.buf[c].Raw())
+			}
 		}
 	}
 	for _, h := range x.hosts {
