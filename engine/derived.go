@@ -266,7 +266,7 @@ func (s *ephemeral) materialize(ctx context.Context, pr *prepared, name string) 
 	if err != nil {
 		return nil, err
 	}
-	return buildRows(s.mem, derivedSchema, name, pr.fields, c.rows)
+	return buildRows(s.mem, derivedSchema, name, ownCollations(pr), c.rows)
 }
 
 // collector gathers a result's rows (a derived table's, a branch's).

@@ -63,9 +63,10 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 	if err != nil {
 		return err
 	}
+	real := &realCols{Rows: into}
 	rows := func(r *sqltypes.Result) error { // a merged or passthrough result
 		if r.Fields != nil {
-			if err := into.Fields(r.Fields); err != nil {
+			if err := real.Fields(r.Fields); err != nil {
 				return err
 			}
 		}
@@ -77,14 +78,24 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 		return nil
 	}
 	if pr == nil {
+		real.real = s.prep.unconverted(ctx, db, "SELECT * FROM ("+source+") AS `shoal_pin` LIMIT 0")
 		return s.Passthrough(ctx, ss, source, rows)
 	}
-	if err := into.Fields(pr.fields); err != nil {
+	plain := !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields)
+	if plain {
+		// The fragments' columns carry their real collations already.
+		if real.real, err = rowformat.RealCharsets(pr.fields, pr.fragFields); err != nil {
+			return err
+		}
+	} else if rowformat.HasCharColumns(pr.fields) {
+		real.real = s.prep.unconverted(ctx, db, pr.plan.MetaSQL)
+	}
+	if err := real.Fields(pr.fields); err != nil {
 		return err
 	}
 	qid := strconv.FormatUint(s.queryID.Next(), 10)
 	var st *schedule.Stats
-	if !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields) {
+	if plain {
 		// A plain scan: the workers' batches are the table's rows.
 		st, err = s.run(ctx, pr, qid, schedule.LockedSink(func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
@@ -186,7 +197,7 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 	if sh := s.shape(key); sh != nil && sh.described && sh.metaHead == metaHead && sh.fragHead == fragHead {
 		s.metrics.ShapeHits.Inc()
 		pr, err = s.compilePrepared(p, sh.fields, sh.fragFields)
-	} else if pr, err = s.prepareSQL(ctx, db, p, d, frag, false); err == nil { // pins hold utf8mb4 text
+	} else if pr, err = s.prepareSQL(ctx, db, p, d, frag, true); err == nil { // pins hold each column's own collation (pinfields.go)
 		s.updateShape(key, func(n *shapeInfo) {
 			n.fields, n.fragFields, n.metaHead, n.fragHead, n.described = pr.fields, pr.fragFields, metaHead, fragHead, true
 		})

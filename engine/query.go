@@ -95,9 +95,10 @@ type merger struct {
 }
 
 func (s *merger) execute(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
-	if pr.recode != nil {
+	if pr.recode != nil && pr.prog == nil {
 		// Fragment columns in another charset than utf8mb4 arrive
 		// converted to it: back to their own before anything reads them.
+		// (The in-memory engine reads no such column: pinfields.go.)
 		run, mem := s.run, s.mem
 		s = &merger{cfg: s.cfg, env: s.env, mem: s.mem, wholeMerges: s.wholeMerges, run: func(ctx context.Context, pr *prepared, qid string, sink schedule.Sink) (*schedule.Stats, error) {
 			return run(ctx, pr, qid, func(rank int, bs []arrow.RecordBatch) error {

@@ -558,6 +558,9 @@ func (p *Pin) loadFrom(ctx context.Context, addr string, out []*querypb.Field) (
 		names = p.spec.Names
 	}
 	for i, f := range st.fields {
+		if c, ok := st.collations[strings.ToLower(st.selectCols[nk+i])]; ok && f.Charset != 63 {
+			f.Charset = c
+		}
 		f.Name = names[i]
 	}
 	if spec.Agg != nil {

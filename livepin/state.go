@@ -25,8 +25,11 @@ type state struct {
 	addr, pos string
 	table     *replstream.Table
 	fields    []*querypb.Field // the pin's columns
-	keyIdx    []int            // primary key columns in the table's row
-	projIdx   []int            // the pin's columns in the table's row
+	// collations are the text columns' own, by lower-case name
+	// (ownCollations).
+	collations map[string]uint32
+	keyIdx     []int // primary key columns in the table's row
+	projIdx    []int // the pin's columns in the table's row
 	// selectCols are the key then the pin's columns: what the load reads.
 	selectCols []string
 	where      *evalexpr.Expr // over the table's row; nil: every row
@@ -151,6 +154,9 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	if len(r.Fields) != len(names) {
 		return fmt.Errorf("%s: information_schema has %d columns, SELECT * %d", src, len(names), len(r.Fields))
 	}
+	if st.collations, err = ownCollations(conn, src, r.Fields); err != nil {
+		return err
+	}
 	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc}
 	if spec.Where != "" {
 		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, r.Fields)); err != nil {
@@ -160,6 +166,39 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	}
 	st.mentions = regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(spec.SrcTable) + `($|[^0-9a-z_$])`)
 	return nil
+}
+
+// ownCollations reads each column's own collation: a converted result
+// (character_set_results utf8mb4, what the snapshot reads) says
+// utf8mb4_general_ci of every text column, but the pin groups, compares
+// and filters by the column's collation (utf8mb4_bin keeps 'b' and 'B'
+// apart). The values need no conversion: a followed table's text is
+// utf8mb4, utf8mb3 or ascii (prepare). It sets them on fields, the
+// converted columns of SELECT * FROM src, and returns them by name.
+func ownCollations(conn *mysql.Conn, src string, fields []*querypb.Field) (map[string]uint32, error) {
+	if _, err := conn.ExecuteFetch("SET character_set_results = NULL", 0, false); err != nil {
+		return nil, err
+	}
+	r, err := conn.ExecuteFetch("SELECT * FROM "+src+" LIMIT 0", 0, true)
+	if _, rerr := conn.ExecuteFetch("SET character_set_results = utf8mb4", 0, false); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Fields) != len(fields) {
+		return nil, fmt.Errorf("%s: %d columns unconverted, %d converted", src, len(r.Fields), len(fields))
+	}
+	out := map[string]uint32{}
+	for i, f := range fields {
+		raw := r.Fields[i]
+		if f.Charset == 63 || raw.Charset == 63 || !(sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type)) {
+			continue
+		}
+		f.Charset = raw.Charset
+		out[strings.ToLower(f.Name)] = raw.Charset
+	}
+	return out, nil
 }
 
 // keyOf encodes a primary key's values.

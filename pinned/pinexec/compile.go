@@ -503,9 +503,12 @@ func (p *Program) columns(e sqlparser.Expr) ([]int, error) {
 // engine does not hold the way the server computes with them (found with
 // ordinary SQL over a pinned table of such columns): BIT (kept as bytes:
 // b + 0, BIT_COUNT, MIN and BIT_XOR came out wrong or failed), TIME inside
-// an expression (compared as text: '-10:59:59' < '-11:00:00'), and an ENUM
-// or SET inside an expression (e + 0 needs the member numbers). Such a
-// statement runs on the replicas, or over the pin's definition.
+// an expression (compared as text: '-10:59:59' < '-11:00:00'), an ENUM
+// or SET inside an expression (e + 0 needs the member numbers), and text
+// in a character set other than utf8mb4, utf8mb3 or ascii (the pin holds
+// it as utf8mb4 under the column's own collation, latin1_swedish_ci: see
+// engine/pinfields.go). Such a statement runs on the replicas, or over
+// the pin's definition.
 func modeled(p *Program, e sqlparser.Expr, cols []int) error {
 	_, bare := e.(*sqlparser.ColName)
 	for _, c := range cols {
@@ -520,8 +523,29 @@ func modeled(p *Program, e sqlparser.Expr, cols []int) error {
 		case !bare && (f.Type == sqltypes.Enum || f.Type == sqltypes.Set):
 			return unsupported("%s computes with %s, an %s column (member numbers)", sqlparser.String(e), col.Name, f.Type)
 		}
+		if cs := foreignCharset(p, f); cs != "" {
+			return unsupported("%s reads %s, a %s column the pin holds as utf8mb4", sqlparser.String(e), col.Name, cs)
+		}
 	}
 	return nil
+}
+
+// foreignCharset is the character set of a text column whose values are
+// not held in it ("" for utf8mb4, utf8mb3, ascii, binary and non-text).
+func foreignCharset(p *Program, f *querypb.Field) string {
+	if f.Charset == 63 || !(sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type)) {
+		return ""
+	}
+	name := p.env.Collations().LookupName(collations.ID(f.Charset))
+	if name == "" {
+		return ""
+	}
+	cs, _, _ := strings.Cut(name, "_")
+	switch cs {
+	case "utf8mb4", "utf8mb3", "utf8", "ascii":
+		return ""
+	}
+	return cs
 }
 
 func collationOf(f *querypb.Field) collations.ID {
