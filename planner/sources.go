@@ -107,11 +107,16 @@ func chooseSplit(srcs []*source) (*source, string, error) {
 		}
 	}
 	if best == nil {
-		// Nothing to cut on: the whole statement is one fragment. It still
-		// runs through a worker, so the merge, result metadata, EXPLAIN
-		// and limits behave as for any distributed query; which table is
-		// named does not matter, as no range is bound.
-		return largest, "no integer primary key (nor DATE, DATETIME or other primary key) and no configured split column: one fragment", nil
+		if len(largest.tbl.Partitions) > 1 {
+			// Nothing to cut on but the table's partitions: one fragment
+			// per partition (select.go); which table is named does not
+			// matter otherwise, as no range is bound.
+			return largest, "no integer primary key (nor DATE, DATETIME or other primary key) and no configured split column: one fragment", nil
+		}
+		// Nothing to cut on at all: one fragment would run the replica's
+		// own plan on one core behind an extra hop (and describe its
+		// columns less exactly), so the replica answers it.
+		return nil, "", notDist("no table to split: %s has no primary key (nor a configured split column), and one fragment would only add a hop to the replica's own plan", largest.tbl.Name)
 	}
 	if best.nullable {
 		return nil, "", notDist("the largest table %s is on the null-supplying side of an outer join", best.tbl.Name)
