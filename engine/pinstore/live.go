@@ -282,11 +282,14 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	if s.live.pins == nil {
 		s.live.pins = map[string]*liveEntry{}
 	}
-	old := s.live.pins[key]
+	var oldPin *livepin.Pin
+	if old := s.live.pins[key]; old != nil {
+		oldPin = old.pin
+	}
 	s.live.pins[key] = e
 	s.live.mu.Unlock()
-	if old != nil && old.pin != nil {
-		old.pin.Stop()
+	if oldPin != nil {
+		oldPin.Stop()
 	}
 	addrs := s.src.ReplicaAddrs()
 	publish := func(t *pinned.Table) error {
@@ -324,6 +327,14 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 		}
 		return nil, sqlerr.New(sqlerr.ErrOutOfResources, "HY000", "CACHE TABLE %s OPTIONS ('refresh' = 'live'): %v", key, err)
 	}
+	if s.live.pins[key] != e {
+		// Replaced or dropped while it loaded: nobody else would stop
+		// it. Stop waits for the pin, whose publish takes s.live.mu.
+		s.live.mu.Unlock()
+		p.Stop()
+		s.live.mu.Lock() // for the deferred Unlock
+		return nil, sqlerr.New(sqlerr.ErrOutOfResources, "HY000", "CACHE TABLE %s OPTIONS ('refresh' = 'live'): the pin was replaced or dropped while it loaded", key)
+	}
 	e.pin = p
 	s.wg.Add(1)
 	go func() {
@@ -359,14 +370,17 @@ func (s *Store) putLive(t *pinned.Table) error {
 func (s *Store) stopLive(db, name string, drop bool) (found bool) {
 	key := db + "." + name
 	s.live.mu.Lock()
-	e := s.live.pins[key]
+	var p *livepin.Pin
+	if e := s.live.pins[key]; e != nil {
+		p = e.pin
+	}
 	delete(s.live.pins, key)
 	if drop {
 		found = s.pins.Delete(db, name)
 	}
 	s.live.mu.Unlock()
-	if e != nil && e.pin != nil {
-		e.pin.Stop()
+	if p != nil {
+		p.Stop()
 	}
 	return found
 }
@@ -374,13 +388,23 @@ func (s *Store) stopLive(db, name string, drop bool) (found bool) {
 // liveStatus is the status of the live pin db.name; ok is false for a
 // pin that is not live.
 func (s *Store) liveStatus(db, name string) (st livepin.Status, ok bool) {
-	s.live.mu.Lock()
-	e := s.live.pins[db+"."+name]
-	s.live.mu.Unlock()
-	if e == nil || e.pin == nil {
+	p := s.livePin(db, name)
+	if p == nil {
 		return st, false
 	}
-	return e.pin.Status(), true
+	return p.Status(), true
+}
+
+// livePin is the running live pin db.name, nil when there is none or it
+// is still loading. cacheLive sets an entry's pin under s.live.mu, so it
+// is read under it too.
+func (s *Store) livePin(db, name string) *livepin.Pin {
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	if e := s.live.pins[db+"."+name]; e != nil {
+		return e.pin
+	}
+	return nil
 }
 
 // liveSpecOf is the spec a running live pin was started with.
@@ -410,14 +434,12 @@ func (s *Store) refreshLive(ctx context.Context, spec livepin.Spec) (*pinned.Tab
 // false when db.name is not a live pin (nothing to wait for); replica is
 // the replica it follows, for the caller's error.
 func (s *Store) WaitLive(ctx context.Context, db, name, floor string) (live bool, replica string, err error) {
-	s.live.mu.Lock()
-	e := s.live.pins[db+"."+name]
-	s.live.mu.Unlock()
-	if e == nil || e.pin == nil {
+	p := s.livePin(db, name)
+	if p == nil {
 		return false, "", nil
 	}
-	err = e.pin.WaitFor(ctx, floor)
-	return true, e.pin.Status().Replica, err
+	err = p.WaitFor(ctx, floor)
+	return true, p.Status().Replica, err
 }
 
 // fieldsOnly is a Rows that keeps the columns and drops the rows (the
