@@ -34,7 +34,7 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 	if len(fields) == 0 {
 		return callback(&sqltypes.Result{})
 	}
-	if binaryRows(ctx) && rowformat.FixedFloats(fields) {
+	if rowformat.BinaryRows(ctx) && rowformat.FixedFloats(fields) {
 		if err := st.Close(); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/coldefs"
@@ -63,10 +64,23 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 	if err != nil {
 		return err
 	}
-	real := &realCols{Rows: into}
+	var plain bool
+	var own []*querypb.Field // each text column's own collation (pinstore.OwnCollations)
+	switch {
+	case pr == nil:
+		own = s.prep.unconverted(ctx, db, "SELECT * FROM ("+source+") AS `shoal_pin` LIMIT 0")
+	case !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields):
+		plain = true // the fragments' columns carry their own collations already
+		if own, err = rowformat.RealCharsets(pr.fields, pr.fragFields); err != nil {
+			return err
+		}
+	case rowformat.HasCharColumns(pr.fields):
+		own = s.prep.unconverted(ctx, db, pr.plan.MetaSQL)
+	}
+	into = pinstore.OwnCollations(into, own)
 	rows := func(r *sqltypes.Result) error { // a merged or passthrough result
 		if r.Fields != nil {
-			if err := real.Fields(r.Fields); err != nil {
+			if err := into.Fields(r.Fields); err != nil {
 				return err
 			}
 		}
@@ -78,19 +92,9 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 		return nil
 	}
 	if pr == nil {
-		real.real = s.prep.unconverted(ctx, db, "SELECT * FROM ("+source+") AS `shoal_pin` LIMIT 0")
 		return s.Passthrough(ctx, ss, source, rows)
 	}
-	plain := !pr.plan.Aggregate && len(pr.order) == 0 && pr.plan.Limit < 0 && pr.plan.Hidden == 0 && len(pr.fragFields) == len(pr.fields)
-	if plain {
-		// The fragments' columns carry their real collations already.
-		if real.real, err = rowformat.RealCharsets(pr.fields, pr.fragFields); err != nil {
-			return err
-		}
-	} else if rowformat.HasCharColumns(pr.fields) {
-		real.real = s.prep.unconverted(ctx, db, pr.plan.MetaSQL)
-	}
-	if err := real.Fields(pr.fields); err != nil {
+	if err := into.Fields(pr.fields); err != nil {
 		return err
 	}
 	qid := strconv.FormatUint(s.queryID.Next(), 10)

@@ -26,12 +26,12 @@ import (
 // scan order, which a merge of partial sums does not repeat: such a
 // statement runs on a replica when one holds its tables.
 func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr *prepared, callback func(*sqltypes.Result) error) error {
-	binary := binaryRows(ctx) && rowformat.FixedFloats(pr.fields)
+	binary := rowformat.BinaryRows(ctx) && rowformat.FixedFloats(pr.fields)
 	if binary && (pr.pin == nil || pr.pin.Whole) {
 		return s.passBinary(ctx, ss, query, pr.fields, callback)
 	}
 	orig := callback
-	callback = toClient(ctx, callback)
+	callback = rowformat.ToClientOf(ctx, callback)
 	var err error
 	sent := false
 	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them

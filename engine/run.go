@@ -7,6 +7,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/shoaldb/shoal/engine/route"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
@@ -31,7 +32,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 	s.metrics.PlanHits.Inc()
 	if e.pr == nil {
 		if e.derived {
-			if handled, err := s.eph.tryDerived(ctx, ss, query, toClient(ctx, callback)); handled {
+			if handled, err := s.eph.tryDerived(ctx, ss, query, rowformat.ToClientOf(ctx, callback)); handled {
 				return true, err
 			}
 		}
@@ -103,7 +104,7 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 			// Planned, so not over a derived table: no second parse.
 			return s.Passthrough(ctx, ss, query, callback)
 		}
-		if handled, err := s.eph.tryDerived(ctx, ss, query, toClient(ctx, callback)); handled {
+		if handled, err := s.eph.tryDerived(ctx, ss, query, rowformat.ToClientOf(ctx, callback)); handled {
 			return err
 		}
 		return s.Passthrough(ctx, ss, query, callback)
@@ -115,7 +116,7 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 // RunUnion runs a UNION ALL whose branches distribute, the outer statement
 // in memory; handled is false when it is not such a statement.
 func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, callback func(*sqltypes.Result) error) (bool, error) {
-	return s.eph.RunUnion(ctx, ss, u, toClient(ctx, callback))
+	return s.eph.RunUnion(ctx, ss, u, rowformat.ToClientOf(ctx, callback))
 }
 
 // SelectProcesslist answers a SELECT over information_schema.PROCESSLIST
@@ -123,5 +124,5 @@ func (s *Engine) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt, c
 // such a statement), in memory; handled
 // is false when sel does not read that table.
 func (s *Engine) SelectProcesslist(ctx context.Context, ss *Session, connID uint32, sel *ast.SelectStmt, list func() []observe.ProcRow, callback func(*sqltypes.Result) error) (bool, error) {
-	return s.eph.SelectProcesslist(ctx, ss, connID, sel, list, toClient(ctx, callback))
+	return s.eph.SelectProcesslist(ctx, ss, connID, sel, list, rowformat.ToClientOf(ctx, callback))
 }

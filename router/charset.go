@@ -6,8 +6,8 @@ import (
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 
-	"github.com/shoaldb/shoal/engine"
 	"github.com/shoaldb/shoal/engine/replicaset"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -76,7 +76,7 @@ func (ss *Session) charsetRoute(ctx context.Context, query string) (context.Cont
 		return ctx, false
 	case "utf8mb3", "utf8":
 		if ss.charsetID != collations.Unknown {
-			return engine.WithClientCharset(ctx, ss.charsetID), false
+			return rowformat.WithClientCharset(ctx, ss.charsetID), false
 		}
 	}
 	return ctx, readsOnly(query)

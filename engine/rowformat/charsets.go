@@ -218,3 +218,28 @@ func ToClient(id collations.ID, callback func(*sqltypes.Result) error) func(*sql
 		return callback(r)
 	}
 }
+
+// OwnCollations is fs with each character column's collation replaced by
+// own(i) where that is a collation (not 0) and differs; utf8mb4Only keeps
+// only collations of utf8mb4 (values held as utf8mb4 whose collation
+// would say another charset are left as they are). fs is not changed; a
+// copy is returned when a column changes.
+func OwnCollations(fs []*querypb.Field, own func(i int) uint32, utf8mb4Only bool) []*querypb.Field {
+	out := fs
+	for i, f := range fs {
+		c := own(i)
+		if !CharField(f) || c == 0 || c == f.Charset || c == BinaryCollation {
+			continue
+		}
+		if coll := colldata.Lookup(collations.ID(c)); utf8mb4Only && (coll == nil || coll.Charset().Name() != "utf8mb4") {
+			continue
+		}
+		if &out[0] == &fs[0] {
+			out = slices.Clone(fs)
+		}
+		g := f.CloneVT()
+		g.Charset = c
+		out[i] = g
+	}
+	return out
+}

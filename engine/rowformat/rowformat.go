@@ -2,9 +2,12 @@
 // for a result column: the text protocol's DECIMAL scale, DOUBLE/FLOAT
 // with the column's decimals or in shortest form, DATETIME/TIME
 // fractional digits, integers without a fraction; and the binary
-// protocol's full-precision fixed-decimals floats. It owns no state and
-// imports only vitess' value and decimal packages: the engine's result
-// writer, derived tables and UNION ALL call it for every row.
+// protocol's full-precision fixed-decimals floats; the character set
+// conversions and collations of result columns (charsets.go); and which
+// protocol and client character set a statement's context asks for
+// (output.go). It owns no state and imports only vitess' value,
+// decimal and collation packages: the engine's result writer, derived
+// tables and UNION ALL call it for every row.
 package rowformat
 
 import (

@@ -13,8 +13,8 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
-	"github.com/shoaldb/shoal/engine"
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/router"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -142,7 +142,7 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 		return sqlerr.ToMySQL(err)
 	}
 	var fields []*querypb.Field
-	return h.run(engine.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
+	return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
 		switch {
 		case r.Fields != nil:
 			fields = make([]*querypb.Field, len(r.Fields))

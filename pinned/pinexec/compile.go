@@ -536,16 +536,12 @@ func foreignCharset(p *Program, f *querypb.Field) string {
 	if f.Charset == 63 || !(sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type)) {
 		return ""
 	}
-	name := p.env.Collations().LookupName(collations.ID(f.Charset))
-	if name == "" {
+	switch cs, _, _ := strings.Cut(p.env.Collations().LookupName(collations.ID(f.Charset)), "_"); cs {
+	case "", "utf8mb4", "utf8mb3", "utf8", "ascii":
 		return ""
+	default:
+		return cs
 	}
-	cs, _, _ := strings.Cut(name, "_")
-	switch cs {
-	case "utf8mb4", "utf8mb3", "utf8", "ascii":
-		return ""
-	}
-	return cs
 }
 
 func collationOf(f *querypb.Field) collations.ID {

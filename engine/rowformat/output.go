@@ -1,12 +1,15 @@
-package engine
+package rowformat
 
 import (
 	"context"
 
-	"github.com/shoaldb/shoal/engine/rowformat"
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 )
+
+// How a statement's rows go out, carried in its context: the protocol
+// (text or binary) and the client's character set. The front ends set
+// them; the engine's writers read them.
 
 // binaryRowsKey marks a statement whose rows go out in the binary
 // protocol (COM_STMT_EXECUTE).
@@ -20,7 +23,9 @@ func WithBinaryRows(ctx context.Context) context.Context {
 	return context.WithValue(ctx, binaryRowsKey{}, true)
 }
 
-func binaryRows(ctx context.Context) bool { b, _ := ctx.Value(binaryRowsKey{}).(bool); return b }
+// BinaryRows reports whether ctx's statement is answered in the binary
+// protocol (WithBinaryRows).
+func BinaryRows(ctx context.Context) bool { b, _ := ctx.Value(binaryRowsKey{}).(bool); return b }
 
 // The client's character set. Shoal's own results (distributed, in
 // memory, cached) are utf8mb4, as the coordinator reads them. A session
@@ -41,11 +46,11 @@ func WithClientCharset(ctx context.Context, cs collations.ID) context.Context {
 	return context.WithValue(ctx, clientCharsetKey{}, cs)
 }
 
-// toClient returns callback, converting what it is given to the
+// ToClientOf returns callback, converting what it is given to the
 // client's character set when ctx carries one (WithClientCharset).
-func toClient(ctx context.Context, callback func(*sqltypes.Result) error) func(*sqltypes.Result) error {
+func ToClientOf(ctx context.Context, callback func(*sqltypes.Result) error) func(*sqltypes.Result) error {
 	if id, ok := ctx.Value(clientCharsetKey{}).(collations.ID); ok {
-		return rowformat.ToClient(id, callback)
+		return ToClient(id, callback)
 	}
 	return callback
 }
