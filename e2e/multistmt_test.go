@@ -2,8 +2,12 @@ package e2e
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // TestMultiStatements: a client that enables CLIENT_MULTI_STATEMENTS may
@@ -64,4 +68,41 @@ func TestMultiStatements(t *testing.T) {
 	if err := db.QueryRow("select 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("connection unusable after a failed batch: %v", err)
 	}
+}
+
+// TestSeveralStatementsWithoutMultiStatements: a client that did not
+// enable CLIENT_MULTI_STATEMENTS and sends two statements in one query
+// gets the server's own answer — its syntax error 1064, naming the text
+// near the second statement and its line — and nothing runs, a write
+// included; the connection stays usable. Shoal answered 1235 with a
+// message of its own.
+func TestSeveralStatementsWithoutMultiStatements(t *testing.T) {
+	for _, q := range []string{
+		"select count(*) from ontime where Carrier = 'AA'; select count(*) from ontime where Carrier = 'DL'",
+		"select 1 ;\n  select 2",
+		"select Carrier, count(*) from ontime group by Carrier; delete from carriers",
+		"delete from carriers; select 1",
+	} {
+		got, err := rawShoal.query(q)
+		if err != nil {
+			t.Fatalf("shoal: %s: %v", q, err)
+		}
+		want, err := rawDirect.query(q)
+		if err != nil {
+			t.Fatalf("direct: %s: %v", q, err)
+		}
+		if got.err == nil || want.err == nil || got.err.Number != 1064 || got.err.Error() != want.err.Error() {
+			t.Errorf("%s:\nshoal  %v\ndirect %v", q, got.err, want.err)
+		}
+	}
+	// Prepared, the server refuses them at PREPARE with the same error.
+	for _, q := range []string{"select ? + 1; select 2", "select count(*) from ontime where Carrier = ?;\n select 1"} {
+		_, gerr := env.shoal.Prepare(q)
+		_, werr := env.direct.Prepare(q)
+		var g, w *mysql.MySQLError
+		if !errors.As(gerr, &g) || !errors.As(werr, &w) || g.Number != 1064 || w.Number != 1064 || !strings.Contains(g.Message, "near '"+strings.TrimSpace(strings.SplitN(q, ";", 2)[1])+"'") {
+			t.Errorf("prepare %q:\nshoal  %v\ndirect %v", q, gerr, werr)
+		}
+	}
+	diff(t, "select count(*) from carriers", true) // nothing deleted, the connections work
 }

@@ -42,7 +42,13 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 	}
 	if perr != nil || len(stmts) != 1 {
 		if len(stmts) > 1 {
-			return sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
+			// Several statements from a client that did not enable
+			// CLIENT_MULTI_STATEMENTS (with it, the server splits them
+			// before they get here): the server's answer is its own
+			// syntax error (1064, near the second statement, at its line).
+			// The replica connections do not enable it either, so the
+			// replica parses the text, refuses it and runs nothing.
+			return s.eng.Passthrough(ctx, &ss.Session, query, callback)
 		}
 		if isNamed(query) { // named.go
 			return namedUnparsed(query)

@@ -1,6 +1,10 @@
 package sqlparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
 
 // Lexical helpers for scanning statement text before (or instead of)
 // parsing it: the UTF-8 gate and the depth estimate skip comments and
@@ -66,4 +70,24 @@ func Truncate(s string, n int) string {
 		return s
 	}
 	return s[:n]
+}
+
+// Second is where the second of several statements in query begins, as a
+// server that was not asked for multi statements reports it in its syntax
+// error: the text from its first token on, and the 1-based line of that
+// token. first is the first statement as Parse returned it (its Text
+// ends with the semicolon).
+func Second(query string, first ast.StmtNode) (near string, line int) {
+	i := min(len(first.Text()), len(query))
+	for i < len(query) {
+		switch {
+		case strings.IndexByte(" \t\r\n", query[i]) >= 0:
+			i++
+		case IsCommentStart(query, i) && !strings.HasPrefix(query[i:], "/*!"):
+			i = CommentEnd(query, i)
+		default:
+			return query[i:], 1 + strings.Count(query[:i], "\n")
+		}
+	}
+	return "", 1 + strings.Count(query, "\n")
 }

@@ -387,8 +387,9 @@ func On(ctx context.Context, pool *replica.Pool, q string, maxRows int) ([]*quer
 func MetadataQuery(text string) (string, error) {
 	stmts, perr := sqlparse.Parse(text)
 	if perr != nil || len(stmts) != 1 {
-		if len(stmts) > 1 {
-			return "", sqlerr.New(sqlerr.ErrNotSupported, "42000", "Shoal runs one statement per query; send the statements separately")
+		if len(stmts) > 1 { // as the server refuses it: the text reaches no replica
+			near, line := sqlparse.Second(text, stmts[0])
+			return "", sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s' at line %d", sqlparse.Truncate(near, 80), line))
 		}
 		switch kind, why := planner.ClassifyUnparsed(text); kind {
 		case planner.Refuse:
