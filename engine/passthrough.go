@@ -6,6 +6,7 @@ import (
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/replica"
+	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
@@ -16,10 +17,18 @@ import (
 func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
 	ss.Kind = observe.KindPassthrough
 	query = s.overPins(ss.DB, query)
+	if ss.StaleWarnings() && sqlparse.ContainsFold(query, "warning") {
+		// SHOW WARNINGS, SHOW COUNT(*) WARNINGS, @@warning_count after a
+		// statement Shoal answered itself: not an earlier statement's.
+		s.clearWarnings(ctx, ss)
+	}
 	st, stop, err := s.rep.StartPassthrough(ctx, ss, query)
 	if err != nil {
+		ss.SetWarnings(0)
 		return err
 	}
+	// Registered first, run last: after the stream is read to its end.
+	defer func() { ss.SetWarnings(st.Warnings()) }()
 	defer func() {
 		if stop() {
 			ss.CloseBackend() // KILLed: the connection's state is unknown
@@ -88,4 +97,21 @@ func (s *Engine) passBinary(ctx context.Context, ss *Session, query string, fiel
 	return s.rep.StartBinary(ctx, ss, query, fields, chunkRows, func(rows [][]sqltypes.Value) error {
 		return callback(&sqltypes.Result{Rows: rows})
 	})
+}
+
+// clearWarnings clears the warnings on the session's replica connection,
+// as the client's last statement (one Shoal answered itself, reading a
+// table) would have on MariaDB.
+func (s *Engine) clearWarnings(ctx context.Context, ss *Session) {
+	// A statement that reads no table leaves them (MariaDB): this one
+	// reads a derived table.
+	st, stop, err := s.rep.StartPassthrough(ctx, ss, "DO (SELECT 1 FROM (SELECT 1) AS shoal_clear)")
+	if err != nil {
+		return
+	}
+	if cerr := st.Close(); stop() || cerr != nil {
+		ss.CloseBackend()
+		return
+	}
+	ss.WarningsCleared()
 }

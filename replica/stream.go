@@ -35,6 +35,8 @@ type Stream struct {
 	// affected is the OK packet's affected rows, for a statement with no
 	// result set.
 	affected uint64
+	// warnings is the count the result's last packet (OK or EOF) gives.
+	warnings uint16
 	// arena and slab hold the rows Next returned: their bytes and
 	// values, a few allocations per result instead of two per row. They
 	// belong to this statement's rows (never reused by the next).
@@ -122,7 +124,9 @@ func (b *Conn) StartStream(query string) (*Stream, error) {
 	switch data[0] {
 	case mysql.OKPacket:
 		s.done = true
-		s.affected, _, _ = lenEncInt(data, 1)
+		var pos int
+		s.affected, pos, _ = lenEncInt(data, 1)
+		s.warnings = okWarnings(data, pos)
 		return s, nil
 	case mysql.ErrPacket:
 		return nil, mysql.ParseErrorPacket(data)
@@ -179,6 +183,20 @@ func (s *Stream) Fields() []*querypb.Field { return s.fields }
 // set.
 func (s *Stream) RowsAffected() uint64 { return s.affected }
 
+// Warnings is the warning count the replica gave the statement, once its
+// result has been read to the end (Next returned nil).
+func (s *Stream) Warnings() uint16 { return s.warnings }
+
+// okWarnings reads an OK packet's warning count; pos is just past its
+// affected rows: the last insert id, the status flags and the warnings
+// follow.
+func okWarnings(data []byte, pos int) uint16 {
+	if _, pos, ok := lenEncInt(data, pos); ok && pos+4 <= len(data) {
+		return binary.LittleEndian.Uint16(data[pos+2 : pos+4])
+	}
+	return 0
+}
+
 // NextRaw returns the next row's packet as the replica sent it (the text
 // protocol's length-encoded values), valid until the next read on the
 // connection, or nil at the end of the result.
@@ -199,6 +217,13 @@ func (s *Stream) NextRaw() ([]byte, error) {
 	switch {
 	case data[0] == mysql.EOFPacket && s.isEOF(len(data)):
 		s.done = true
+		if s.b.MySQL.Capabilities&mysql.CapabilityClientDeprecateEOF == 0 {
+			if len(data) >= 3 { // 0xfe, warnings, status flags
+				s.warnings = binary.LittleEndian.Uint16(data[1:3])
+			}
+		} else if _, pos, ok := lenEncInt(data, 1); ok { // an OK packet headed 0xfe
+			s.warnings = okWarnings(data, pos)
+		}
 		return nil, nil
 	case data[0] == mysql.ErrPacket:
 		s.done = true

@@ -83,17 +83,21 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	switch {
 	case startsWithFold(query, "SHOW"):
 		if isShowReplicas(query) {
+			ss.Answered()
 			return s.eng.Replicas().ShowReplicas(callback)
 		}
 		if ok, err := s.showProcesslist(ss, query, callback); ok {
+			ss.Answered()
 			return err
 		}
 	case startsWithFold(query, "KILL"):
 		if id, queryOnly, ok := parseKill(query); ok {
+			ss.Answered()
 			return sqlerr.ToMySQL(s.kill(ss, id, queryOnly, callback))
 		}
 	case startsWithFold(query, "SELECT") && sqlparse.ContainsFold(query, "CONNECTION_ID"):
 		if ok, err := connectionID(query, ss, callback); ok {
+			ss.Answered()
 			return err
 		}
 	}
@@ -124,6 +128,9 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ss.Kind = ""
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
 	err := s.query(ctx, ss, query, callback)
+	if ss.Kind != observe.KindPassthrough {
+		ss.Answered() // the warning count sent is 0 (engine/replicaset Session.Warnings)
+	}
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		if sessionLimit {
 			err = sqlerr.New(sqlerr.ErrStatementTimeout, "70100", "Query execution was interrupted (max_statement_time exceeded)")

@@ -31,7 +31,43 @@ type Session struct {
 	// drift is how the session's settings differ from a fresh
 	// connection's (drift.go).
 	drift Drift
+	// Warnings is the warning count of the session's last statement as
+	// its result told the client: the replica's for a passthrough
+	// statement, 0 for one Shoal answered itself (whose warnings are not
+	// collected; docs/sql.md).
+	Warnings uint16
+	// heldWarnings: backend may hold warnings (MariaDB keeps them until
+	// a statement that reads a table, or makes warnings of its own);
+	// staleWarnings: and a statement Shoal answered itself came after
+	// them, so they are not the last statement's (SetWarnings, Answered,
+	// WarningsCleared).
+	heldWarnings, staleWarnings bool
 }
+
+// SetWarnings records the warning count the replica gave the session's
+// last statement, passed through on backend.
+func (ss *Session) SetWarnings(n uint16) {
+	ss.Warnings = n
+	if n > 0 {
+		ss.heldWarnings, ss.staleWarnings = true, false
+	}
+}
+
+// WarningsCleared records that backend holds no warnings.
+func (ss *Session) WarningsCleared() { ss.heldWarnings, ss.staleWarnings = false, false }
+
+// Answered records a statement Shoal answered without backend: the
+// client was told of no warnings, and whatever backend holds belongs to
+// an earlier statement.
+func (ss *Session) Answered() {
+	ss.Warnings = 0
+	ss.staleWarnings = ss.staleWarnings || ss.heldWarnings
+}
+
+// StaleWarnings reports whether backend holds warnings of a statement
+// before the session's last one: SHOW WARNINGS there would show them
+// (MariaDB clears them with every statement).
+func (ss *Session) StaleWarnings() bool { return ss.staleWarnings }
 
 // Database is the session's current database ("" for none).
 func (ss *Session) Database() string { return ss.DB }

@@ -56,7 +56,14 @@ func (h *handler) ComResetConnection(c *mysql.Conn) {
 	}
 }
 
-func (h *handler) WarningCount(*mysql.Conn) uint16 { return 0 }
+// WarningCount is the last statement's, as the replica counted them for
+// a statement passed through (0 for one Shoal answered itself).
+func (h *handler) WarningCount(c *mysql.Conn) uint16 {
+	if ss, ok := c.ClientData.(*router.Session); ok {
+		return ss.Warnings
+	}
+	return 0
+}
 
 func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
 	return h.run(h.r.Context(), c, query, callback)

@@ -1,0 +1,65 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/shoaldb/shoal/replica"
+)
+
+// TestWarnings: the warning count a client is told with a result, and
+// what SHOW WARNINGS says after it, are MariaDB's for statements that
+// pass through; a statement Shoal answers itself reports none (its
+// warnings are not collected: docs/sql.md) and does not leave an earlier
+// statement's warnings to show. Shoal told every client 0 warnings, and
+// SHOW WARNINGS after a distributed statement listed the warnings of the
+// statement passed through before it.
+func TestWarnings(t *testing.T) {
+	const distributed = "SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek"
+	if ex := explain(t, distributed); !strings.Contains(ex, "split ") {
+		t.Fatalf("%s is not distributed:\n%s", distributed, ex)
+	}
+	// Each side on one connection of its own, the same statements in turn.
+	run := func(side *rawSide, qs ...string) []string {
+		t.Helper()
+		c, err := side.get()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conn := &replica.Conn{MySQL: c}
+		var out []string
+		for _, q := range qs {
+			st, err := conn.StartStream(q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			var rows []string
+			for {
+				row, err := st.Next()
+				if err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+				if row == nil {
+					break
+				}
+				rows = append(rows, fmt.Sprint(row))
+			}
+			out = append(out, fmt.Sprintf("%s -> %d warning(s), rows %v", q, st.Warnings(), rows))
+		}
+		return out
+	}
+	for _, seq := range [][]string{
+		{"SELECT CAST('12abc' AS SIGNED), CAST('x' AS DOUBLE)", "SHOW WARNINGS", "SHOW COUNT(*) WARNINGS", "SELECT @@warning_count"},
+		{"SELECT CAST('12abc' AS SIGNED)", distributed, "SHOW WARNINGS", "SELECT @@warning_count", "SHOW COUNT(*) WARNINGS"},
+		{"SELECT CAST('12abc' AS SIGNED)", "SELECT 1", distributed, "SELECT 2", "SHOW WARNINGS"},
+	} {
+		got, want := run(rawShoal, seq...), run(rawDirect, seq...)
+		for i := range seq {
+			if got[i] != want[i] {
+				t.Errorf("statement %d of %q:\nshoal  %s\ndirect %s", i+1, seq, got[i], want[i])
+			}
+		}
+	}
+}
