@@ -248,14 +248,7 @@ func diffBags(t *testing.T, q string, ordered bool, bags map[int]string) *result
 	if len(bags) == 0 {
 		return diff(t, q, ordered)
 	}
-	got, err := rawShoal.query(q)
-	if err != nil {
-		t.Fatalf("shoal: %s: %v", q, err)
-	}
-	want, err := rawDirect.query(q)
-	if err != nil {
-		t.Fatalf("direct: %s: %v", q, err)
-	}
+	got, want := bothSides(t, q)
 	if cutJSONArray(got, want) {
 		// Documented (docs/sql.md): MariaDB cuts a JSON_ARRAYAGG longer
 		// than group_concat_max_len into text that is not JSON; Shoal

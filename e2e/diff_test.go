@@ -23,18 +23,26 @@ type result struct {
 
 func query(db *sql.DB, q string) (*result, error) { return queryArgs(db, q) }
 
-// diff runs q through Shoal and on the primary and reports differences.
-// ordered says the query's ORDER BY is total, so row order must match too.
-func diff(t *testing.T, q string, ordered bool) *result {
+// bothSides runs q through Shoal and on the primary, each as the client
+// sees it (a statement's error is part of the answer; a broken connection
+// fails the test).
+func bothSides(t *testing.T, q string) (got, want *result) {
 	t.Helper()
 	got, err := rawShoal.query(q)
 	if err != nil {
 		t.Fatalf("shoal: %s: %v", q, err)
 	}
-	want, err := rawDirect.query(q)
-	if err != nil {
+	if want, err = rawDirect.query(q); err != nil {
 		t.Fatalf("direct: %s: %v", q, err)
 	}
+	return got, want
+}
+
+// diff runs q through Shoal and on the primary and reports differences.
+// ordered says the query's ORDER BY is total, so row order must match too.
+func diff(t *testing.T, q string, ordered bool) *result {
+	t.Helper()
+	got, want := bothSides(t, q)
 	if cutJSONArray(got, want) {
 		t.Logf("documented refusal: %v", got.err)
 		return nil

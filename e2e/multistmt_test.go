@@ -83,14 +83,7 @@ func TestSeveralStatementsWithoutMultiStatements(t *testing.T) {
 		"select Carrier, count(*) from ontime group by Carrier; delete from carriers",
 		"delete from carriers; select 1",
 	} {
-		got, err := rawShoal.query(q)
-		if err != nil {
-			t.Fatalf("shoal: %s: %v", q, err)
-		}
-		want, err := rawDirect.query(q)
-		if err != nil {
-			t.Fatalf("direct: %s: %v", q, err)
-		}
+		got, want := bothSides(t, q)
 		if got.err == nil || want.err == nil || got.err.Number != 1064 || got.err.Error() != want.err.Error() {
 			t.Errorf("%s:\nshoal  %v\ndirect %v", q, got.err, want.err)
 		}

@@ -24,14 +24,7 @@ func TestRuntimeErrorsAsServer(t *testing.T) {
 		if !strings.HasPrefix(explain(t, q), "split ") {
 			t.Errorf("%s: not distributed, so the final stage is not tested:\n%s", q, explain(t, q))
 		}
-		got, err := rawShoal.query(q)
-		if err != nil {
-			t.Fatalf("shoal: %s: %v", q, err)
-		}
-		want, err := rawDirect.query(q)
-		if err != nil {
-			t.Fatalf("direct: %s: %v", q, err)
-		}
+		got, want := bothSides(t, q)
 		if want.err == nil {
 			t.Fatalf("%s: MariaDB does not fail: pick another overflow", q)
 		}
