@@ -70,6 +70,11 @@ const (
 	// ConsistencyPrimary makes every fragment wait for the primary's GTID
 	// position read when the statement starts.
 	ConsistencyPrimary = "primary"
+
+	// LiveFollowReplica and LiveFollowPrimary are the values of
+	// live_follow.
+	LiveFollowReplica = "replica"
+	LiveFollowPrimary = "primary"
 )
 
 // Replica is one MySQL replica with the worker placed next to it.
@@ -234,8 +239,15 @@ type Coordinator struct {
 	// ConsistencyNone (default), ConsistencyReplicaMin, ConsistencyPrimary.
 	Consistency string `yaml:"consistency,omitempty"`
 	// Primary is host:port of the replication primary, read (with the
-	// replica account) for its GTID position under consistency: primary.
+	// replica account) for its GTID position under consistency: primary,
+	// and followed by live pins under live_follow: primary.
 	Primary string `yaml:"primary,omitempty"`
+	// LiveFollow is whose binary log a live pin follows by default (a
+	// pin's OPTIONS ('follow' = …) overrides it): LiveFollowReplica (the
+	// default: the replica it loaded from) or LiveFollowPrimary (the
+	// primary, so replication's own lag is not part of the pin's; needs
+	// primary, and the replica account may read its binary log).
+	LiveFollow string `yaml:"live_follow,omitempty"`
 	// ConsistencyWait bounds how long a replica may take to reach the
 	// floor before the fragment is tried on another one (default 5s).
 	ConsistencyWait Duration `yaml:"consistency_wait,omitempty"`
@@ -565,6 +577,15 @@ func (c *Coordinator) Validate() error {
 		}
 	default:
 		return fmt.Errorf("config: consistency %q: use %s, %s or %s", c.Consistency, ConsistencyNone, ConsistencyReplicaMin, ConsistencyPrimary)
+	}
+	switch c.LiveFollow {
+	case "", LiveFollowReplica:
+	case LiveFollowPrimary:
+		if c.Primary == "" {
+			return fmt.Errorf("config: live_follow: primary needs primary: the host:port of the replication primary")
+		}
+	default:
+		return fmt.Errorf("config: live_follow %q: use %s or %s", c.LiveFollow, LiveFollowReplica, LiveFollowPrimary)
 	}
 	if c.ConsistencyWait < 0 {
 		return fmt.Errorf("config: consistency_wait must not be negative")

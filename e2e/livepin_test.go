@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -316,4 +317,89 @@ func TestLivePinFailover(t *testing.T) {
 	t.Logf("failover from %s to %s: position %s, %s events applied", followed, row["Live_replica"], row["Gtid_position"], row["Events_applied"])
 	restart()
 	replicasCaughtUp(t)
+}
+
+// TestLivePinFollowsPrimary pins a table live with 'follow' = 'primary':
+// with both replicas' SQL threads stopped the pin still reaches the
+// primary's position (it streams the primary's binary log), and a
+// TRUNCATE read from the primary before any replica has applied it makes
+// a reload that waits for the replica it reads, so the pin never goes
+// back to the rows before the TRUNCATE.
+func TestLivePinFollowsPrimary(t *testing.T) {
+	const tbl = "ontime.live_primary"
+	directExec(t, "DROP TABLE IF EXISTS "+tbl,
+		"CREATE TABLE "+tbl+" (id INT NOT NULL PRIMARY KEY, n INT NOT NULL, s VARCHAR(20) NOT NULL)")
+	t.Cleanup(func() {
+		env.shoal.Exec("UNCACHE TABLE IF EXISTS " + tbl)
+		env.direct.Exec("DROP TABLE IF EXISTS " + tbl)
+	})
+	var vals []string
+	for id := 1; id <= 500; id++ {
+		vals = append(vals, fmt.Sprintf("(%d, %d, 'r%d')", id, id%7, id))
+	}
+	directExec(t, "INSERT INTO "+tbl+" VALUES "+strings.Join(vals, ","))
+	replicasAndCatalog(t)
+	shoalExec(t, "CACHE TABLE "+tbl+" OPTIONS ('refresh' = 'live', 'follow' = 'primary')")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		got := liveCaughtUp(t, "live_primary")["Live_replica"]
+		if got == env.cluster.Primary {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the pin follows %q, want the primary %s", got, env.cluster.Primary)
+		}
+	}
+
+	var reps []*sql.DB
+	for _, r := range env.cluster.Replicas {
+		db, err := sql.Open("mysql", env.cluster.DSN(r.MySQL))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, db)
+	}
+	started := false
+	startReplicas := func() {
+		if started {
+			return
+		}
+		started = true
+		for _, db := range reps {
+			if _, err := db.Exec("START SLAVE SQL_THREAD"); err != nil {
+				t.Errorf("START SLAVE SQL_THREAD: %v", err)
+			}
+		}
+	}
+	t.Cleanup(func() {
+		startReplicas()
+		replicasCaughtUp(t)
+		for _, db := range reps {
+			db.Close()
+		}
+		sharedHealthy(t)
+	})
+	for _, db := range reps {
+		if _, err := db.Exec("STOP SLAVE SQL_THREAD"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	directExec(t, "UPDATE "+tbl+" SET n = n + 10 WHERE id % 3 = 0",
+		"DELETE FROM "+tbl+" WHERE id > 480",
+		"INSERT INTO "+tbl+" VALUES (1001, 1, 'new')")
+	liveCaughtUp(t, "live_primary") // no replica has applied these
+	q := "SELECT id, n, s FROM " + tbl + " ORDER BY id"
+	sameRows(t, q, q)
+
+	// The TRUNCATE reaches the pin from the primary at once; the reload
+	// it makes must wait for a replica that has applied it.
+	directExec(t, "TRUNCATE TABLE "+tbl, "INSERT INTO "+tbl+" VALUES (2001, 2, 'after')")
+	time.Sleep(1500 * time.Millisecond)
+	if st := cachedRow(t, "live_primary")["Live_state"]; !strings.HasPrefix(st, "reloading") {
+		t.Errorf("with no replica past the TRUNCATE the pin is %q, want it reloading (waiting for a replica)", st)
+	}
+	startReplicas()
+	row := liveCaughtUp(t, "live_primary")
+	sameRows(t, q, q)
+	sameRows(t, "SELECT COUNT(*) FROM "+tbl, "SELECT COUNT(*) FROM "+tbl)
+	t.Logf("after the TRUNCATE: %s, position %s", row["Live_state"], row["Gtid_position"])
 }

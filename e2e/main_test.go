@@ -143,6 +143,9 @@ func startShoal(ctx context.Context) error {
 		// one that routes by cost.
 		RouteSmallRows: -1,
 		Users:          []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
+		// Known for live pins that follow the primary (consistency
+		// stays none).
+		Primary: env.cluster.Primary,
 	}, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err != nil {
 		return err

@@ -23,6 +23,15 @@
 // matches the loaded columns, a position the server cannot serve. The
 // replica dying makes the stream resume from the pin's position on the
 // next replica (GTIDs are the same on all of them).
+//
+// A pin may follow the primary instead (Config.Primary): it still loads
+// on a replica, at that replica's GTID position, and streams from the
+// same position on the primary, whose binary log holds the same GTIDs.
+// Its changes then arrive when the primary commits them rather than when
+// a replica has applied them, which takes replication's own lag (and its
+// tail) out of the pin's staleness. A reload waits until the replica it
+// reads has applied everything the pin had read from the primary, so a
+// load never goes back past a DDL the pin reloaded for.
 package livepin
 
 import (
@@ -60,13 +69,20 @@ type Spec struct {
 	// Agg makes the pin the groups of an aggregation of those rows
 	// (agg.go); Columns and Names are then unused.
 	Agg *AggSpec
+	// FollowPrimary makes the pin follow the primary's binary log
+	// (Config.Primary) rather than a replica's.
+	FollowPrimary bool
 }
 
 // Config is how a pin reaches its replicas and the engine.
 type Config struct {
 	// Addrs are the replicas' host:port; the pin loads and follows the
 	// first that works and moves on when it fails.
-	Addrs      []string
+	Addrs []string
+	// Primary, when set, is the primary's host:port: the pin follows its
+	// binary log (loading still reads a replica) and moves to the
+	// replicas when the primary fails.
+	Primary    string
 	User, Pass string
 	Env        *evalexpr.Env
 	// Publish swaps a new version in; an error stops the pin.
@@ -121,6 +137,10 @@ type Pin struct {
 	// reloadedFor: see state.reloadedFor; only run's goroutine writes it,
 	// before the load that reads it.
 	reloadedFor map[string]bool
+	// floor is what a reload's replica must have applied before it is
+	// read, when the pin follows the primary: the pin's stream position
+	// and the GTID of the DDL it reloads for. Only run's goroutine uses it.
+	floor []string
 }
 
 // ErrNotLive says why a table or query cannot be pinned live.
@@ -146,6 +166,11 @@ func Start(ctx context.Context, spec Spec, cfg Config) (*Pin, *pinned.Table, err
 	p := &Pin{spec: spec, cfg: cfg, done: make(chan struct{}), dirty: make(chan struct{}, 1), reloadedFor: map[string]bool{},
 		advanced: make(chan struct{})}
 	p.status.State = "loading"
+	if cfg.Primary != "" {
+		if err := p.checkPrimary(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
 	st, t, err := p.load(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -216,6 +241,15 @@ func (p *Pin) run(ctx context.Context, st *state) {
 		var re *ReloadError
 		if errors.As(err, &re) && re.DDL != "" {
 			p.reloadedFor[re.DDL] = true
+		}
+		p.floor = nil
+		if p.cfg.Primary != "" {
+			p.mu.Lock()
+			p.floor = append(p.floor, st.pos)
+			p.mu.Unlock()
+			if re != nil && re.DDL != "" {
+				p.floor = append(p.floor, re.DDL)
+			}
 		}
 		p.cfg.Log.Warn("live pin reloads", "table", p.spec.DB+"."+p.spec.Name, "why", why)
 		for {
@@ -303,6 +337,9 @@ var errPublish = errors.New("publishing a version failed")
 // follow streams from st's position into st.
 func (p *Pin) follow(ctx context.Context, st *state) error {
 	addrs := append([]string{st.addr}, without(p.cfg.Addrs, st.addr)...)
+	if p.cfg.Primary != "" {
+		addrs = append([]string{p.cfg.Primary}, without(addrs, p.cfg.Primary)...)
+	}
 	return replstream.Follow(ctx, replstream.Config{
 		Addrs: addrs, User: p.cfg.User, Pass: p.cfg.Pass, Start: st.pos,
 		Tables: []*replstream.Table{st.table}, Heartbeat: p.cfg.Heartbeat, Log: p.cfg.Log,
@@ -480,22 +517,21 @@ func (p *Pin) loadFrom(ctx context.Context, addr string, out []*querypb.Field) (
 	if !conn.IsMariaDB() {
 		return nil, &ErrNotLive{"live pins read their snapshot position with MariaDB's BINLOG_GTID_POS; this replica is MySQL"}
 	}
-	v, err := one("SELECT @@log_bin, @@binlog_format, @@binlog_row_image, @@log_slave_updates, @@log_bin_compress, @@time_zone, @@system_time_zone")
+	v, err := checkLog(conn, addr, one)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case v[0].ToString() != "1":
-		return nil, &ErrNotLive{addr + " has no binary log (log_bin=OFF)"}
-	case !strings.EqualFold(v[1].ToString(), "ROW"):
-		return nil, &ErrNotLive{addr + " logs binlog_format=" + v[1].ToString() + "; live pins need ROW"}
-	case !strings.EqualFold(v[2].ToString(), "FULL"):
-		return nil, &ErrNotLive{addr + " logs binlog_row_image=" + v[2].ToString() + "; live pins need FULL"}
-	case v[4].ToString() == "1":
-		return nil, &ErrNotLive{addr + " compresses its binary log (log_bin_compress=ON), which cannot be followed"}
-	}
-	if r, err := conn.ExecuteFetch("SHOW SLAVE STATUS", 1, false); err == nil && len(r.Rows) > 0 && v[3].ToString() != "1" {
-		return nil, &ErrNotLive{addr + " is a replica that does not log what it replicates (log_slave_updates=OFF)"}
+	for _, g := range p.floor {
+		// Following the primary: this replica must have applied what
+		// the pin read before it reloads (see the package comment).
+		const wait = 30
+		w, err := one(fmt.Sprintf("SELECT MASTER_GTID_WAIT(%s, %d)", sqlparse.QuoteString([]byte(g)), wait))
+		if err != nil {
+			return nil, err
+		}
+		if w[0].ToString() != "0" {
+			return nil, fmt.Errorf("%s has not applied %s (read from the primary) within %ds", addr, g, wait)
+		}
 	}
 	loc, locErr := location(v[5].ToString(), v[6].ToString())
 	src := sqlparse.QuoteID(p.spec.SrcDB) + "." + sqlparse.QuoteID(p.spec.SrcTable)
@@ -630,4 +666,64 @@ func location(tz, system string) (*time.Location, error) {
 		return nil, &ErrNotLive{fmt.Sprintf("the server's time zone %q is unknown here, so TIMESTAMP values could not be shown as it shows them", tz)}
 	}
 	return loc, nil
+}
+
+// checkLog makes sure the server at addr logs what a live pin needs: a
+// binary log of full row images, uncompressed, and on a replica what it
+// replicates. It returns the server's settings (see the query).
+func checkLog(conn *mysql.Conn, addr string, one func(string) ([]sqltypes.Value, error)) ([]sqltypes.Value, error) {
+	v, err := one("SELECT @@log_bin, @@binlog_format, @@binlog_row_image, @@log_slave_updates, @@log_bin_compress, @@time_zone, @@system_time_zone")
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case v[0].ToString() != "1":
+		return nil, &ErrNotLive{addr + " has no binary log (log_bin=OFF)"}
+	case !strings.EqualFold(v[1].ToString(), "ROW"):
+		return nil, &ErrNotLive{addr + " logs binlog_format=" + v[1].ToString() + "; live pins need ROW"}
+	case !strings.EqualFold(v[2].ToString(), "FULL"):
+		return nil, &ErrNotLive{addr + " logs binlog_row_image=" + v[2].ToString() + "; live pins need FULL"}
+	case v[4].ToString() == "1":
+		return nil, &ErrNotLive{addr + " compresses its binary log (log_bin_compress=ON), which cannot be followed"}
+	}
+	if r, err := conn.ExecuteFetch("SHOW SLAVE STATUS", 1, false); err == nil && len(r.Rows) > 0 && v[3].ToString() != "1" {
+		return nil, &ErrNotLive{addr + " is a replica that does not log what it replicates (log_slave_updates=OFF)"}
+	}
+	return v, nil
+}
+
+// checkPrimary makes sure the primary a pin is to follow can be: MariaDB
+// with a binary log checkLog accepts.
+func (p *Pin) checkPrimary(ctx context.Context) error {
+	addr := p.cfg.Primary
+	host, ps, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("primary %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(ps)
+	if err != nil {
+		return fmt.Errorf("primary %q: %w", addr, err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := mysql.Connect(cctx, &mysql.ConnParams{Host: host, Port: port, Uname: p.cfg.User, Pass: p.cfg.Pass})
+	if err != nil {
+		return fmt.Errorf("primary %s: %w", addr, err)
+	}
+	defer conn.Close()
+	defer context.AfterFunc(cctx, conn.Close)()
+	if !conn.IsMariaDB() {
+		return &ErrNotLive{"live pins follow MariaDB's GTIDs; the primary " + addr + " is MySQL"}
+	}
+	_, err = checkLog(conn, "the primary "+addr, func(q string) ([]sqltypes.Value, error) {
+		r, err := conn.ExecuteFetch(q, 1, false)
+		if err != nil {
+			return nil, fmt.Errorf("primary %s: %s: %w", addr, q, err)
+		}
+		if len(r.Rows) != 1 {
+			return nil, fmt.Errorf("primary %s: %s: %d rows", addr, q, len(r.Rows))
+		}
+		return r.Rows[0], nil
+	})
+	return err
 }

@@ -13,6 +13,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/livepin"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -62,21 +63,39 @@ func unquoteOpt(s string) string {
 	return s
 }
 
-// liveOption is the refresh option: true for 'live'.
-func liveOption(opts map[string]string) (bool, error) {
+// liveOption reads the options: live is true for 'refresh' = 'live';
+// primary for 'follow' = 'primary', or without 'follow' when the config
+// says live_follow: primary.
+func (s *Store) liveOption(opts map[string]string) (live, primary bool, err error) {
 	for k := range opts {
-		if k != "refresh" {
-			return false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "Unknown CACHE TABLE option '%s'; the one known is 'refresh' = 'live'", k)
+		if k != "refresh" && k != "follow" {
+			return false, false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "Unknown CACHE TABLE option '%s'; the ones known are 'refresh' = 'live' and 'follow' = 'primary' | 'replica'", k)
 		}
 	}
 	switch v := strings.ToLower(opts["refresh"]); v {
 	case "":
-		return false, nil
 	case "live":
-		return true, nil
+		live = true
 	default:
-		return false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE option 'refresh' = '%s': the one value known is 'live' (without it a pin is refreshed by REFRESH TABLE)", v)
+		return false, false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE option 'refresh' = '%s': the one value known is 'live' (without it a pin is refreshed by REFRESH TABLE)", v)
 	}
+	follow, set := opts["follow"]
+	if !set {
+		follow = s.cfg.LiveFollow
+	}
+	switch f := strings.ToLower(follow); {
+	case set && !live:
+		return false, false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE option 'follow' is for live pins: add 'refresh' = 'live'")
+	case f == "" || f == config.LiveFollowReplica:
+	case f == config.LiveFollowPrimary:
+		if s.cfg.Primary == "" {
+			return false, false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE option 'follow' = 'primary': the coordinator does not know the primary; set primary: host:port in its config")
+		}
+		primary = live
+	default:
+		return false, false, sqlerr.New(sqlerr.ErrNotSupported, "42000", "CACHE TABLE option 'follow' = '%s': use 'primary' or 'replica'", follow)
+	}
+	return live, primary, nil
 }
 
 // liveSpec is the live pin of db.name: the whole table, or sel (a
@@ -309,8 +328,12 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 		}
 		return cols.fields, nil
 	}
-	p, t, err := livepin.Start(s.ctx, spec, livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
-		Env: s.env, Publish: publish, Log: s.log, Describe: describe})
+	cfg := livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
+		Env: s.env, Publish: publish, Log: s.log, Describe: describe}
+	if spec.FollowPrimary {
+		cfg.Primary = s.cfg.Primary
+	}
+	p, t, err := livepin.Start(s.ctx, spec, cfg)
 	s.live.mu.Lock()
 	defer s.live.mu.Unlock()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
+	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -30,14 +31,45 @@ func TestPinOptions(t *testing.T) {
 			t.Errorf("PinOptions(%q) = %v, %v", c.in, got, err)
 		}
 	}
-	if live, err := liveOption(map[string]string{"refresh": "LIVE"}); !live || err != nil {
-		t.Errorf("'refresh' = 'LIVE': %v %v", live, err)
-	}
-	if _, err := liveOption(map[string]string{"refresh": "hourly"}); err == nil {
-		t.Error("'refresh' = 'hourly' accepted")
-	}
-	if _, err := liveOption(map[string]string{"ttl": "1"}); err == nil {
-		t.Error("an unknown option accepted")
+}
+
+func TestLiveOptions(t *testing.T) {
+	withPrimary := config.Coordinator{Primary: "127.0.0.1:3306"}
+	followsPrimary := config.Coordinator{Primary: "127.0.0.1:3306", LiveFollow: config.LiveFollowPrimary}
+	for _, c := range []struct {
+		cfg           config.Coordinator
+		opts          string
+		live, primary bool
+		bad           string // part of the error, "" for none
+	}{
+		{opts: "'refresh' = 'LIVE'", live: true},
+		{opts: ""},
+		{opts: "'refresh' = 'hourly'", bad: "the one value known is 'live'"},
+		{opts: "'ttl' = '1'", bad: "Unknown CACHE TABLE option 'ttl'"},
+		{cfg: withPrimary, opts: "'refresh' = 'live', 'follow' = 'Primary'", live: true, primary: true},
+		{cfg: withPrimary, opts: "'refresh' = 'live', 'follow' = 'replica'", live: true},
+		{cfg: withPrimary, opts: "'refresh' = 'live'", live: true},
+		{cfg: followsPrimary, opts: "'refresh' = 'live'", live: true, primary: true},
+		{cfg: followsPrimary, opts: "'refresh' = 'live', 'follow' = 'replica'", live: true},
+		{cfg: followsPrimary, opts: ""},
+		{opts: "'refresh' = 'live', 'follow' = 'primary'", bad: "set primary: host:port"},
+		{cfg: withPrimary, opts: "'refresh' = 'live', 'follow' = 'leader'", bad: "use 'primary' or 'replica'"},
+		{cfg: withPrimary, opts: "'follow' = 'primary'", bad: "add 'refresh' = 'live'"},
+	} {
+		opts, err := PinOptions(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		live, primary, err := (&Store{cfg: c.cfg}).liveOption(opts)
+		if c.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), c.bad) || !strings.Contains(err.Error(), "1235") {
+				t.Errorf("primary %q live_follow %q, %s: %v, want error 1235 saying %q", c.cfg.Primary, c.cfg.LiveFollow, c.opts, err, c.bad)
+			}
+			continue
+		}
+		if err != nil || live != c.live || primary != c.primary {
+			t.Errorf("primary %q live_follow %q, %s: live %v primary %v %v, want %v %v", c.cfg.Primary, c.cfg.LiveFollow, c.opts, live, primary, err, c.live, c.primary)
+		}
 	}
 }
 

@@ -172,7 +172,7 @@ func (s *Store) CacheTableOptions(ctx context.Context, sess Session, qualified, 
 	if err != nil {
 		return err
 	}
-	live, err := liveOption(opts)
+	live, primary, err := s.liveOption(opts)
 	if err != nil {
 		return err
 	}
@@ -213,6 +213,7 @@ func (s *Store) CacheTableOptions(ctx context.Context, sess Session, qualified, 
 		if err != nil {
 			return err
 		}
+		spec.FollowPrimary = primary
 		t, err := s.cacheLive(spec)
 		if err != nil {
 			return err
