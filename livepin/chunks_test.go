@@ -72,6 +72,9 @@ func TestChunkedVersions(t *testing.T) {
 	}{
 		{"small chunks", 4, 50, 200, 5, 20},
 		{"default chunks, bursts", 512, 3000, 60, 200, 1000},
+		// Bursts that touch most of 125 chunks: built by several
+		// goroutines (buildChunks).
+		{"many chunks, bursts", 16, 2000, 40, 150, 300},
 		{"one chunk", 1 << 20, 300, 50, 20, 50},
 		{"empty start", 8, 0, 100, 6, 10},
 	} {

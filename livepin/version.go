@@ -3,6 +3,9 @@ package livepin
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -46,16 +49,14 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 	var parts []pinned.Part
 	var fresh []arrow.RecordBatch
 	scratch := d.all || d.fresh || st.ver == nil
+	built, err := st.buildChunks(mem, schema, d, raw, rawSlots)
+	if err != nil {
+		return nil, err
+	}
 	n := 0
 	for k := range d.chunks {
 		batchOf[k] = -1
-		var err error
-		if cr, whole := d.changed[k]; whole {
-			raw[k], err = encodeRows(mem, schema, cr.rows)
-			rawSlots[k] = cr.slots
-		} else if es, edited := d.edits[k]; edited && !d.all && st.ver != nil {
-			raw[k], rawSlots[k], err = st.rebuildChunk(mem, schema, k, es)
-		} else {
+		if !built[k] {
 			if d.all || st.ver == nil {
 				return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
 			}
@@ -78,9 +79,6 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 			}
 			continue
 		}
-		if err != nil {
-			return nil, err
-		}
 		if raw[k] == nil {
 			continue
 		}
@@ -90,7 +88,6 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 		n++
 	}
 	var t *pinned.Table
-	var err error
 	if scratch {
 		if len(fresh) == 0 {
 			cols := emptyCols(mem, schema)
@@ -123,6 +120,79 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 	st.ver, st.batchOf, st.raw, st.rawSlots = t, batchOf, raw, rawSlots
 	return t, nil
 }
+
+// buildChunks encodes the chunks d changed into raw and rawSlots: a
+// chunk d holds whole is encoded from its rows, an edited one rebuilt
+// from its last raw batch (rebuildChunk). built says which chunks it
+// made. The chunks are independent, so several goroutines take them from
+// a shared counter: on idle cores a version builds in parallel, and on
+// cores busy with statements the build is not one goroutine queued
+// behind all of theirs (Go's scheduler shares the cores between runnable
+// goroutines, not between tasks), which is what made a pin's staleness
+// follow the dashboards' load (docs/benchmarks.md, 2026-12-06). On error
+// the batches made so far stay in raw for the caller to release.
+func (st *state) buildChunks(mem memory.Allocator, schema *arrow.Schema, d delta, raw []arrow.RecordBatch, rawSlots [][]int32) ([]bool, error) {
+	built := make([]bool, d.chunks)
+	var jobs []int
+	for k := range d.chunks {
+		if _, whole := d.changed[k]; whole {
+			built[k] = true
+		} else if _, edited := d.edits[k]; edited && !d.all && st.ver != nil {
+			built[k] = true
+		}
+		if built[k] {
+			jobs = append(jobs, k)
+		}
+	}
+	one := func(k int) error {
+		var err error
+		if cr, whole := d.changed[k]; whole {
+			raw[k], err = encodeRows(mem, schema, cr.rows)
+			rawSlots[k] = cr.slots
+		} else {
+			raw[k], rawSlots[k], err = st.rebuildChunk(mem, schema, k, d.edits[k])
+		}
+		return err
+	}
+	workers := min(buildWorkers*runtime.GOMAXPROCS(0), (len(jobs)+minChunksPerWorker-1)/minChunksPerWorker)
+	if workers <= 1 {
+		for _, k := range jobs {
+			if err := one(k); err != nil {
+				return built, err
+			}
+		}
+		return built, nil
+	}
+	var (
+		next   atomic.Int64
+		failed atomic.Bool
+		wg     sync.WaitGroup
+		errs   = make([]error, workers)
+	)
+	for w := range workers {
+		wg.Go(func() {
+			for !failed.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= len(jobs) {
+					return
+				}
+				if err := one(jobs[i]); err != nil {
+					errs[w] = err
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return built, errors.Join(errs...)
+}
+
+// buildWorkers is how many goroutines per core build a version's chunks
+// (buildChunks); minChunksPerWorker keeps small bursts on one goroutine.
+const (
+	buildWorkers       = 4
+	minChunksPerWorker = 8
+)
 
 // rebuildNext makes the next version a build from scratch of the raw
 // chunks, after next failed with a *pinned.RebuildError. The caller holds
