@@ -23,6 +23,7 @@ func Command(args []string) error {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: shoal bench live [--dir D] [--rows N] [--rate R] [--clients C]
            [--duration 3m] [--probe 250ms] [--sample 5s] [--keep]
+           [--follow primary|replica] [--warmup 0s]
            [--kill-replica 60s [--restart-after 60s]]
 
 A live pin under write load, on the local cluster in D. Loads --rows rows
@@ -47,6 +48,13 @@ With --kill-replica T, the replica the live pin follows is killed
 must move to another replica without a reload (a reload fails the command), and the final comparison
 proves that no change was lost or applied twice.
 
+With --follow primary the live pin follows the primary's binary log
+(OPTIONS ('follow' = 'primary'); the coordinator needs primary: in its
+config, which shoal local up writes); --follow replica follows a replica;
+without the flag the coordinator's live_follow decides. --warmup W starts
+the staleness probes W into the run, after the dashboards' first
+statements (the writes and the dashboards start at once).
+
 flags:
 `)
 		fs.PrintDefaults()
@@ -60,10 +68,21 @@ flags:
 	sample := fs.Duration("sample", 5*time.Second, "time between two memory samples")
 	seed := fs.Uint64("seed", 1, "random seed")
 	keep := fs.Bool("keep", false, "keep the pins and shoal_live.events afterwards")
+	follow := fs.String("follow", "", "the live pin's 'follow' option: primary or replica (default: the coordinator's live_follow)")
+	warmup := fs.Duration("warmup", 0, "start the staleness probes this long into the run")
 	kill := fs.Duration("kill-replica", 0, "kill the replica the live pin follows this long into the run (0: never)")
 	restartAfter := fs.Duration("restart-after", time.Minute, "with --kill-replica: start the killed replica again this long after the kill")
 	if err := cli.ParseFlags(fs, args); err != nil {
 		return err
+	}
+	switch *follow {
+	case "", "replica":
+	case "primary":
+		if *kill > 0 {
+			return fmt.Errorf("bench live: --kill-replica kills the replica the pin follows; use it with --follow replica")
+		}
+	default:
+		return fmt.Errorf("bench live: --follow %q: use primary or replica", *follow)
 	}
 	c, err := measure.LoadCluster(*dir)
 	if err != nil {
@@ -107,7 +126,7 @@ flags:
 		c.Coordinator.MySQL, c.Primary, len(c.Replicas), *rows, *rate, *clients, *duration)
 	rep, err := RunLive(ctx, LiveOptions{Shoal: shoal, Primary: primary, Replicas: replicas, MetricsURL: metrics,
 		Rows: *rows, Rate: *rate, Clients: *clients, Duration: *duration, Probe: *probe, Sample: *sample,
-		Seed: *seed, Keep: *keep, Progress: os.Stderr,
+		Seed: *seed, Keep: *keep, Follow: *follow, Warmup: *warmup, Progress: os.Stderr,
 		Kill: *kill, RestartAfter: *restartAfter, Crash: func(addr string) (func(context.Context) error, error) {
 			for i, r := range c.Replicas {
 				if r.MySQL == addr {

@@ -73,7 +73,15 @@ type LiveOptions struct {
 	Sample     time.Duration // between two memory samples
 	Seed       uint64
 	Keep       bool // keep the pins and the table afterwards
-	Progress   io.Writer
+	// Follow is the live pin's 'follow' option: "primary" or "replica";
+	// "" leaves it out (the coordinator's live_follow).
+	Follow string
+	// Warmup delays the staleness probes this long into the run (the
+	// writes and the dashboards start at once), so that they measure the
+	// steady state rather than 50 connections opening and planning
+	// their first statements together.
+	Warmup   time.Duration
+	Progress io.Writer
 	// Kill, when positive, is when (after the timed run starts) the
 	// replica the live pin follows is killed, through Crash (its MySQL
 	// address); the replica is started again RestartAfter later, if the
@@ -144,6 +152,8 @@ type LiveReport struct {
 	// once the writes stopped; Position is that position.
 	CatchUp  time.Duration
 	Position string
+	// Followed is the server the pin followed at the end (Live_replica).
+	Followed string
 	// Failover is the replica kill (Opts.Kill), when one was asked for.
 	Failover *Failover
 	// Compared rows of the full contents; WrongRows differ (either
@@ -217,6 +227,9 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	if o.Rows < 100 || o.Rate <= 0 || o.Clients <= 0 || o.Duration <= 0 || o.Probe <= 0 || o.Sample <= 0 {
 		return nil, fmt.Errorf("bench live: rows >= 100 and a positive rate, clients, duration, probe and sample are needed")
 	}
+	if o.Warmup < 0 || o.Warmup >= o.Duration {
+		return nil, fmt.Errorf("bench live: the warm-up (%s) must be shorter than the run (%s)", o.Warmup, o.Duration)
+	}
 	rep := &LiveReport{Opts: o}
 	fmt.Fprintf(progress, "loading %d rows into %s on the primary\n", o.Rows, liveSource)
 	if err := liveLoad(ctx, o.Primary, o.Rows); err != nil {
@@ -225,8 +238,12 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	if err := waitPrimaryOnReplicas(ctx, o.Primary, o.Replicas); err != nil {
 		return nil, err
 	}
+	opts := "'refresh' = 'live'"
+	if o.Follow != "" {
+		opts += ", 'follow' = '" + o.Follow + "'"
+	}
 	for _, s := range []string{
-		"CACHE TABLE " + livePin + " OPTIONS ('refresh' = 'live') AS SELECT * FROM " + liveSource,
+		"CACHE TABLE " + livePin + " OPTIONS (" + opts + ") AS SELECT * FROM " + liveSource,
 		"CACHE TABLE " + liveStatic + " AS SELECT * FROM " + liveSource,
 	} {
 		fmt.Fprintf(progress, "through shoal: %s\n", s)
@@ -265,7 +282,13 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	)
 	var changes, txs atomic.Int64
 	wg.Go(func() { writerErr = liveWriter(runCtx, o, deadline, &changes, &txs, &rep.WriteErrors) })
-	wg.Go(func() { stale, pinStale, replStale, polls, unseen, probeErr = liveProber(runCtx, o, deadline) })
+	wg.Go(func() {
+		select {
+		case <-runCtx.Done():
+		case <-time.After(o.Warmup):
+		}
+		stale, pinStale, replStale, polls, unseen, probeErr = liveProber(runCtx, o, deadline)
+	})
 	wg.Go(func() {
 		tick := time.NewTicker(o.Sample)
 		defer tick.Stop()
@@ -280,10 +303,9 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 			select {
 			case <-runCtx.Done():
 				return
+			case <-time.After(time.Until(deadline)):
+				return // the run's length need not be a multiple of the sample time
 			case <-tick.C:
-			}
-			if time.Now().After(deadline) {
-				return
 			}
 		}
 	})
@@ -328,6 +350,7 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 		}
 		if got, err := replication.ParseMariadbGTIDSet(st.position); err == nil && got.Contains(want) {
 			rep.CatchUp = time.Since(catch)
+			rep.Followed = st.replica
 			rep.Applied = st.applied - st0.applied
 			if st.loads != st0.loads {
 				rep.Reloads = st.state
@@ -956,11 +979,14 @@ func PrintLive(w io.Writer, r *LiveReport) {
 	fmt.Fprintf(w, "\nlive pin %s (%d rows at start) under %d row changes/s asked, %d dashboard clients, %s\n", livePin, o.Rows, o.Rate, o.Clients, r.Elapsed.Round(time.Second))
 	secs := r.Elapsed.Seconds()
 	fmt.Fprintf(w, "writes on the primary:  %d row changes in %d transactions: %.0f changes/s (%d errors)\n", r.Changes, r.Txs, float64(r.Changes)/secs, r.WriteErrors)
-	fmt.Fprintf(w, "applied by the pin:     %d events: %.0f events/s", r.Applied, float64(r.Applied)/secs)
+	fmt.Fprintf(w, "applied by the pin:     %d events: %.0f events/s, following %s", r.Applied, float64(r.Applied)/secs, r.Followed)
 	if r.Reloads != "" {
 		fmt.Fprintf(w, " (the pin RELOADED: %s)", r.Reloads)
 	}
 	fmt.Fprintln(w)
+	if o.Warmup > 0 {
+		fmt.Fprintf(w, "staleness probes from %s into the run (--warmup)\n", o.Warmup)
+	}
 	s := r.Staleness
 	fmt.Fprintf(w, "staleness (marker commit sent -> visible through shoal), %d probes: p50 %s  p95 %s  p99 %s  max %s  unseen after 30s %d\n",
 		s.N, measure.FmtDur(s.P50), measure.FmtDur(s.P95), measure.FmtDur(s.P99), measure.FmtDur(s.Max), r.Unseen)
