@@ -481,7 +481,9 @@ func newFastState(f *fastPlan) *fastState {
 	}
 	nInt, nFloat := 1, 0 // grows
 	for _, a := range f.aggs {
-		nInt++ // cnt
+		if !a.star {
+			nInt++ // cnt
+		}
 		switch {
 		case a.fn == aggSum && a.kind == pinned.KindFloat && a.lk == nil,
 			(a.fn == aggMin || a.fn == aggMax) && a.kind == pinned.KindFloat && a.lk == nil:
@@ -504,7 +506,14 @@ func newFastState(f *fastPlan) *fastState {
 	}
 	s.grows = nextInt()
 	for _, a := range f.aggs {
-		acc := &fastAcc{cnt: nextInt()}
+		var acc *fastAcc
+		if a.star {
+			// COUNT(*) of a group is its row count: the same slice,
+			// counted once per row (batch).
+			acc = &fastAcc{cnt: s.grows}
+		} else {
+			acc = &fastAcc{cnt: nextInt()}
+		}
 		switch {
 		case a.fn == aggSum && a.kind == pinned.KindFloat && a.lk == nil:
 			acc.fsum = nextFloat()
@@ -566,10 +575,17 @@ func (s *fastState) codesOf(b arrow.RecordBatch, c int) []int32 {
 			out[i] = int32(v)
 		}
 	case pinned.KindInt:
-		vals := pinned.IntValues(arr, s.wide)[:n]
-		min := src.min
-		for i, v := range vals {
-			out[i] = int32(v - min)
+		// From the column's own width in one pass (not widened to
+		// int64 first: a pinned DayOfWeek is one byte a row).
+		switch a := arr.(type) {
+		case *array.Int8:
+			intCodes(a.Int8Values()[:n], src.min, out)
+		case *array.Int16:
+			intCodes(a.Int16Values()[:n], src.min, out)
+		case *array.Int32:
+			intCodes(a.Int32Values()[:n], src.min, out)
+		default:
+			intCodes(pinned.IntValues(arr, s.wide)[:n], src.min, out)
 		}
 	case pinned.KindDate:
 		vals := arr.(*array.Date32).Date32Values()
@@ -589,6 +605,24 @@ func (s *fastState) codesOf(b arrow.RecordBatch, c int) []int32 {
 	return out
 }
 
+// intCodes writes the codes of integer values: value - min.
+func intCodes[T int8 | int16 | int32 | int64](vals []T, min int64, out []int32) {
+	out = out[:len(vals)]
+	for i, v := range vals {
+		out[i] = int32(int64(v) - min)
+	}
+}
+
+// identity is 0, 1, 2, …: the selection vector of a whole batch, copied
+// (or, with no filter, used as it is) instead of built a row at a time.
+var identity = func() []int32 {
+	out := make([]int32, 1<<16)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
+}()
+
 // filter computes the selection vector of batch b.
 func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	clear(s.codes)
@@ -603,8 +637,15 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	if s.f.none {
 		return s.sel
 	}
-	for i := 0; i < n; i++ {
-		s.sel = append(s.sel, int32(i))
+	if n <= len(identity) {
+		if len(s.f.filters) == 0 {
+			return identity[:n:n] // read only: no filter compacts it
+		}
+		s.sel = append(s.sel, identity[:n]...)
+	} else {
+		for i := 0; i < n; i++ {
+			s.sel = append(s.sel, int32(i))
+		}
 	}
 	for _, ff := range s.f.filters {
 		if len(s.sel) == 0 {
@@ -635,10 +676,18 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 		s.gid = make([]int32, len(sel), int(b.NumRows()))
 	}
 	gid := s.gid[:len(sel)]
-	clear(gid)
-	for _, k := range f.keys {
+	if len(f.keys) == 0 {
+		clear(gid)
+	}
+	for j, k := range f.keys {
 		codes := s.codesOf(b, k.lk.src.col)
 		canon, stride := k.canon, k.stride
+		if j == 0 {
+			for i, r := range sel {
+				gid[i] = canon[codes[r]] * stride
+			}
+			continue
+		}
 		for i, r := range sel {
 			gid[i] += canon[codes[r]] * stride
 		}
@@ -650,9 +699,7 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 		acc := s.accs[j]
 		switch {
 		case a.star:
-			for _, g := range gid {
-				acc.cnt[g]++
-			}
+			// acc.cnt is s.grows (newFastState), counted above.
 		case a.lk != nil:
 			codes := s.codesOf(b, a.lk.src.col)
 			for i, r := range sel {

@@ -72,27 +72,34 @@ func (ff *fastFilter) apply(c1, c2 []int32, sel []int32) []int32 {
 	out := sel[:0]
 	switch ff.kind {
 	case fTable:
+		// Branch-free, as fPair below: a filter that keeps 5 rows of 7
+		// (DayOfWeek NOT IN (6, 7)) mispredicts a branch per row often
+		// enough to be most of a scan's time. sel is compacted in place
+		// (k never passes the row being read).
 		pass := ff.pass
+		k := 0
 		for _, r := range sel {
-			if pass[c1[r]] {
-				out = append(out, r)
-			}
+			sel[k] = r
+			k += int(b2i(pass[c1[r]]))
 		}
+		out = sel[:k]
 	case fRange:
 		lo, hi, null, neg := ff.lo, ff.hi, ff.null, ff.neg
+		k := 0
 		if ord := ff.ord; ord != nil {
 			for _, r := range sel {
-				if o := ord[c1[r]]; o != null && (o >= lo && o <= hi) != neg {
-					out = append(out, r)
-				}
+				o := ord[c1[r]]
+				sel[k] = r
+				k += int(b2i(o != null && (o >= lo && o <= hi) != neg))
 			}
 		} else {
 			for _, r := range sel {
-				if o := c1[r]; o != null && (o >= lo && o <= hi) != neg {
-					out = append(out, r)
-				}
+				o := c1[r]
+				sel[k] = r
+				k += int(b2i(o != null && (o >= lo && o <= hi) != neg))
 			}
 		}
+		out = sel[:k]
 	case fPoints:
 		for _, r := range sel {
 			o := c1[r]
