@@ -55,6 +55,9 @@ type cacheEntry struct {
 	fields []*querypb.Field
 	// shape is set for shape entries (keys from route.ShapeKey, shape.go).
 	shape *shapeInfo
+	// constant is the replica's answer to a constant statement that
+	// passes through (constant.go), answered from here from then on.
+	constant *sqltypes.Result
 }
 
 // prepareKey keys a COM_STMT_PREPARE answer; it cannot collide with the
@@ -114,6 +117,9 @@ func entryBytes(key string, e *cacheEntry) int64 {
 	}
 	if pr := e.pr; pr != nil {
 		n += preparedBytes(pr)
+	}
+	if c := e.constant; c != nil {
+		n += fieldsBytes(c.Fields) + rowsBytes(c.Rows)
 	}
 	return n
 }

@@ -31,6 +31,9 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 	}
 	s.metrics.PlanHits.Inc()
 	if e.pr == nil {
+		if ok, err := answerConstant(ss, e, callback); ok { // constant.go
+			return true, err
+		}
 		if e.derived {
 			if handled, err := s.eph.tryDerived(ctx, ss, query, rowformat.ToClientOf(ctx, callback)); handled {
 				return true, err
@@ -100,6 +103,9 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 		}
 	}
 	if pr == nil {
+		if constantSelect(sel) && !ss.HoldsWarnings() { // constant.go
+			return s.passConstant(ctx, ss, ss.DB+"\x00"+query, query, callback)
+		}
 		if strings.HasPrefix(pass, route.Prefix) {
 			// Planned, so not over a derived table: no second parse.
 			return s.Passthrough(ctx, ss, query, callback)

@@ -64,6 +64,10 @@ func (ss *Session) Answered() {
 	ss.staleWarnings = ss.staleWarnings || ss.heldWarnings
 }
 
+// HoldsWarnings reports whether backend may hold warnings: a statement
+// that reads no table would report them as its own.
+func (ss *Session) HoldsWarnings() bool { return ss.heldWarnings }
+
 // StaleWarnings reports whether backend holds warnings of a statement
 // before the session's last one: SHOW WARNINGS there would show them
 // (MariaDB clears them with every statement).
