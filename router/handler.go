@@ -16,6 +16,9 @@ import (
 
 // query classifies and runs one statement.
 func (s *Router) query(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
+	if ok, err := s.answerLastResult(ctx, ss, query, callback); ok { // lastresult.go
+		return err
+	}
 	if ok, err := s.pinStatement(ctx, ss, query, callback); ok {
 		ss.Kind = observe.KindLocal
 		return err

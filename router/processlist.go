@@ -66,8 +66,11 @@ func (s *Router) startStatement(ctx context.Context, ss *Session, query string,
 	ss.publishDB()
 	ss.proc.lastQuery.Store(act.ID)
 	ss.proc.stmt.Store(act)
+	ss.last.begin()
 	counted := func(r *sqltypes.Result) error {
 		act.Sent.Add(int64(len(r.Rows)))
+		ss.last.sent += int64(len(r.Rows))
+		ss.last.fields = ss.last.fields || r.Fields != nil
 		return callback(r)
 	}
 	finish := func(err error) {

@@ -128,6 +128,7 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ss.Kind = ""
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
 	err := s.query(ctx, ss, query, callback)
+	ss.last.end(ss.Kind, err) // lastresult.go
 	if ss.Kind != observe.KindPassthrough {
 		ss.Answered() // the warning count sent is 0 (engine/replicaset Session.Warnings)
 	}

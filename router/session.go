@@ -30,6 +30,10 @@ type Session struct {
 	// sent in (charset.go).
 	charset   string
 	charsetID collations.ID
+	// last is what the session's statements left for FOUND_ROWS() and
+	// ROW_COUNT() where its replica connection cannot know it
+	// (lastresult.go).
+	last lastResult
 	// Front is the front end's own state of the connection (the MySQL
 	// front end's client watcher), on the session's goroutine only.
 	Front any
