@@ -110,6 +110,8 @@ func ClassifyUnparsed(sql string) (Kind, string) {
 	case kw == "SELECT", kw == "SHOW", kw == "DESCRIBE", kw == "DESC", kw == "EXPLAIN", kw == "WITH",
 		kw == "HELP", kw == "VALUES", kw == "TABLE", kw == "(", kw == "CHECKSUM", kw == "DO":
 		return Passthrough, ""
+	case kw == "SET":
+		return unparsedSet(sql) // unparsedset.go
 	case writeKeywords[kw]:
 		return Refuse, kw
 	}

@@ -62,6 +62,8 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 			return sqlerr.ReadOnly(why)
 		case planner.Unparsable:
 			return sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(query, 80)))
+		case planner.Set: // SET NAMES cp1251 and others the parser does not know
+			return s.set(ctx, ss, query, callback)
 		}
 		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
 	}
@@ -73,11 +75,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 	case planner.Use:
 		return s.use(ctx, ss, stmt.(*ast.UseStmt).DBName, callback)
 	case planner.Set:
-		if err := s.eng.Passthrough(ctx, &ss.Session, query, callback); err != nil {
-			return err
-		}
-		ss.RememberSet(query)
-		return s.afterSet(ctx, ss, query) // charset.go
+		return s.set(ctx, ss, query, callback)
 	case planner.Select:
 		sel := stmt.(*ast.SelectStmt)
 		// information_schema.PROCESSLIST is the coordinator's sessions.
@@ -96,6 +94,16 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		}
 	}
 	return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+}
+
+// set runs a session SET on the session's replica connection and
+// remembers it (replayed when the connection is reopened).
+func (s *Router) set(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
+	if err := s.eng.Passthrough(ctx, &ss.Session, query, callback); err != nil {
+		return err
+	}
+	ss.RememberSet(query)
+	return s.afterSet(ctx, ss, query) // charset.go
 }
 
 // mergeDefaults are the session variables whose default the fragments
