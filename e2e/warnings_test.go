@@ -42,6 +42,13 @@ func TestWarnings(t *testing.T) {
 // renders each answer with its warning count.
 func sequence(t *testing.T, side *rawSide, qs ...string) []string {
 	t.Helper()
+	return sequenceDefs(t, side, false, qs...)
+}
+
+// sequenceDefs is sequence, rendering the column definitions too when
+// defs is set.
+func sequenceDefs(t *testing.T, side *rawSide, defs bool, qs ...string) []string {
+	t.Helper()
 	c, err := side.get()
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +72,13 @@ func sequence(t *testing.T, side *rawSide, qs ...string) []string {
 			}
 			rows = append(rows, fmt.Sprint(row))
 		}
-		out = append(out, fmt.Sprintf("%s -> %d warning(s), rows %v", q, st.Warnings(), rows))
+		line := fmt.Sprintf("%s -> %d warning(s), rows %v", q, st.Warnings(), rows)
+		if defs {
+			for _, f := range st.Fields() {
+				line += "\n  " + f.Name + " " + fieldDef(f)
+			}
+		}
+		out = append(out, line)
 	}
 	return out
 }

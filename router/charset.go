@@ -33,17 +33,32 @@ import (
 // handshake (a collation id); a connection whose charset is not utf8mb4
 // replays it on its replica connection.
 func (ss *Session) SetClientCharset(id collations.ID) {
+	ss.charset, ss.charsetID, ss.resultsID = "", 0, 0 // a reset session's SET NAMES are gone
 	c := colldata.Lookup(id)
 	if c == nil {
 		return
 	}
 	name := c.Charset().Name()
 	if name == "utf8mb4" {
+		// Another collation than the one Shoal's own results carry
+		// (utf8mb4_unicode_ci from Connector/J or a driver's collation
+		// option): MariaDB names it in every text column it sends and
+		// compares the connection's literals under it. Ids from 255 up
+		// are MySQL 8's, which MariaDB does not know and replaces with
+		// its default, as Shoal's results already carry.
+		if id != utf8mb4Default && id < 255 {
+			ss.resultsID = id
+			ss.RememberSet("SET NAMES utf8mb4 COLLATE " + c.Name())
+		}
 		return
 	}
 	ss.charset, ss.charsetID = name, id
 	ss.RememberSet("SET NAMES " + name)
 }
+
+// utf8mb4Default is the utf8mb4 collation a fresh MariaDB connection's
+// results name (utf8mb4_general_ci), as Shoal's own results do.
+const utf8mb4Default collations.ID = 45
 
 // afterSet re-reads the session's character set after a SET that may
 // change it (SET NAMES, SET CHARACTER SET, SET character_set_...).
@@ -53,16 +68,24 @@ func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error 
 			return err
 		}
 	}
-	if !sqlparse.ContainsFold(query, "names") && !sqlparse.ContainsFold(query, "character") {
+	if !sqlparse.ContainsFold(query, "names") && !sqlparse.ContainsFold(query, "character") && !sqlparse.ContainsFold(query, "collation") {
 		return nil
 	}
-	name, err := s.eng.Replicas().ReadCharset(ctx, &ss.Session)
+	name, results, err := s.eng.Replicas().ReadCharset(ctx, &ss.Session)
 	if err != nil {
 		return err
 	}
-	ss.charset, ss.charsetID = name, 0
-	if name != "" && name != "mixed" {
+	ss.charset, ss.charsetID, ss.resultsID = name, 0, 0
+	switch {
+	case name == "":
+		if results != 0 && results != utf8mb4Default && colldata.Lookup(results) != nil {
+			ss.resultsID = results
+		}
+	case name != "mixed":
 		ss.charsetID = collations.MySQL8().DefaultCollationForCharset(name)
+		if c := colldata.Lookup(results); c != nil && c.Charset().Name() == name {
+			ss.charsetID = results // SET NAMES utf8mb3 COLLATE utf8mb3_unicode_ci: 192
+		}
 	}
 	return nil
 }
@@ -73,6 +96,11 @@ func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error 
 func (ss *Session) charsetRoute(ctx context.Context, query string) (context.Context, bool) {
 	switch ss.charset {
 	case "":
+		if ss.resultsID != 0 {
+			// utf8mb4 under another collation: the same text, column
+			// definitions naming that collation.
+			return rowformat.WithClientCharset(ctx, ss.resultsID), false
+		}
 		return ctx, false
 	case "utf8mb3", "utf8":
 		if ss.charsetID != collations.Unknown {

@@ -30,6 +30,10 @@ type Session struct {
 	// sent in (charset.go).
 	charset   string
 	charsetID collations.ID
+	// resultsID is, on a utf8mb4 connection, the collation its results
+	// name when it is not utf8mb4_general_ci (SET NAMES utf8mb4 COLLATE
+	// utf8mb4_unicode_ci, or the handshake's); 0 otherwise (charset.go).
+	resultsID collations.ID
 	// last is what the session's statements left for FOUND_ROWS() and
 	// ROW_COUNT() where its replica connection cannot know it
 	// (lastresult.go).

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"vitess.io/vitess/go/mysql/collations"
+
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlparse"
 )
@@ -123,28 +125,43 @@ func (ss *Session) RememberSet(stmt string) {
 // ReadCharset reads the session's connection character set on its
 // replica connection, after a SET that may have changed it: "" for
 // utf8mb4, the charset's name when the client's and the results' are the
-// same, "mixed" otherwise (or when results are sent unconverted).
-func (s *Set) ReadCharset(ctx context.Context, ss *Session) (string, error) {
+// same, "mixed" otherwise (or when results are sent unconverted, or
+// collation_connection is a _bin collation); and the
+// collation the server names in every text column definition it sends
+// the session (0 when unknown). That is character_set_results' collation
+// as SET NAMES cs COLLATE c left it (c, not cs's default: MariaDB sends
+// 246 for utf8mb4 columns after SET NAMES utf8mb4 COLLATE
+// utf8mb4_unicode_520_ci), read off the query's own column definition.
+func (s *Set) ReadCharset(ctx context.Context, ss *Session) (string, collations.ID, error) {
 	b, err := s.SessionBackend(ctx, ss)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	r, err := b.Fetch("SELECT @@character_set_client, @@character_set_results", 1)
+	r, err := b.Fetch("SELECT @@character_set_client, @@character_set_results, @@collation_connection", 1)
 	if err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
-		return "", err
+		return "", 0, err
 	}
 	if len(r.Rows) != 1 || r.Rows[0][1].IsNull() {
-		return "mixed", nil
+		return "mixed", 0, nil
 	}
-	client, results := strings.ToLower(r.Rows[0][0].ToString()), strings.ToLower(r.Rows[0][1].ToString())
-	switch {
-	case client != results:
-		return "mixed", nil
+	var results collations.ID
+	if len(r.Fields) == 3 {
+		results = collations.ID(r.Fields[1].Charset)
+	}
+	client, name := strings.ToLower(r.Rows[0][0].ToString()), strings.ToLower(r.Rows[0][1].ToString())
+	switch conn := strings.ToLower(r.Rows[0][2].ToString()); {
+	case client != name:
+		return "mixed", 0, nil
+	case strings.HasSuffix(conn, "_bin") || conn == "binary":
+		// String literals are binary-collated: compared byte by byte,
+		// and their columns carry BINARY_FLAG. The session's reads run
+		// on its replica, as for a client charset Shoal does not read.
+		return "mixed", 0, nil
 	case client == "utf8mb4":
-		return "", nil
+		return "", results, nil
 	}
-	return client, nil
+	return client, results, nil
 }

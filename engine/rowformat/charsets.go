@@ -195,12 +195,15 @@ func ToClient(id collations.ID, callback func(*sqltypes.Result) error) func(*sql
 		return callback
 	}
 	var fields []*querypb.Field // as sent, converted
+	// utf8mb4 under another collation: the text is the same, only the
+	// column definitions change.
+	same := to.Charset().Name() == "utf8mb4"
 	return func(r *sqltypes.Result) error {
 		if r.Fields != nil {
 			fields = ConvertFields(r.Fields, to)
 			r = &sqltypes.Result{Fields: fields, Rows: r.Rows, RowsAffected: r.RowsAffected, InsertID: r.InsertID}
 		}
-		if len(r.Rows) > 0 && fields != nil {
+		if len(r.Rows) > 0 && fields != nil && !same {
 			rows := make([][]sqltypes.Value, len(r.Rows))
 			for j, row := range r.Rows {
 				out := make([]sqltypes.Value, len(row))

@@ -1,0 +1,47 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"vitess.io/vitess/go/mysql/collations"
+)
+
+// TestConnectionCollation: a utf8mb4 (or utf8mb3) connection under
+// another collation than its charset's default — SET NAMES utf8mb4
+// COLLATE utf8mb4_unicode_ci as Laravel and PDO send it, or the
+// collation a driver asks for at the handshake — gets column definitions
+// naming that collation from MariaDB, for every text column. Shoal's own
+// results named utf8mb4_general_ci (45) whatever the session chose, and
+// ignored a utf8mb4 collation asked for at the handshake altogether
+// (@@collation_connection said utf8mb4_general_ci).
+func TestConnectionCollation(t *testing.T) {
+	const dist = "SELECT Carrier, COUNT(*), MAX(Origin), 'x' AS lit FROM ontime GROUP BY Carrier ORDER BY Carrier LIMIT 3"
+	if ex := explain(t, dist); !strings.Contains(ex, "split ") {
+		t.Fatalf("%s is not distributed:\n%s", dist, ex)
+	}
+	check := func(shoal, direct *rawSide, seq ...string) {
+		t.Helper()
+		got, want := sequenceDefs(t, shoal, true, seq...), sequenceDefs(t, direct, true, seq...)
+		for i := range seq {
+			if got[i] != want[i] {
+				t.Errorf("statement %d of %q:\nshoal  %s\ndirect %s", i+1, seq, got[i], want[i])
+			}
+		}
+	}
+	for _, seq := range [][]string{
+		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_520_ci", dist, "SELECT @@collation_connection"},
+		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET collation_connection = utf8mb4_bin", dist},
+		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET character_set_results = utf8mb4", dist},
+		{"SET NAMES utf8mb3 COLLATE utf8mb3_unicode_ci", dist},
+		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET NAMES utf8mb4", dist},
+	} {
+		check(rawShoal, rawDirect, seq...)
+	}
+	// The handshake's collation: utf8mb4_unicode_ci (224).
+	shoal, direct := &rawSide{params: rawShoal.params}, &rawSide{params: rawDirect.params}
+	shoal.params.Charset, direct.params.Charset = collations.ID(224), collations.ID(224)
+	defer shoal.close()
+	defer direct.close()
+	check(shoal, direct, "SELECT @@collation_connection, @@character_set_results", dist)
+}
