@@ -730,6 +730,8 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 				acc.cnt[gid[i]]++
 			}
 		}
+	case a.kind == pinned.KindInt && !nulls && (a.fn == aggMin || a.fn == aggMax) && minMaxNarrow(arr, sel, gid, acc, a.fn == aggMin):
+		// MIN/MAX over a column without NULLs, at its own width.
 	case a.kind == pinned.KindInt || a.kind == pinned.KindDecimal:
 		var vals []int64 // integers, or DECIMALs as scaled integers
 		if a.kind == pinned.KindDecimal {
@@ -789,6 +791,44 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 			acc.cnt[g]++
 			acc.minMax(a.fn, g, int64(rk))
 		}
+	}
+}
+
+// minMaxNarrow folds the selected rows of arr, an integer array without
+// NULLs, into acc's MIN (isMin) or MAX; false for another array type.
+func minMaxNarrow(arr arrow.Array, sel, gid []int32, acc *fastAcc, isMin bool) bool {
+	switch a := arr.(type) {
+	case *array.Int8:
+		minMaxRows(a.Int8Values(), sel, gid, acc.cnt, acc.imm, isMin)
+	case *array.Int16:
+		minMaxRows(a.Int16Values(), sel, gid, acc.cnt, acc.imm, isMin)
+	case *array.Int32:
+		minMaxRows(a.Int32Values(), sel, gid, acc.cnt, acc.imm, isMin)
+	case *array.Int64:
+		minMaxRows(a.Int64Values(), sel, gid, acc.cnt, acc.imm, isMin)
+	default:
+		return false
+	}
+	return true
+}
+
+func minMaxRows[T int8 | int16 | int32 | int64](vals []T, sel, gid []int32, cnt, mm []int64, isMin bool) {
+	if isMin {
+		for i, r := range sel {
+			g, v := gid[i], int64(vals[r])
+			if cnt[g] == 0 || v < mm[g] {
+				mm[g] = v
+			}
+			cnt[g]++
+		}
+		return
+	}
+	for i, r := range sel {
+		g, v := gid[i], int64(vals[r])
+		if cnt[g] == 0 || v > mm[g] {
+			mm[g] = v
+		}
+		cnt[g]++
 	}
 }
 

@@ -371,7 +371,10 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 				}
 			}
 			ff := &fastFilter{kind: fPoints, col: c, ord: sp.ord, null: sp.null, points: points, neg: op == sqlparser.NotInOp}
-			if len(points) > maxPoints {
+			if src, _ := p.codeSource(c); len(points) > maxPoints || src.size <= tableCodes {
+				// A table lookup per row, without the scan of the
+				// list and the branch on its outcome (a NOT IN that
+				// keeps most rows was half of q1's time).
 				ff = p.pointsTable(ff)
 			}
 			return ff, true
@@ -407,7 +410,11 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 	return nil, false
 }
 
-// pointsTable turns a long IN list into a table of booleans over codes.
+// tableCodes is the largest code space an IN list of any length is
+// compiled to a table over (one byte a code).
+const tableCodes = 1 << 12
+
+// pointsTable turns an IN list into a table of booleans over codes.
 func (p *Program) pointsTable(ff *fastFilter) *fastFilter {
 	src, _ := p.codeSource(ff.col)
 	in := map[int32]bool{}

@@ -116,8 +116,8 @@ func TestRecognizedFilters(t *testing.T) {
 		{"`OriginState` >= 'hi'", fRange},
 		{"`OriginState` > 'Hi'", fRange},
 		{"`OriginState` = 'QQ'", fRange},
-		{"`OriginState` IN (_UTF8MB4'AK', _UTF8MB4'HI', _UTF8MB4'PR', _UTF8MB4'VI')", fPoints},
-		{"`OriginState` NOT IN ('AK', 'hi', 'PR')", fPoints},
+		{"`OriginState` IN (_UTF8MB4'AK', _UTF8MB4'HI', _UTF8MB4'PR', _UTF8MB4'VI')", fTable},
+		{"`OriginState` NOT IN ('AK', 'hi', 'PR')", fTable},
 		{"`OriginState` = 'é'", fTable},
 		{"`OriginState` = _binary'CA'", fTable},
 		{"`BinState` = 'ca'", fRange},
@@ -135,7 +135,7 @@ func TestRecognizedFilters(t *testing.T) {
 		// The first column: a filter's second column (unused unless a
 		// pair) is 0 too, and once hid column 0's codes from the filter.
 		{"`id` % 97 = 3", fTable},
-		{"`id` IN (3, 31)", fPoints},
+		{"`id` IN (3, 31)", fTable},
 		{"`id` BETWEEN 10 AND 20", fRange},
 		{"`OriginState` > 'B'", fRange},
 	}

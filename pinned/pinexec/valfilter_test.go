@@ -170,7 +170,7 @@ var valueFilterCases = []struct {
 	{"`day` >= DATE '2020-01-01' + INTERVAL 45 DAY", fRange},
 	{"`day` < DATE '2020-03-01' - INTERVAL 1 DAY", fRange},
 	{"`grp` = CONCAT('g', 3)", fRange},
-	{"`grp` IN (CONCAT('g', 3), CONCAT('G', 2+3))", fPoints},
+	{"`grp` IN (CONCAT('g', 3), CONCAT('G', 2+3))", fTable},
 	{"`kind` <> 2 + 1", fRange},
 	{"`amount` > ROUND(12.345, 1)", anyKind},
 	{"`amount` > 100 AND `price` < 50 AND `id` > 0", anyKind},
