@@ -1,6 +1,9 @@
 package e2e
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestConstantSelects: a connection check (SELECT 1 and friends) is
 // answered by the coordinator from the replica's first answer to the same
@@ -23,6 +26,9 @@ func TestConstantSelects(t *testing.T) {
 		"SELECT 1 AS `é`",
 		"SELECT 1 LIMIT 0",
 		"SELECT -1",
+	}
+	if ex := explain(t, "SELECT 1"); !strings.Contains(ex, "a constant statement") {
+		t.Errorf("EXPLAIN SELECT 1 does not say it is answered by the coordinator:\n%s", ex)
 	}
 	for _, q := range append(append([]string{}, constants...), others...) {
 		diff(t, q, true) // first: passed through, kept

@@ -100,7 +100,7 @@ func (s *Engine) passConstant(ctx context.Context, ss *Session, key, query strin
 		return nil
 	}
 	if e, ok := s.plans.get(key, gen); ok && e.pr == nil && !e.derived && e.constant == nil {
-		s.plans.put(key, &cacheEntry{gen: gen, pass: e.pass, constant: &kept})
+		s.plans.put(key, &cacheEntry{gen: gen, pass: e.pass, constant: &kept, isConst: true})
 	}
 	return nil
 }

@@ -59,6 +59,9 @@ func (s explainer) explain(ctx context.Context, ss *Session, query string, ex *a
 		}
 		if lines == nil {
 			lines = append(lines, "passthrough to one replica: "+reason)
+			if constantSelect(sel) { // constant.go
+				lines = append(lines, "note: a constant statement: after its first answer the coordinator answers it (the replica's answer kept)")
+			}
 		}
 	} else {
 		lines = append(lines, s.describe(pr)...)

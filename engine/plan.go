@@ -102,7 +102,7 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 		if pr != nil {
 			pr.cacheKey = key
 		}
-		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass})
+		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass, isConst: pr == nil && constantSelect(sel)})
 	}
 	return pr, pass, nil
 }

@@ -56,8 +56,10 @@ type cacheEntry struct {
 	// shape is set for shape entries (keys from route.ShapeKey, shape.go).
 	shape *shapeInfo
 	// constant is the replica's answer to a constant statement that
-	// passes through (constant.go), answered from here from then on.
+	// passes through (constant.go), answered from here from then on;
+	// isConst says the statement is one (set when planned).
 	constant *sqltypes.Result
+	isConst  bool
 }
 
 // prepareKey keys a COM_STMT_PREPARE answer; it cannot collide with the

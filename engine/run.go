@@ -34,6 +34,9 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 		if ok, err := answerConstant(ss, e, callback); ok { // constant.go
 			return true, err
 		}
+		if e.isConst && e.constant == nil && !ss.HoldsWarnings() {
+			return true, s.passConstant(ctx, ss, ss.DB+"\x00"+query, query, callback)
+		}
 		if e.derived {
 			if handled, err := s.eph.tryDerived(ctx, ss, query, rowformat.ToClientOf(ctx, callback)); handled {
 				return true, err
