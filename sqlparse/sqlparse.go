@@ -18,6 +18,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
 	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions
 )
 
@@ -69,6 +70,23 @@ type mysqlNames struct{}
 func (mysqlNames) Enter(n ast.Node) (ast.Node, bool) { return n, false }
 
 func (mysqlNames) Leave(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.BinaryOperationExpr:
+		// MOD(a - 2, 7) parses to the node of a - 2 % 7's operator,
+		// without the parentheses of the call: restored, it would say
+		// `a-2%7`, and 100 * MOD(a, 3) `100*a%3`. A MOD's operands
+		// that are operations, and a MOD that is an operand, get
+		// parentheses (redundant for the operator's own precedence,
+		// never wrong).
+		if x.Op == opcode.Mod {
+			x.L, x.R = delimited(x.L), delimited(x.R)
+		}
+		x.L, x.R = modDelimited(x.L), modDelimited(x.R)
+		return x, true
+	case *ast.UnaryOperationExpr:
+		x.V = modDelimited(x.V)
+		return x, true
+	}
 	f, ok := n.(*ast.FuncCallExpr)
 	if !ok {
 		return n, true
@@ -92,6 +110,25 @@ func (mysqlNames) Leave(n ast.Node) (ast.Node, bool) {
 		return &ast.FuncCallExpr{FnName: ast.NewCIStr("CONVERT"), Args: []ast.ExprNode{char, cs}}, true
 	}
 	return n, true
+}
+
+// delimited wraps x in parentheses unless it restores as one token or
+// call (a column, a literal, a function, parentheses already).
+func delimited(x ast.ExprNode) ast.ExprNode {
+	switch x.(type) {
+	case *ast.ColumnNameExpr, ast.ValueExpr, ast.ParamMarkerExpr, *ast.FuncCallExpr, *ast.AggregateFuncExpr,
+		*ast.FuncCastExpr, *ast.ParenthesesExpr, *ast.VariableExpr, *ast.WindowFuncExpr, *ast.SubqueryExpr:
+		return x
+	}
+	return &ast.ParenthesesExpr{Expr: x}
+}
+
+// modDelimited wraps x in parentheses when it is a MOD.
+func modDelimited(x ast.ExprNode) ast.ExprNode {
+	if b, ok := x.(*ast.BinaryOperationExpr); ok && b.Op == opcode.Mod {
+		return &ast.ParenthesesExpr{Expr: x}
+	}
+	return x
 }
 
 // parsers are idle parsers; ParseSQL resets a parser's scanner and

@@ -104,6 +104,13 @@ func TestMySQLNames(t *testing.T) {
 		{"SELECT char(77)", "SELECT CHAR(77)"},
 		{"SELECT CHAR(65 USING latin1)", "SELECT CONVERT(CHAR(65) USING 'latin1')"},
 		{"SELECT a FROM t WHERE INSERT(a, 2, 0, CHAR(66)) = 'x'", "SELECT `a` FROM `t` WHERE INSERT(`a`, 2, 0, CHAR(66))=_UTF8MB4'x'"},
+		// MOD(x, y) parses to x % y's node: its arguments keep their
+		// parentheses, or `a-2%7` would be a - (2 % 7).
+		{"SELECT MOD(a - 2, 7) FROM t", "SELECT (`a`-2)%7 FROM `t`"},
+		{"SELECT 100 * MOD(a, 3)", "SELECT 100*(`a`%3)"},
+		{"SELECT MOD(a, MOD(b, 4) + 1), MOD(a, 100 DIV 3)", "SELECT `a`%((`b`%4)+1),`a`%(100 DIV 3)"},
+		{"SELECT a % 7, (a - 2) % 7, a - 2 % 7, MOD(-a, 2), -MOD(a, 2)", "SELECT `a`%7,(`a`-2)%7,`a`-(2%7),(-`a`)%2,-(`a`%2)"},
+		{"SELECT SUM(MOD(a - 2, 7)) FROM t HAVING MOD(COUNT(*) - 2, 7) > 0", "SELECT SUM((`a`-2)%7) FROM `t` HAVING ((COUNT(1)-2)%7)>0"},
 	} {
 		st, err := ParseOne(c.in)
 		if err != nil {
