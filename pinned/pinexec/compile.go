@@ -48,7 +48,8 @@ type expr struct {
 
 type aggExpr struct {
 	fn  aggFunc
-	arg *expr // nil: COUNT(*)
+	arg *expr   // nil: COUNT(*)
+	bit bitRead // BIT_AND, BIT_OR, BIT_XOR: how arg is read (bitarg.go)
 }
 
 // Inexact says why one of the program's expressions may compute values
@@ -328,6 +329,11 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 		if arg := aggArg(e); arg != nil {
 			if a.arg, err = compile(arg); err != nil {
 				return nil, err
+			}
+			if a.fn >= aggBitAnd {
+				if a.bit, err = bitReadOf(p, a.arg); err != nil {
+					return nil, err
+				}
 			}
 		}
 		p.aggs = append(p.aggs, a)

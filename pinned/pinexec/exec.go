@@ -268,7 +268,7 @@ func (part *partition) preAggregate() error {
 			case aggSum:
 				v = literal.TemporalNumber(v)
 			case aggBitAnd, aggBitOr, aggBitXor:
-				v = literal.TemporalInteger(v)
+				v = bitInteger(v, a.bit)
 			}
 		}
 		if a.fn == aggCount {
