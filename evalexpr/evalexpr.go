@@ -153,13 +153,12 @@ type Layout struct {
 // (utf8mb4_bin, latin1_bin) or COLLATE …_bin. Typed VARBINARY,
 // evalengine evaluates them as binary strings (UPPER and LOWER change
 // nothing, CHAR_LENGTH counts bytes, comparisons ignore the collation);
-// MySQL evaluates them as the text they are. Only utf8mb4, utf8mb3 and
-// ascii text: the bytes such a column's values arrive in are its own,
-// while a latin1_bin fragment column arrives as utf8mb4 and stays so
-// (engine/rowformat.RecodedCharset converts text types only), and is
-// better compared as bytes than read as latin1. It returns the fields (a
-// copy when one changed) and the offsets changed, whose values Eval
-// retypes too.
+// MySQL evaluates them as the text they are. Every character set: a
+// latin1_bin fragment column arrives as utf8mb4 and is converted back to
+// latin1 like any latin1 column (engine/rowformat.RecodedCharset), and a
+// pinned table refuses to compute with text it holds in another charset
+// than its own (pinexec.modeled). It returns the fields (a copy when one
+// changed) and the offsets changed, whose values Eval retypes too.
 func textTyped(fields []*querypb.Field) ([]*querypb.Field, []int) {
 	var retype []int
 	out := fields
@@ -167,13 +166,7 @@ func textTyped(fields []*querypb.Field) ([]*querypb.Field, []int) {
 		if f == nil || f.Charset == collations.CollationBinaryID || f.Charset == 0 {
 			continue
 		}
-		coll := colldata.Lookup(collations.ID(f.Charset))
-		if coll == nil {
-			continue
-		}
-		switch coll.Charset().Name() {
-		case "utf8mb4", "utf8mb3", "ascii":
-		default:
+		if colldata.Lookup(collations.ID(f.Charset)) == nil {
 			continue
 		}
 		t, ok := textType(f.Type)

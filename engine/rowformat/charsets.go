@@ -67,8 +67,8 @@ func CharField(f *querypb.Field) bool {
 // converted to from utf8mb4 (their form on the wire from a worker, and
 // in a replica's converted results), or nil when they need none.
 func RecodedCharset(f *querypb.Field) charset.Charset {
-	if f == nil || !sqltypes.IsText(f.Type) || f.Charset == BinaryCollation {
-		return nil
+	if f == nil || !CharField(f) {
+		return nil // a latin1_bin column, typed VARBINARY, is text too
 	}
 	c := colldata.Lookup(collations.ID(f.Charset))
 	if c == nil {
@@ -84,7 +84,7 @@ func RecodedCharset(f *querypb.Field) charset.Charset {
 // from for its result column f, given the collation coll they are
 // evaluated in (nil: none, the same charset or not text).
 func OutputCharset(coll collations.ID, f *querypb.Field) charset.Charset {
-	if coll == collations.Unknown || f == nil || !sqltypes.IsText(f.Type) || f.Charset == BinaryCollation {
+	if coll == collations.Unknown || f == nil || !CharField(f) {
 		return nil
 	}
 	from, to := colldata.Lookup(coll), colldata.Lookup(collations.ID(f.Charset))
@@ -105,7 +105,7 @@ func Collation(f *querypb.Field) collations.ID {
 // its result column f (a character MySQL cannot convert becomes '?').
 func RecodeOut(v sqltypes.Value, from charset.Charset, f *querypb.Field) sqltypes.Value {
 	to := colldata.Lookup(collations.ID(f.Charset))
-	if to == nil || !v.IsText() {
+	if to == nil || !v.IsText() && !v.IsBinary() {
 		return v
 	}
 	b, _ := charset.Convert(nil, to.Charset(), v.Raw(), from)
