@@ -298,8 +298,16 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		if err != nil {
 			return err
 		}
-		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: kind, Collation: rowformat.Collation(pr.fragFields[j]),
-			Sep: pa.Sep, MaxLen: groupConcatMaxLen})
+		f := pr.fragFields[j]
+		pr.aggs = append(pr.aggs, arrowexec.AggSpec{Kind: kind, Collation: rowformat.Collation(f),
+			Sep: rowformat.InCharset(pa.Sep, f), MaxLen: groupConcatMaxLen})
+		if pa.Kind == planner.MergeJSONArray && pr.inexact == "" && rowformat.ForeignText(f) {
+			// MariaDB sends a JSON_ARRAYAGG of latin1 (…) text unconverted
+			// when it reads the aggregate directly, converted when it reads
+			// it from a temporary table (ORDER BY it): which one the
+			// client sees depends on the server's plan.
+			pr.inexact = fmt.Sprintf("%s: MariaDB sends a JSON_ARRAYAGG of text in %s converted or not depending on its plan", pa.SQL, rowformat.CharsetName(f))
+		}
 		j++
 	}
 	for i, pa := range p.Partials {
@@ -323,8 +331,12 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 				if !sqltypes.IsText(f.Type) && !sqltypes.IsBinary(f.Type) {
 					return fmt.Errorf("GROUP_CONCAT over %s values is not merged", f.Type)
 				}
+				// The values are joined in their own charset (a latin1
+				// key's bytes are latin1), with the separator converted
+				// to it, as MariaDB does; the result is converted to the
+				// result column's charset when sent (concatField).
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: arrowexec.AggConcat, Collation: rowformat.Collation(f),
-					Sep: pa.Sep, Desc: pa.Desc, MaxLen: groupConcatMaxLen})
+					Sep: rowformat.InCharset(pa.Sep, f), Desc: pa.Desc, MaxLen: groupConcatMaxLen})
 			default:
 				kind, err := aggKind(pa.Kind)
 				if err != nil {
@@ -344,8 +356,11 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 	for i, pa := range p.Partials {
 		names = append(names, fmt.Sprintf("__a%d", i))
 		f := partialField[i]
-		if pa.Kind == planner.MergeCount || pa.Kind == planner.MergeSum {
+		switch pa.Kind {
+		case planner.MergeCount, planner.MergeSum:
 			f = nil // merged counts and sums take their type from the values
+		case planner.MergeDistinctConcat:
+			f = concatField(pr.fragFields[p.Keys+pa.Arg])
 		}
 		fields = append(fields, f)
 	}
@@ -406,6 +421,20 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		pr.order = append(pr.order, orderKey{expr: x, desc: o.Desc, coll: exprCollation(o.Expr, names, fields)})
 	}
 	return nil
+}
+
+// concatField is the merge's column of a GROUP_CONCAT(DISTINCT x) joined
+// from the distinct key x's values (fragment column key): text in x's
+// charset and collation, as MariaDB types it. Outputs, HAVING and ORDER
+// BY read it in that collation, and the result writer converts it to the
+// result column's charset (a latin1 x was sent as latin1 bytes into a
+// utf8mb4 column).
+func concatField(key *querypb.Field) *querypb.Field {
+	f := &querypb.Field{Type: sqltypes.Text, Charset: key.Charset, ColumnLength: groupConcatMaxLen}
+	if !rowformat.CharField(key) {
+		f.Type, f.Charset = sqltypes.Blob, rowformat.BinaryCollation
+	}
+	return f
 }
 
 // compileFinal compiles a final-stage expression and records in

@@ -80,6 +80,47 @@ func RecodedCharset(f *querypb.Field) charset.Charset {
 	return c.Charset()
 }
 
+// InCharset is s, text of the statement (utf8mb4), converted to the
+// charset of the character field f, as MariaDB converts a GROUP_CONCAT
+// separator to the charset of the values it joins ('?' for a character
+// that charset cannot hold: SEPARATOR 'ℵ' between latin1 values). s is
+// returned as it is for other fields.
+func InCharset(s string, f *querypb.Field) string {
+	if f == nil || !CharField(f) {
+		return s
+	}
+	c := colldata.Lookup(collations.ID(f.Charset))
+	if c == nil {
+		return s
+	}
+	b, _ := charset.Convert(nil, c.Charset(), []byte(s), charset.Charset_utf8mb4{})
+	return string(b)
+}
+
+// ForeignText reports whether f is text in a character set whose bytes
+// are not UTF-8 (latin1, ucs2, …; not utf8mb4, utf8mb3 or ascii).
+func ForeignText(f *querypb.Field) bool {
+	if RecodedCharset(f) == nil {
+		return false
+	}
+	switch CharsetName(f) {
+	case "utf8mb3", "utf8", "ascii":
+		return false
+	}
+	return true
+}
+
+// CharsetName is the name of f's character set ("" when unknown).
+func CharsetName(f *querypb.Field) string {
+	if f == nil {
+		return ""
+	}
+	if c := colldata.Lookup(collations.ID(f.Charset)); c != nil {
+		return c.Charset().Name()
+	}
+	return ""
+}
+
 // OutputCharset returns the charset an output's values must be converted
 // from for its result column f, given the collation coll they are
 // evaluated in (nil: none, the same charset or not text).
