@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -26,8 +27,9 @@ import (
 //     DECIMAL UNSIGNED column;
 //   - a DOUBLE or FLOAT: rounded half to even (rint: 2.5e0 is 2), clamped
 //     to BIGINT's range, unsigned columns too;
-//   - text: its leading integer ('9E' is 9, '10.9' 10, '1e1' 1,
-//     non-numeric 0) after whitespace and one sign. A text column
+//   - text, or any value of an expression typed text (IF(c, v, 1.5)
+//     reads 1.5 as '1.5'): its leading integer ('9E' is 9, '10.9' 10,
+//     '1e1' 1, non-numeric 0) after whitespace and one sign. A text column
 //     (Field_str::val_int) clamps to BIGINT's range; a text expression
 //     (Item_str_func::val_int, my_strtoll10) reads up to BIGINT UNSIGNED's
 //     maximum ('18446744073709551615' is all ones) and clamps there;
@@ -47,6 +49,7 @@ const (
 	bitTextColumn                     // a bare text column: clamped to BIGINT
 	bitUnsignedDecimal                // a bare DECIMAL UNSIGNED column
 	bitHybrid                         // a 0x… or b'…' literal: its bytes
+	bitTextExpr                       // an expression typed text: its text
 )
 
 // bitReadOf is how the argument arg of a BIT_ aggregate is read, or an
@@ -56,6 +59,11 @@ func bitReadOf(p *Program, arg *expr) (bitRead, error) {
 		return bitHybrid, nil
 	}
 	if _, bare := arg.ast.(*sqlparser.ColName); !bare || len(arg.cols) != 1 {
+		if arg.x.Collation() != collations.Unknown {
+			// Typed text, it is read as text whatever each row's value
+			// is: IF(i > 0, v, d) reads d's -12.75 as '-12.75', -12.
+			return bitTextExpr, nil
+		}
 		return bitExpr, nil
 	}
 	col := columnAt(p, arg.cols[0])
@@ -86,6 +94,8 @@ func bitInteger(v sqltypes.Value, how bitRead) sqltypes.Value {
 	raw := v.Raw()
 	var n uint64
 	switch t := v.Type(); {
+	case how == bitTextExpr:
+		n = textBits(raw, false)
 	case t == sqltypes.Uint64:
 		n, _ = strconv.ParseUint(string(raw), 10, 64)
 	case sqltypes.IsIntegral(t):

@@ -62,7 +62,7 @@ var bitsRows = [][]string{
 // of every type and expressions of each result type.
 var bitsArgs = []string{
 	"`i`", "-`i`", "`i` - 100", "`i` * 1.5", "`u`", "`d`", "`d` + 0", "-`d`", "`du`", "`du` + 0", "`f`", "`f` * 2", "-`f`", "`fl`",
-	"`v`", "CONCAT(`v`)", "REPLACE(`v`, 'a', 'b')", "CONCAT(`v`, 'x')", "`c`", "TRIM(`c`)", "IF(`i` > 0, `v`, `d`)", "COALESCE(`v`, `i`)",
+	"`v`", "CONCAT(`v`)", "REPLACE(`v`, 'a', 'b')", "CONCAT(`v`, 'x')", "`c`", "TRIM(`c`)", "IF(`i` > 0, `v`, `d`)", "IF(`i` > 0, `v`, `f`)", "IF(`i` > 0, `dt`, `v`)", "CASE WHEN `i` > 5 THEN `d` ELSE `v` END", "COALESCE(`v`, `i`)",
 	"`dt`", "`tm`", "`dd`", "`dt` + 0", "`dd` + 0", "ROUND(`f`)", "`fl` * 1", "`i` DIV 2", "`i` | 0", "0x41", "0x0102030405060708090A", "b'1000001'", "X'41'", "'-7'",
 }
 
