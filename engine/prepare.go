@@ -308,6 +308,11 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 			// client sees depends on the server's plan.
 			pr.inexact = fmt.Sprintf("%s: MariaDB sends a JSON_ARRAYAGG of text in %s converted or not depending on its plan", pa.SQL, rowformat.CharsetName(f))
 		}
+		if pa.Kind == planner.MergeJSONObject && pr.inexact == "" && !rowformat.ASCIICompatible(f) {
+			// The partial objects are text in ucs2 (utf16, utf32), which
+			// the merge cannot read as JSON.
+			pr.inexact = fmt.Sprintf("%s: a JSON_OBJECTAGG of text in %s is not merged", pa.SQL, rowformat.CharsetName(f))
+		}
 		j++
 	}
 	for i, pa := range p.Partials {

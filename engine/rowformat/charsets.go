@@ -110,6 +110,21 @@ func ForeignText(f *querypb.Field) bool {
 	return true
 }
 
+// ASCIICompatible reports whether f's character set writes ASCII as
+// ASCII bytes (latin1, cp1251, utf8mb4; not ucs2, utf16 or utf32), or f
+// is not a character column.
+func ASCIICompatible(f *querypb.Field) bool {
+	if f == nil || !CharField(f) {
+		return true
+	}
+	c := colldata.Lookup(collations.ID(f.Charset))
+	if c == nil {
+		return true
+	}
+	var b [4]byte
+	return c.Charset().EncodeRune(b[:], '{') == 1 && b[0] == '{'
+}
+
 // CharsetName is the name of f's character set ("" when unknown).
 func CharsetName(f *querypb.Field) string {
 	if f == nil {
