@@ -42,9 +42,9 @@ func createBitTable(t *testing.T) {
 	replicasAndCatalog(t)
 }
 
-// bitArgs are the arguments the BIT_ statements aggregate: each column
+// bitTableArgs are the arguments the BIT_ statements aggregate: each column
 // and expressions of each result type.
-var bitArgs = []string{
+var bitTableArgs = []string{
 	"i", "-i", "i - 100", "i * 1.5", "u", "d", "-d", "d + 0", "du", "f", "f * 2", "-f",
 	"v", "CONCAT(v)", "c", "TRIM(c)", "dt", "dd", "dt + 0", "IF(i > 0, v, d)", "COALESCE(v, i)",
 }
@@ -54,7 +54,7 @@ var bitArgs = []string{
 // and ORDER BY.
 func bitStatements() []string {
 	var out []string
-	for _, a := range bitArgs {
+	for _, a := range bitTableArgs {
 		aggs := fmt.Sprintf("BIT_AND(%[1]s), BIT_OR(%[1]s), BIT_XOR(%[1]s)", a)
 		out = append(out,
 			"SELECT grp, "+aggs+" FROM "+bitTable+" GROUP BY grp ORDER BY grp",

@@ -524,6 +524,9 @@ func (g *qgen) aggregate(s source) aggItem {
 			// engine once fed the date's text to a DECIMAL sum.
 			return aggItem{g.oneOf("SUM(", "AVG(", "BIT_OR(") + q("$FlightDate") + ")", kDec}
 		}
+		if g.chance(35) {
+			return g.bitAggregate(s)
+		}
 		return aggItem{g.oneOf("MIN(", "MAX(") + q("$FlightDate") + ")", kDate}
 	case 14:
 		return aggItem{"ROUND(SUM(" + g.numArg(s) + ") / COUNT(*), 2)", kDec}
@@ -556,6 +559,22 @@ func (g *qgen) aggregate(s source) aggItem {
 	default:
 		return aggItem{g.oneOf("COUNT(*) * 2 + 1", "SUM("+g.numArg(s)+") + COUNT(*)", "MAX("+g.numArg(s)+") * 2"), kDec}
 	}
+}
+
+// bitArgs are BIT_AND/OR/XOR arguments MariaDB reads as integers in its
+// several ways: negative integers (two's complement), text ('9E' is 9,
+// 'N512AA' 0), DECIMAL and DOUBLE values rounded (half away from zero,
+// half to even), an expression typed text over numbers. The in-memory
+// engine over a pin once failed on the first two (1105).
+var bitArgs = []string{
+	"$DepDelayMinutes - 100", "-$Distance", "$ArrDelayMinutes - $DepDelayMinutes", "$Carrier", "$TailNum",
+	"$Origin", "CONCAT($Carrier, $FlightNum)", "$Distance * 1.5", "$DepDelayMinutes * -0.5", "$Distance / 7",
+	"$Distance / 4e0", "IF($DayOfWeek > 3, $TailNum, -$Distance)", "$FlightNum", "$id",
+}
+
+// bitAggregate returns BIT_AND, BIT_OR or BIT_XOR of one of bitArgs.
+func (g *qgen) bitAggregate(s source) aggItem {
+	return aggItem{g.oneOf("BIT_AND(", "BIT_OR(", "BIT_XOR(") + s.q(bitArgs[g.n(len(bitArgs))]) + ")", kInt}
 }
 
 // funcOverAggregate applies a string, numeric, date or control-flow
@@ -688,7 +707,14 @@ func (g *qgen) mixed() Query {
 	}
 	aggs := []string{"COUNT(*)", "SUM(n)", "AVG(amount)", "STDDEV_POP(amount)", "VAR_SAMP(n)", "MIN(u8)", "MAX(l1)",
 		"LOWER(MAX(u8))", "UPPER(MIN(l1))", "CONCAT(MIN(l1), '|', MAX(u8))", "CHAR_LENGTH(MAX(u8))", "COUNT(u8)", "MAX(day)",
-		"ROUND(SUM(amount) / COUNT(*), 2)", "IF(SUM(n) > 1000, 'hi', 'lo')"}
+		"ROUND(SUM(amount) / COUNT(*), 2)", "IF(SUM(n) > 1000, 'hi', 'lo')",
+		// Text in latin1 joined: the merge sent GROUP_CONCAT(DISTINCT l1)'s
+		// latin1 bytes into a utf8mb4 column, and a partial merge's UTF-8
+		// separator between latin1 partials.
+		"GROUP_CONCAT(DISTINCT l1 ORDER BY l1)", "GROUP_CONCAT(DISTINCT l1 ORDER BY l1 DESC SEPARATOR 'ä')",
+		"UPPER(GROUP_CONCAT(DISTINCT l1 ORDER BY l1 SEPARATOR ''))", "LENGTH(GROUP_CONCAT(l1 SEPARATOR 'ä'))",
+		"GROUP_CONCAT(DISTINCT LOWER(l1) ORDER BY LOWER(l1) SEPARATOR ' / ')",
+		"BIT_XOR(n - 100)", "BIT_OR(l1)", "BIT_AND(amount * -1)"}
 	for range g.between(1, 3) {
 		items = append(items, aggs[g.n(len(aggs))])
 	}
@@ -699,7 +725,8 @@ func (g *qgen) mixed() Query {
 	sql += " GROUP BY " + strings.Join(keys, ", ")
 	if g.chance(30) {
 		sql += g.oneOf(" HAVING COUNT(*) > 10", " HAVING LOWER(MAX(u8)) <> 'x'", " HAVING UPPER("+keys[0]+") >= 'M'",
-			" HAVING CHAR_LENGTH("+keys[0]+") > 4", " HAVING SUM(n) IS NOT NULL")
+			" HAVING CHAR_LENGTH("+keys[0]+") > 4", " HAVING SUM(n) IS NOT NULL",
+			" HAVING GROUP_CONCAT(DISTINCT l1 ORDER BY l1) > 'b'")
 	}
 	// Total order: every key last (utf8mb4_general_ci and latin1_swedish_ci
 	// order, as MariaDB does); a function of a key first, sometimes.
@@ -755,6 +782,9 @@ func (g *qgen) breadthAggregate(s source, feature string) aggItem {
 		}
 		return aggItem{v, kDec}
 	case "bit":
+		if g.chance(50) {
+			return g.bitAggregate(s)
+		}
 		return aggItem{g.oneOf("BIT_OR(", "BIT_AND(", "BIT_XOR(") + intCol + ")", kInt}
 	}
 	return g.aggregate(s)
