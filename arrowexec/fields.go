@@ -98,3 +98,8 @@ func (c *Collator) Key(dst, s []byte) []byte { return c.c.appendKey(dst, s) }
 
 // Compare orders a and b: -1, 0 or 1.
 func (c *Collator) Compare(a, b []byte) int { return c.c.compare(a, b) }
+
+// PadSpace reports whether the collation ignores trailing spaces (MySQL's
+// PAD SPACE): every collation but binary, the *_0900_* and the *_nopad_*
+// ones.
+func (c *Collator) PadSpace() bool { return c.c.padSpace }

@@ -139,6 +139,25 @@ type hostCase struct {
 	csa   colldata.CaseAwareCollation // 8-bit collations vitess maps
 }
 
+// vitessMaps uses vitess' case mapping where it has one: 8-bit
+// collations.
+func (h *hostCase) vitessMaps(e *Env) bool {
+	cs, ok := colldata.Lookup(h.coll).(colldata.CaseAwareCollation)
+	if !ok || !e.vt.CollationEnv().IsSupported(h.coll) || cs.Charset().MaxWidth() != 1 {
+		return false
+	}
+	h.csa = cs
+	return true
+}
+
+func (h *hostCase) eval(env *evalengine.ExpressionEnv) (sqltypes.Value, error) {
+	r, err := env.Evaluate(h.arg)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
+	return h.apply(r.Value(h.coll))
+}
+
 func (h *hostCase) apply(v sqltypes.Value) (sqltypes.Value, error) {
 	if v.IsNull() {
 		return sqltypes.NULL, nil

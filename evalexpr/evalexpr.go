@@ -8,7 +8,9 @@
 // coercion in comparisons and string collations. The planner renders each
 // final expression as SQL text over named columns (__g0, __a1, __o2, …);
 // this package parses that text with vitess' parser and binds the names to
-// row offsets once per plan, so evaluating a row does no parsing.
+// row offsets once per plan, so evaluating a row does no parsing. Where
+// evalengine answers otherwise than MySQL, the call is evaluated here
+// instead, over arguments evalengine evaluates (host calls, host.go).
 package evalexpr
 
 import (
@@ -77,10 +79,10 @@ type Expr struct {
 	src  string
 	e    evalengine.Expr
 	cols []int // layout offsets the expression reads, ascending
-	// n is the layout's width; hosts are the LOWER/UPPER calls evaluated
-	// here (casemap.go), whose results are the synthetic columns n, n+1, ….
+	// n is the layout's width; hosts are the calls evaluated here
+	// (host.go), whose results are the synthetic columns n, n+1, ….
 	n     int
-	hosts []*hostCase
+	hosts []host
 	// coll is the collation of a text result (Unknown otherwise): Eval
 	// returns text in its charset, whatever the arguments' were.
 	coll collations.ID
@@ -240,8 +242,8 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	ast = equivalents(rewriteNotLike(ast))
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast)}
-	ast = columnCollations(ast, layout, e.vt.CollationEnv())
-	var hostTypes []evalengine.Type // types of the synthetic columns
+	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv())
+	ho := &hoister{e: e, x: x}
 	cfg := &evalengine.Config{
 		Environment: e.vt,
 		Collation:   e.vt.CollationEnv().DefaultConnectionCharset(),
@@ -251,7 +253,7 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 				read = append(read, i)
 				return i, nil
 			}
-			if i, ok := hostColumn(name); ok && i < len(hostTypes) {
+			if i, ok := hostColumn(name); ok && i < len(ho.types) {
 				return layout.n + i, nil
 			}
 			return 0, fmt.Errorf("unknown column %s in final expression", col.Name.String())
@@ -262,8 +264,8 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 				return evalengine.Type{}, false
 			}
 			name := strings.ToLower(col.Name.String())
-			if i, ok := hostColumn(name); ok && i < len(hostTypes) {
-				return hostTypes[i], true
+			if i, ok := hostColumn(name); ok && i < len(ho.types) {
+				return ho.types[i], true
 			}
 			i, ok := layout.index[name]
 			if !ok || i >= len(layout.fields) || layout.fields[i] == nil {
@@ -273,40 +275,12 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 		},
 		NoCompilation: true,
 	}
-	// LOWER/UPPER over a collation vitess cannot case-map become host
-	// calls, innermost first.
-	var hostErr error
-	ast = sqlparser.Rewrite(ast, nil, func(c *sqlparser.Cursor) bool {
-		arg, upper, ok := isCaseFunc(c.Node())
-		if !ok || hostErr != nil {
-			return true
-		}
-		ax, err := evalengine.Translate(arg, cfg)
-		if err != nil {
-			hostErr = err
-			return false
-		}
-		t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ax)
-		if err != nil || !sqltypes.IsText(t.Type()) {
-			return true // numbers, dates: vitess formats them
-		}
-		coll := t.Collation()
-		h := &hostCase{arg: ax, upper: upper, coll: coll}
-		if cs, ok := colldata.Lookup(coll).(colldata.CaseAwareCollation); ok && e.vt.CollationEnv().IsSupported(coll) &&
-			colldata.Lookup(coll).Charset().MaxWidth() == 1 {
-			h.csa = cs
-		} else if h.m, err = e.caseMap(coll); err != nil {
-			hostErr = fmt.Errorf("%s over collation %d: %w", strings.ToUpper(c.Node().(*sqlparser.FuncExpr).Name.String()), coll, err)
-			return false
-		}
-		i := len(x.hosts)
-		x.hosts = append(x.hosts, h)
-		hostTypes = append(hostTypes, evalengine.NewTypeEx(sqltypes.VarChar, coll, t.Nullable(), t.Size(), 0, nil))
-		c.Replace(sqlparser.NewColName(fmt.Sprintf("__host%d", i)))
-		return true
-	}).(sqlparser.Expr)
-	if hostErr != nil {
-		return nil, fmt.Errorf("final expression %q: %w", src, hostErr)
+	ho.cfg = cfg
+	// The calls evaluated here (host.go) become synthetic columns,
+	// innermost first.
+	ast = ho.hoist(ast)
+	if ho.err != nil {
+		return nil, fmt.Errorf("final expression %q: %w", src, ho.err)
 	}
 	if err := e.checkInexact(ast, cfg); err != nil {
 		return nil, fmt.Errorf("final expression %q cannot be evaluated exactly: %w", src, err)
@@ -673,11 +647,7 @@ func (v *Evaluator) bind(x *Expr, row []sqltypes.Value) error {
 	}
 	for _, h := range x.hosts {
 		v.env.Row = v.buf
-		r, err := v.env.Evaluate(h.arg)
-		if err != nil {
-			return err
-		}
-		out, err := h.apply(r.Value(h.coll))
+		out, err := h.eval(v.env)
 		if err != nil {
 			return err
 		}
