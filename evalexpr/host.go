@@ -15,7 +15,8 @@ import (
 //
 //   - LOWER and UPPER over collations vitess cannot case-map (casemap.go);
 //   - comparisons of text under a PAD SPACE collation, which vitess makes
-//     as if trailing spaces mattered (padspace.go).
+//     as if trailing spaces mattered (padspace.go);
+//   - LIKE … ESCAPE, whose escape character vitess ignores (like.go).
 //
 // Each call is replaced in the tree by a synthetic column (__host0,
 // __host1, …, innermost first) typed with the call's result; vitess
@@ -50,6 +51,11 @@ func (h *hoister) hoist(ast sqlparser.Expr) sqlparser.Expr {
 		}
 		if r := h.compare(n); r != nil {
 			c.Replace(r)
+		}
+		if h.err == nil {
+			if r := h.like(n); r != nil {
+				c.Replace(r)
+			}
 		}
 		return h.err == nil
 	}).(sqlparser.Expr)

@@ -82,8 +82,9 @@ func strs(vs ...string) []*string {
 // if the shorter string were padded with spaces ('abc' = 'abc  ', 'abc' >
 // 'abc\t'), under utf8mb4_general_ci (g), utf8mb4_unicode_ci (u),
 // utf8mb4_bin (b, typed VARBINARY for its BINARY flag) and latin1 (l);
-// LIKE does not pad. vitess' evalengine compared 'abc' < 'abc '. The
-// answers are MariaDB's over a table of those columns holding each value.
+// LIKE does not pad. vitess' evalengine compared 'abc' < 'abc ' and
+// ignored LIKE's ESCAPE. The answers are MariaDB's over a table of those
+// columns holding each value.
 func TestPadSpace(t *testing.T) {
 	fields := []*querypb.Field{
 		{Name: "g", Type: sqltypes.VarChar, Charset: 45},
@@ -129,5 +130,11 @@ func TestPadSpace(t *testing.T) {
 		{"IF(b = 'abc ', 1, 0)", F("1", "1", "0", "0", "0", "0", "0", "0", "0", "0", "0")},
 		{"g LIKE 'abc'", F("1", "0", "0", "0", "0", "0", "0", "0", "0", "0", "NULL")},
 		{"g LIKE 'abc '", F("0", "1", "0", "0", "0", "0", "0", "0", "0", "0", "NULL")},
+		{"g LIKE 'a!%' ESCAPE '!'", F("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "NULL")},
+		{"g LIKE 'a|_c%' ESCAPE '|'", F("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "NULL")},
+		{"g NOT LIKE 'ab|c%' ESCAPE '|'", F("0", "0", "0", "0", "1", "1", "1", "1", "1", "1", "NULL")},
+		{"b LIKE 'A%' ESCAPE '!'", F("0", "0", "1", "0", "0", "0", "0", "0", "0", "0", "NULL")},
+		{"u LIKE 'STRA_E%' ESCAPE '_'", F("0", "0", "0", "0", "0", "0", "0", "0", "0", "0", "NULL")},
+		{"g LIKE '%' ESCAPE '%'", F("1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "NULL")},
 	})
 }
