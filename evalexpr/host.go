@@ -16,7 +16,9 @@ import (
 //   - LOWER and UPPER over collations vitess cannot case-map (casemap.go);
 //   - comparisons of text under a PAD SPACE collation, which vitess makes
 //     as if trailing spaces mattered (padspace.go);
-//   - LIKE … ESCAPE, whose escape character vitess ignores (like.go).
+//   - LIKE … ESCAPE, whose escape character vitess ignores (like.go);
+//   - text read as a number, which vitess reads as 0 when the number is
+//     followed by a bare exponent mark ('9E') (strnum.go).
 //
 // Each call is replaced in the tree by a synthetic column (__host0,
 // __host1, …, innermost first) typed with the call's result; vitess
@@ -49,8 +51,11 @@ func (h *hoister) hoist(ast sqlparser.Expr) sqlparser.Expr {
 			h.caseFunc(c, arg, upper)
 			return h.err == nil
 		}
-		if r := h.compare(n); r != nil {
-			c.Replace(r)
+		h.numbers(n)
+		if h.err == nil {
+			if r := h.compare(n); r != nil {
+				c.Replace(r)
+			}
 		}
 		if h.err == nil {
 			if r := h.like(n); r != nil {
