@@ -61,6 +61,8 @@ func TestPadSpaceAfterMerge(t *testing.T) {
 		"SELECT s, COUNT(*) FROM pad_text GROUP BY s HAVING s LIKE 'x|_y' ESCAPE '|' OR s LIKE 'x!|y' ESCAPE '!' ORDER BY s",
 		"SELECT n, n * COUNT(*), CEIL(n), ABS(n), n || '-', NOT n, IF(n, 'y', 'n'), CAST(n AS DOUBLE), COUNT(*) FROM pad_text GROUP BY n ORDER BY n",
 		"SELECT n, COUNT(*) FROM pad_text GROUP BY n HAVING ABS(n) > 5 ORDER BY n",
+		"SELECT n, n + 0, n * 2, COUNT(*) FROM pad_text GROUP BY n HAVING n <> 0 ORDER BY n",
+		"SELECT SUM(DayOfWeek), CONCAT(Carrier, '/', OriginState) AS k1 FROM ontime GROUP BY k1 HAVING k1 <> 0 ORDER BY k1",
 		"SELECT Origin, COUNT(*) FROM ontime GROUP BY Origin HAVING Origin = 'SFO '",
 		"SELECT TailNum, COUNT(*) FROM ontime GROUP BY TailNum HAVING TailNum = CONCAT(TailNum, ' ') ORDER BY TailNum LIMIT 3",
 		"SELECT Carrier, COUNT(*) FROM ontime GROUP BY Carrier HAVING Carrier LIKE 'A!A' ESCAPE '!' OR ABS(Carrier) > 0 ORDER BY Carrier",

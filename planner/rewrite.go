@@ -202,7 +202,7 @@ type aggPlanner struct {
 	keys     []string        // restored group-key expressions
 	keyDesc  []bool          // GROUP BY key DESC (MariaDB sorts groups)
 	distinct []string        // restored arguments of the DISTINCT aggregates
-	strKeys  map[string]bool // restored keys that are string columns
+	enumKeys map[string]bool // restored keys that are ENUM or SET columns
 	partials []Partial
 	// outputs are the select fields' aliases (lower case) for HAVING and
 	// ORDER BY name resolution; "" when a field has none.
@@ -350,7 +350,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			if !contains(a.keys, s) {
 				a.keys = append(a.keys, s)
 				a.keyDesc = append(a.keyDesc, false)
-				a.noteStringKey(f.Expr, s)
+				a.noteEnumKey(f.Expr, s)
 			}
 		}
 	}
@@ -372,7 +372,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			if !contains(a.keys, s) {
 				a.keys = append(a.keys, s)
 				a.keyDesc = append(a.keyDesc, it.Desc)
-				a.noteStringKey(e, s)
+				a.noteEnumKey(e, s)
 			}
 		}
 		if a.indexGroup {
@@ -590,91 +590,51 @@ func (a *aggPlanner) notePlainKey(e ast.ExprNode) {
 	}
 }
 
-var stringTypes = map[string]bool{"char": true, "varchar": true, "tinytext": true, "text": true,
-	"mediumtext": true, "longtext": true, "enum": true, "set": true}
-
-// stringFuncs are functions whose result is a string.
-var stringFuncs = map[string]bool{"concat": true, "concat_ws": true, "substring": true, "substr": true, "mid": true,
-	"left": true, "right": true, "upper": true, "lower": true, "ucase": true, "lcase": true, "trim": true,
-	"ltrim": true, "rtrim": true, "replace": true, "lpad": true, "rpad": true, "reverse": true, "repeat": true,
-	"date_format": true, "time_format": true, "monthname": true, "dayname": true, "format": true, "hex": true,
-	"char": true, "elt": true, "insert": true, "substring_index": true, "space": true, "md5": true, "sha1": true,
-	"sha2": true, "conv": true, "bin": true, "oct": true, "quote": true, "soundex": true}
-
-// noteStringKey remembers group keys whose value is a string (a string
-// column, or an expression that yields one): the final stage must not
-// compare them with numbers, because vitess' evalengine converts strings
-// such as '9E/CA' to numbers differently from MySQL.
-func (a *aggPlanner) noteStringKey(e ast.ExprNode, restored string) {
-	if a.isStringExpr(e) {
-		if a.strKeys == nil {
-			a.strKeys = map[string]bool{}
+// noteEnumKey remembers group keys that are ENUM or SET columns: MySQL
+// compares such a column with a number by its member number, and the
+// merged row holds its text, so the final stage must not compare it with
+// numbers. Other text compares with a number as the DOUBLE it spells,
+// which the final stage computes as MySQL does ('9E/CA' is 9: evalexpr's
+// strnum.go).
+func (a *aggPlanner) noteEnumKey(e ast.ExprNode, restored string) {
+	if a.isEnumColumn(e) {
+		if a.enumKeys == nil {
+			a.enumKeys = map[string]bool{}
 		}
-		a.strKeys[restored] = true
+		a.enumKeys[restored] = true
 	}
 }
 
-// isStringExpr reports whether e is known to yield a string: a string
-// column, a string literal, a string function, a CAST to CHAR, or an
-// IF/IFNULL/COALESCE/CASE with a string among its results.
-func (a *aggPlanner) isStringExpr(e ast.ExprNode) bool {
+// isEnumColumn reports whether e is an ENUM or SET column.
+func (a *aggPlanner) isEnumColumn(e ast.ExprNode) bool {
 	switch x := e.(type) {
 	case *ast.ParenthesesExpr:
-		return a.isStringExpr(x.Expr)
+		return a.isEnumColumn(x.Expr)
 	case *ast.ColumnNameExpr:
 		for _, s := range a.srcs {
 			if x.Name.Table.O != "" && x.Name.Table.O != s.alias {
 				continue
 			}
-			if col, ok := s.tbl.Column(x.Name.Name.O); ok && stringTypes[col.Type] {
+			if col, ok := s.tbl.Column(x.Name.Name.O); ok && (col.Type == "enum" || col.Type == "set") {
 				return true
 			}
 		}
-	case ast.ValueExpr:
-		switch x.GetValue().(type) {
-		case string, []byte:
-			return true
-		}
-	case *ast.FuncCastExpr:
-		return x.Tp != nil && strings.Contains(strings.ToLower(x.Tp.String()), "char")
-	case *ast.FuncCallExpr:
-		name := x.FnName.L
-		if stringFuncs[name] {
-			return true
-		}
-		switch name {
-		case "if":
-			return len(x.Args) == 3 && (a.isStringExpr(x.Args[1]) || a.isStringExpr(x.Args[2]))
-		case "ifnull", "coalesce", "nullif", "greatest", "least":
-			for _, arg := range x.Args {
-				if a.isStringExpr(arg) {
-					return true
-				}
-			}
-		}
-	case *ast.CaseExpr:
-		for _, w := range x.WhenClauses {
-			if a.isStringExpr(w.Result) {
-				return true
-			}
-		}
-		return x.ElseClause != nil && a.isStringExpr(x.ElseClause)
 	}
 	return false
 }
 
-// mixesStringKeyAndNumber reports a comparison or arithmetic between a
-// string group key and a numeric literal.
-func (a *aggPlanner) mixesStringKeyAndNumber(b *ast.BinaryOperationExpr) bool {
+// mixesEnumKeyAndNumber reports a comparison or arithmetic between an
+// ENUM or SET group key and a numeric literal.
+func (a *aggPlanner) mixesEnumKeyAndNumber(b *ast.BinaryOperationExpr) bool {
 	isKey := func(e ast.ExprNode) bool {
 		s, err := sqlparse.Restore(e)
-		if err == nil && a.strKeys[s] {
+		if err == nil && a.enumKeys[s] {
 			return true
 		}
-		// A select alias (HAVING k1 > 1) of a string key.
+		// A select alias (HAVING k1 > 1) of such a key.
 		if i := a.aliasIndex(e); i >= 0 {
 			s, err := sqlparse.Restore(a.sel.Fields.Fields[i].Expr)
-			return err == nil && a.strKeys[s]
+			return err == nil && a.enumKeys[s]
 		}
 		return false
 	}
@@ -765,8 +725,8 @@ func (r *finalRewriter) Enter(n ast.Node) (ast.Node, bool) {
 	}
 	switch x := n.(type) {
 	case *ast.BinaryOperationExpr:
-		if r.a.mixesStringKeyAndNumber(x) {
-			r.err = notDist("string group key compared with a number after the merge")
+		if r.a.mixesEnumKeyAndNumber(x) {
+			r.err = notDist("ENUM or SET group key compared with a number after the merge")
 			return n, true
 		}
 	case *ast.AggregateFuncExpr:
