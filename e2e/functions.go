@@ -41,6 +41,11 @@ var matrixFuncs = []fn{
 	{"comparison", 's', "%[1]s BETWEEN 'A' AND 'M'"}, {"comparison", 's', "%[1]s LIKE 'A%%'"}, {"comparison", 's', "%[1]s NOT LIKE '%%e%%'"},
 	{"comparison", 's', "%[1]s REGEXP '^[A-M]'"}, {"comparison", 's', "%[1]s <=> NULL"}, {"comparison", 's', "ISNULL(%[1]s)"},
 	{"comparison", 's', "GREATEST(%[1]s, 'M')"}, {"comparison", 's', "LEAST(%[1]s, 'M')"}, {"comparison", 's', "COALESCE(%[1]s, 'z')"},
+	// Trailing spaces are insignificant under PAD SPACE collations ('AA '
+	// = 'AA'); LIKE does not pad, and takes an ESCAPE character.
+	{"comparison", 's', "%[1]s = 'AA '"}, {"comparison", 's', "%[1]s < 'M  '"}, {"comparison", 's', "%[1]s IN ('AA ', 'Zürich ')"},
+	{"comparison", 's', "%[1]s BETWEEN 'AA ' AND 'DL '"}, {"comparison", 's', "STRCMP(%[1]s, 'DL ')"}, {"comparison", 's', "%[1]s = CONCAT(%[1]s, ' ')"},
+	{"comparison", 's', "%[1]s LIKE 'A!%%' ESCAPE '!'"}, {"comparison", 's', "%[1]s LIKE '_|_%%' ESCAPE '|'"}, {"comparison", 's', "%[1]s LIKE CONCAT(%[1]s, ' ')"},
 	{"regexp", 's', "REGEXP_REPLACE(%[1]s, '[aeiouAEIOU]', '_')"}, {"regexp", 's', "REGEXP_SUBSTR(%[1]s, '[A-Z]+')"},
 	{"regexp", 's', "REGEXP_INSTR(%[1]s, '[a-z]')"},
 	// Control flow.
@@ -68,6 +73,8 @@ var matrixFuncs = []fn{
 	{"numeric", 'n', "FORMAT(%[1]s / 3, 3)"}, {"numeric", 'n', "CRC32(%[1]s)"}, {"numeric", 'n', "CONV(FLOOR(%[1]s), 10, 2)"},
 	{"numeric", 'n', "HEX(FLOOR(%[1]s))"}, {"numeric", 'n', "BIN(FLOOR(%[1]s))"}, {"numeric", 'n', "OCT(FLOOR(%[1]s))"},
 	{"numeric", 'n', "CONCAT(%[1]s, '')"}, {"numeric", 'n', "LENGTH(%[1]s)"},
+	// Text read as a number: its longest numeric prefix ('9E' is 9).
+	{"numeric", 's', "%[1]s + 0"}, {"numeric", 's', "ABS(%[1]s)"}, {"numeric", 's', "CONVERT(%[1]s, DOUBLE)"}, {"numeric", 's', "%[1]s || 0"},
 	// Bit functions and operators.
 	{"bit", 'n', "FLOOR(%[1]s) << 2"}, {"bit", 'n', "FLOOR(%[1]s) >> 1"}, {"bit", 'n', "FLOOR(%[1]s) & 6"}, {"bit", 'n', "FLOOR(%[1]s) | 8"},
 	{"bit", 'n', "FLOOR(%[1]s) ^ 5"}, {"bit", 'n', "~FLOOR(%[1]s)"}, {"bit", 'n', "BIT_COUNT(FLOOR(%[1]s))"},

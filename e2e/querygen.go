@@ -231,23 +231,23 @@ func (g *qgen) lit(name string) string {
 	case "UniqueCarrier", "Carrier":
 		// Weighted to the big carriers, as the data is.
 		if g.chance(50) {
-			return quote(carrierCodes[g.n(6)])
+			return g.padded(quote(carrierCodes[g.n(6)]))
 		}
-		return quote(carrierCodes[g.n(len(carrierCodes))])
+		return g.padded(quote(carrierCodes[g.n(len(carrierCodes))]))
 	case "TailNum":
-		return quote(fmt.Sprintf("N%d%c%c", g.between(100, 999), 'A'+g.n(26), 'A'+g.n(26)))
+		return g.padded(quote(fmt.Sprintf("N%d%c%c", g.between(100, 999), 'A'+g.n(26), 'A'+g.n(26))))
 	case "FlightNum":
 		return fmt.Sprint(g.between(1, 7500))
 	case "Origin", "Dest":
 		if g.chance(50) {
-			return quote(airportCodes[g.n(15)])
+			return g.padded(quote(airportCodes[g.n(15)]))
 		}
-		return quote(airportCodes[g.n(len(airportCodes))])
+		return g.padded(quote(airportCodes[g.n(len(airportCodes))]))
 	case "OriginState", "DestState":
 		if g.chance(40) {
-			return quote(g.oneOf("AK", "HI", "PR", "VI", "TT"))
+			return g.padded(quote(g.oneOf("AK", "HI", "PR", "VI", "TT")))
 		}
-		return quote(stateCodes[g.n(len(stateCodes))])
+		return g.padded(quote(stateCodes[g.n(len(stateCodes))]))
 	case "DepDelayMinutes", "ArrDelayMinutes":
 		// Delays are 0..1500 in the data, mostly small.
 		if g.chance(20) {
@@ -262,6 +262,19 @@ func (g *qgen) lit(name string) string {
 	panic("no domain for " + name)
 }
 
+// padded gives a quoted string literal trailing spaces now and then:
+// MySQL's PAD SPACE collations ignore them ('AA ' = 'AA', 'AA ' > 'AA' is
+// false), in WHERE, HAVING and expressions alike.
+func (g *qgen) padded(lit string) string {
+	if g.chance(8) {
+		return spaced(lit, g.oneOf(" ", "  "))
+	}
+	return lit
+}
+
+// spaced appends sp inside a quoted literal.
+func spaced(lit, sp string) string { return strings.TrimSuffix(lit, "'") + sp + "'" }
+
 func (g *qgen) lits(name string, n int) string {
 	var out []string
 	for range n {
@@ -273,17 +286,47 @@ func (g *qgen) lits(name string, n int) string {
 	return strings.Join(out, ", ")
 }
 
-// likePattern returns a LIKE pattern fitting the values of a string column.
+// likePattern returns a LIKE pattern fitting the values of a string
+// column, now and then with an ESCAPE clause (escaped).
 func (g *qgen) likePattern(name string) string {
+	p := g.oneOf(likePatterns(name)...)
+	if g.chance(15) {
+		return g.escaped(p)
+	}
+	return p
+}
+
+// escaped rewrites a quoted LIKE pattern to use an ESCAPE character that
+// is not in it: put before a letter (an escaped letter is the letter: the
+// same matches) or, now and then, before a '_' (a literal underscore,
+// which no value has).
+func (g *qgen) escaped(p string) string {
+	esc := g.oneOf("!", "|", "#", "^")
+	body := []rune(strings.Trim(p, "'"))
+	var out []rune
+	done := false
+	literalWild := g.chance(20)
+	for _, r := range body {
+		if !done && (r != '%' && r != '_' || literalWild && r == '_') {
+			out = append(out, []rune(esc)...)
+			done = true
+		}
+		out = append(out, r)
+	}
+	return quote(string(out)) + " ESCAPE '" + esc + "'"
+}
+
+// likePatterns are LIKE patterns fitting the values of a string column.
+func likePatterns(name string) []string {
 	switch name {
 	case "TailNum":
-		return g.oneOf("'N1%'", "'N5%'", "'%A'", "'N_0%'", "'%Z_'", "'N9%'")
+		return []string{"'N1%'", "'N5%'", "'%A'", "'N_0%'", "'%Z_'", "'N9%'"}
 	case "Carrier", "UniqueCarrier":
-		return g.oneOf("'A%'", "'_A'", "'%N'", "'9%'", "'U_'", "'W%'")
+		return []string{"'A%'", "'_A'", "'%N'", "'9%'", "'U_'", "'W%'"}
 	case "Origin", "Dest":
-		return g.oneOf("'A%'", "'S%'", "'%X'", "'_A_'", "'M%'", "'B%'", "'%O'")
+		return []string{"'A%'", "'S%'", "'%X'", "'_A_'", "'M%'", "'B%'", "'%O'"}
 	default: // states
-		return g.oneOf("'N%'", "'A%'", "'%A'", "'M_'", "'_I'", "'C%'")
+		return []string{"'N%'", "'A%'", "'%A'", "'M_'", "'_I'", "'C%'"}
 	}
 }
 
@@ -619,11 +662,20 @@ func (g *qgen) keyFunc(key string, k kind) (string, kind) {
 	}
 	switch k {
 	case kStr:
-		switch g.n(3) {
+		switch g.n(5) {
 		case 0:
 			return g.oneOf("LOWER(", "UPPER(", "LCASE(", "UCASE(", "REVERSE(", "TRIM(", "QUOTE(", "HEX(") + key + ")", kStr
 		case 1:
 			return g.oneOf("LENGTH("+key+")", "CHAR_LENGTH("+key+")", "ASCII("+key+")", "LOCATE('A', "+key+")", "ORD("+key+")"), kInt
+		case 2:
+			// Comparisons under the key's collation, trailing spaces
+			// ignored (PAD SPACE); LIKE with an ESCAPE clause.
+			return g.oneOf(key+" = 'AA '", key+" <> 'DL  '", key+" < 'M '", "STRCMP("+key+", 'M ')", key+" IN ('AA ', 'DL')",
+				key+" BETWEEN 'A ' AND 'M '", "FIELD("+key+", 'WN ', 'AA  ')", "IF("+key+" = 'UA ', 1, 0)",
+				key+" LIKE 'A|_%' ESCAPE '|'", key+" LIKE '!A%' ESCAPE '!'", key+" NOT LIKE '%#%' ESCAPE '#'"), kInt
+		case 3:
+			// Text read as a number: '9E' is 9, 'AA' is 0.
+			return g.oneOf(key+" + 0", "ABS("+key+")", key+" || '-'", "CAST("+key+" AS DOUBLE)", "NOT "+key, key+" > 0"), kInt
 		}
 		return g.oneOf("CONCAT("+key+", '-x')", "CONCAT(LOWER("+key+"), '/', UPPER("+key+"))", "SUBSTRING("+key+", 1, 2)",
 			"REPLACE("+key+", 'A', 'a')", "LPAD("+key+", 5, '*')", "RPAD("+key+", 4, '.')", "LEFT("+key+", 1)",
@@ -793,7 +845,7 @@ func (g *qgen) breadthAggregate(s source, feature string) aggItem {
 func (g *qgen) havingConst(k kind) string {
 	switch k {
 	case kStr:
-		return g.oneOf("'M'", "'B'", "'S'", "'N5'")
+		return g.oneOf("'M'", "'B'", "'S'", "'N5'", "'M '", "'AA '", "'WN  '")
 	case kDate:
 		return g.oneOf("'2000-01-01'", "'1990-06-30'", "'2010-01-01'")
 	}
@@ -1029,24 +1081,61 @@ func (g *qgen) having(s source, items []selItem) string {
 		}
 		return r + g.oneOf(" > ", " >= ", " < ", " <> ", " = ") + g.havingConst(it.kind)
 	}
+	// strCond compares the string group key r (ontime column col) after
+	// the merge: with literals that often carry trailing spaces, through
+	// IN, BETWEEN, STRCMP, and LIKE with an ESCAPE clause.
+	strCond := func(r, col string) string {
+		lit := func() string {
+			l := g.lit(col)
+			if g.chance(40) {
+				l = spaced(l, " ")
+			}
+			return l
+		}
+		switch g.n(6) {
+		case 0:
+			return r + g.oneOf(" = ", " <> ", " <=> ") + lit()
+		case 1:
+			return r + g.oneOf(" IN (", " NOT IN (") + lit() + ", " + lit() + ")"
+		case 2:
+			a, b := lit(), lit()
+			if a > b {
+				a, b = b, a
+			}
+			return r + " BETWEEN " + a + " AND " + b
+		case 3:
+			return r + g.oneOf(" < ", " >= ") + lit()
+		case 4:
+			return r + " LIKE " + g.escaped(g.oneOf(likePatterns(col)...))
+		}
+		return "STRCMP(" + r + ", " + lit() + ")" + g.oneOf(" = 0", " < 0", " > 0")
+	}
 	keyCond := func() string {
 		// MariaDB resolves HAVING names against the select list and the
 		// GROUP BY columns: a key is named by its alias or, when it is a
 		// bare column, by the column.
-		var names []string
+		var names, cols []string
 		for _, it := range items {
 			switch {
 			case !it.key:
+				continue
 			case it.alias != "":
 				names = append(names, it.alias)
 			case !strings.ContainsAny(it.expr, " ()+-*/,"):
 				names = append(names, it.expr)
+			default:
+				continue
 			}
+			cols = append(cols, it.expr)
 		}
 		if len(names) == 0 {
 			return one()
 		}
-		r := names[g.n(len(names))]
+		i := g.n(len(names))
+		r := names[i]
+		if c, ok := ontimeStrCol(cols[i]); ok && g.chance(60) {
+			return strCond(r, c)
+		}
 		return r + g.oneOf(" IS NOT NULL", " IS NULL", " <> 0", " > 1")
 	}
 	switch g.n(7) {
@@ -1060,6 +1149,20 @@ func (g *qgen) having(s source, items []selItem) string {
 		return "(" + one() + " OR " + one() + ")"
 	}
 	return one()
+}
+
+// ontimeStrCol is the ontime string column a group key is, or false.
+func ontimeStrCol(expr string) (string, bool) {
+	name := expr
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, c := range ontimeCols {
+		if c.name == name && c.kind == kStr {
+			return name, true
+		}
+	}
+	return "", false
 }
 
 // scalar builds an aggregate query without GROUP BY: one row.
