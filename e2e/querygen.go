@@ -287,25 +287,24 @@ func (g *qgen) lits(name string, n int) string {
 }
 
 // likePattern returns a LIKE pattern fitting the values of a string
-// column, now and then with an ESCAPE clause (escaped).
+// column, now and then with an ESCAPE clause (escapeLike).
 func (g *qgen) likePattern(name string) string {
 	p := g.oneOf(likePatterns(name)...)
 	if g.chance(15) {
-		return g.escaped(p)
+		esc := g.oneOf("!", "|", "#", "^")
+		return escapeLike(p, esc, g.chance(20))
 	}
 	return p
 }
 
-// escaped rewrites a quoted LIKE pattern to use an ESCAPE character that
-// is not in it: put before a letter (an escaped letter is the letter: the
-// same matches) or, now and then, before a '_' (a literal underscore,
-// which no value has).
-func (g *qgen) escaped(p string) string {
-	esc := g.oneOf("!", "|", "#", "^")
+// escapeLike rewrites a quoted LIKE pattern to use esc, a character that
+// is not in it, as its ESCAPE character: put before a letter (an escaped
+// letter is the letter: the same matches) or, with literalWild, before a
+// '_' (a literal underscore, which no value has).
+func escapeLike(p, esc string, literalWild bool) string {
 	body := []rune(strings.Trim(p, "'"))
 	var out []rune
 	done := false
-	literalWild := g.chance(20)
 	for _, r := range body {
 		if !done && (r != '%' && r != '_' || literalWild && r == '_') {
 			out = append(out, []rune(esc)...)
@@ -1106,7 +1105,9 @@ func (g *qgen) having(s source, items []selItem) string {
 		case 3:
 			return r + g.oneOf(" < ", " >= ") + lit()
 		case 4:
-			return r + " LIKE " + g.escaped(g.oneOf(likePatterns(col)...))
+			p := g.oneOf(likePatterns(col)...)
+			esc := g.oneOf("!", "|", "#", "^")
+			return r + " LIKE " + escapeLike(p, esc, g.chance(20))
 		}
 		return "STRCMP(" + r + ", " + lit() + ")" + g.oneOf(" = 0", " < 0", " > 0")
 	}

@@ -84,6 +84,26 @@ type outcome struct {
 	explainErr  bool
 	invalid     bool // MariaDB itself refused the query: a generator bug
 	ok          bool
+	// valuesOnly: its column definitions differ as documented
+	// (reorderedJoinDefs), its values were compared.
+	valuesOnly bool
+}
+
+// reorderedJoinDefs reports whether q is a join the replica reads through
+// a temporary table starting from another table than ontime: docs/sql.md
+// ("Column definitions") lists its definitions as differing, because
+// every probe that selects no rows changes the join's access paths and
+// with them MariaDB's temporary-table layout (AVG's BINARY_FLAG). Its
+// values, names and types are still compared; the summary counts them.
+func reorderedJoinDefs(t *testing.T, q string) bool {
+	if !strings.Contains(q, " JOIN ") {
+		return false
+	}
+	r, err := rawDirect.query("EXPLAIN " + q)
+	if err != nil || r.err != nil || len(r.rows) == 0 || len(r.rows[0]) < 10 {
+		return false
+	}
+	return r.rows[0][2] != "o" && r.rows[0][2] != "ontime" && strings.Contains(r.rows[0][9], "Using temporary")
 }
 
 func runGenerated(t *testing.T, q Query, o *outcome) {
@@ -114,7 +134,8 @@ func runGenerated(t *testing.T, q Query, o *outcome) {
 	if o.explainErr {
 		t.Errorf("EXPLAIN %s: %s", q.SQL, o.reason)
 	}
-	r := diffBags(t, q.SQL, q.Ordered, q.Bags)
+	r, differ := diffBagsDefs(t, q.SQL, q.Ordered, q.Bags, !reorderedJoinDefs(t, q.SQL))
+	o.valuesOnly = differ
 	if r != nil && r.err != nil {
 		o.invalid = true
 		t.Errorf("generator bug: MariaDB refuses %s: %v", q.SQL, r.err)
@@ -219,6 +240,13 @@ func summarize(t *testing.T, outcomes []outcome) {
 			t.Errorf("only %.1f%% of the non-breadth queries were distributed (floor %.0f%%): see the passthrough reasons", 100*share, 100*minDistributedShare)
 		}
 	}
+	valuesOnly := 0
+	for _, o := range outcomes {
+		if o.valuesOnly {
+			valuesOnly++
+		}
+	}
+	fmt.Fprintf(&b, "joins whose column definitions differ as documented (reorderedJoinDefs; values compared): %d\n", valuesOnly)
 	t.Log(b.String())
 	if len(failed) > 0 {
 		var fb strings.Builder
