@@ -44,7 +44,7 @@ func withDecimals(f *querypb.Field, d uint32) *querypb.Field {
 
 // bitsRows are the oracle's rows, one value of each column per row (SQL
 // literals), chosen around every rounding, clamping and parsing rule of
-// bitarg.go.
+// package bitarg.
 var bitsRows = [][]string{
 	{"1", "-1", "0", "1.5", "1.5", "2.5", "2.5", "'9E'", "'9E'", "'2000-01-01 12:00:00.5'", "'-1:02:03.7'", "'1988-01-01'"},
 	{"2", "-100", "18446744073709551615", "-1.5", "0", "-2.5", "-0.5", "'-1'", "' 10'", "'2000-01-01 12:00:00.4'", "'1:02:03.5'", "'2000-02-29'"},

@@ -15,6 +15,7 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/bitarg"
 )
 
 // ErrUnsupported wraps the reasons a fragment cannot run in memory.
@@ -48,8 +49,8 @@ type expr struct {
 
 type aggExpr struct {
 	fn  aggFunc
-	arg *expr   // nil: COUNT(*)
-	bit bitRead // BIT_AND, BIT_OR, BIT_XOR: how arg is read (bitarg.go)
+	arg *expr       // nil: COUNT(*)
+	bit bitarg.Read // BIT_AND, BIT_OR, BIT_XOR: how arg is read (bitarg.go, package bitarg)
 }
 
 // Inexact says why one of the program's expressions may compute values

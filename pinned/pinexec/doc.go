@@ -17,17 +17,22 @@
 // code (fast.go, fastfilter.go). Comparisons of numeric and DATETIME
 // columns that have no codes (DECIMAL amounts, DOUBLE measures, wide ids)
 // with a literal are intervals over the column's own values
-// (valfilter.go), and a constant expression on a comparison's other side
-// is folded to a literal first (fold.go). Group keys built that way are dense small
-// integers, so grouping is array indexing rather than hashing. Statements
-// the fast path does not cover run row at a time through evalengine and
-// the hash aggregate (exec.go): slower, never different. Joins whose
-// tables are all pinned are hash joins (join.go).
+// (valfilter.go, package valrange), and a constant expression on a
+// comparison's other side is folded to a literal first (package fold).
+// Group keys built that way are dense small integers, so grouping is
+// array indexing rather than hashing. Statements the fast path does not
+// cover run row at a time through evalengine and the hash aggregate
+// (exec.go): slower, never different. Joins whose tables are all pinned
+// are hash joins (join.go).
 //
 // What it owns: compiling a fragment into a Program (compile.go), running
 // it (exec.go), the vectorized path and its filters, joins, and the
 // code-indexed tables a Program shares with every other over the same
 // table version (shared.go, kept on the version by pinned.Table.Shared).
-// What it may import: pinned, arrowexec, evalexpr, sqlerr and vitess'
-// parser and evalengine types; nothing above the leaves.
+// Its subpackages are the parts that know nothing of a Program: literal
+// (placing literals), valrange (value filters' intervals), fold (constant
+// folding, volatility) and bitarg (BIT_ arguments as MariaDB reads them).
+// What it may import: pinned, arrowexec, evalexpr, sqlerr, its
+// subpackages and vitess' parser and evalengine types; nothing above the
+// leaves.
 package pinexec

@@ -12,6 +12,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/pinned/pinexec/bitarg"
 	"github.com/shoaldb/shoal/pinned/pinexec/literal"
 )
 
@@ -268,7 +269,7 @@ func (part *partition) preAggregate() error {
 			case aggSum:
 				v = literal.TemporalNumber(v)
 			case aggBitAnd, aggBitOr, aggBitXor:
-				v = bitInteger(v, a.bit)
+				v = bitarg.Integer(v, a.bit)
 			}
 		}
 		if a.fn == aggCount {

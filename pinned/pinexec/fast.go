@@ -18,6 +18,8 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/fold"
+	"github.com/shoaldb/shoal/pinned/pinexec/valrange"
 )
 
 // The vectorized path.
@@ -121,7 +123,7 @@ func dateString(days int64) string {
 // read exactly one coded column. The table is the statement's own: for
 // tables shared across statements see sharedKey and sharedAgg.
 func (p *Program) lookupOf(x *expr) (*lookup, bool) {
-	if len(x.cols) != 1 || volatile(x.ast) {
+	if len(x.cols) != 1 || fold.Volatile(x.ast) {
 		return nil, false
 	}
 	src, ok := p.codeSource(x.cols[0])
@@ -365,7 +367,7 @@ func planFast(p *Program) *fastPlan {
 			case pinned.KindInt, pinned.KindFloat:
 			case pinned.KindDecimal:
 				// Scaled integers, summed exactly (past int64 in big.Int).
-				scale, ok := decimalScale(p.t.Schema.Field(c).Type)
+				scale, ok := valrange.DecimalScale(p.t.Schema.Field(c).Type)
 				if !ok && a.fn != aggCount {
 					return nil
 				}
@@ -652,7 +654,7 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 			break
 		}
 		if ff.kind == fVals {
-			s.sel = ff.applyVals(b.Column(ff.col), s.wide, s.sel)
+			s.sel = ff.vals.Select(b.Column(ff.col), s.wide, s.sel, ff.neg)
 			continue
 		}
 		c1 := s.codesOf(b, ff.col)
@@ -735,7 +737,7 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 	case a.kind == pinned.KindInt || a.kind == pinned.KindDecimal:
 		var vals []int64 // integers, or DECIMALs as scaled integers
 		if a.kind == pinned.KindDecimal {
-			vals = decimalInts(arr.(*array.Decimal128), s.wide)
+			vals = valrange.DecimalInts(arr.(*array.Decimal128), s.wide)
 		} else {
 			vals = pinned.IntValues(arr, s.wide)
 		}

@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/fold"
 	"github.com/shoaldb/shoal/pinned/pinexec/literal"
+	"github.com/shoaldb/shoal/pinned/pinexec/valrange"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -65,7 +67,7 @@ type fastFilter struct {
 	null2      int32
 	off1, off2 int64
 	want       [3]bool
-	vals       *valFilter
+	vals       *valrange.Filter
 }
 
 func (ff *fastFilter) apply(c1, c2 []int32, sel []int32) []int32 {
@@ -350,7 +352,7 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 		if c2, ok := colOf(right); ok {
 			return p.pairFilter(c, c2, op)
 		}
-		right = foldConst(p, right)
+		right = fold.Const(p.env, right)
 		sp, ok := p.ordSpaceOf(c)
 		if !ok {
 			return p.valueFilter(c, op, right)
@@ -362,7 +364,7 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 			}
 			var points []int32
 			for _, x := range tuple {
-				pos, ok := sp.place(foldConst(p, x))
+				pos, ok := sp.place(fold.Const(p.env, x))
 				if !ok {
 					return p.valueFilter(c, op, right)
 				}
@@ -393,7 +395,7 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 		if !ok {
 			return nil, false
 		}
-		efrom, eto := foldConst(p, e.From), foldConst(p, e.To)
+		efrom, eto := fold.Const(p.env, e.From), fold.Const(p.env, e.To)
 		sp, ok := p.ordSpaceOf(c)
 		if !ok {
 			return p.valueBetween(c, efrom, eto, !e.IsBetween)

@@ -18,7 +18,7 @@ func (p *Program) Bytes() int64 {
 	for _, ff := range f.filters {
 		n += 128 + int64(len(ff.pass)) + 4*int64(len(ff.ord)+len(ff.points)+len(ff.ord2))
 		if ff.vals != nil {
-			n += 96 + 8*int64(len(ff.vals.points)+len(ff.vals.fpoints))
+			n += 96 + 8*int64(ff.vals.Points())
 		}
 	}
 	for _, k := range f.keys {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/valrange"
 )
 
 // Row statements with ORDER BY and LIMIT: the first rows per partition.
@@ -100,7 +101,7 @@ func rawKind(t *pinned.Table, c int) (pinned.Kind, bool) {
 		return k, col.Field.Type == sqltypes.Date
 	case pinned.KindFloat, pinned.KindDecimal, pinned.KindTimestamp:
 		sp, ok := valSpaceOf(t, c)
-		return k, ok && sp.kind == k
+		return k, ok && sp.Kind == k
 	}
 	return 0, false
 }
@@ -141,7 +142,7 @@ func (ts *topState) load(b arrow.RecordBatch) {
 	case pinned.KindFloat:
 		ts.floats = arr.(*array.Float64).Float64Values()
 	case pinned.KindDecimal:
-		ts.ints = decimalInts(arr.(*array.Decimal128), ts.buf)
+		ts.ints = valrange.DecimalInts(arr.(*array.Decimal128), ts.buf)
 		ts.buf = ts.ints
 	case pinned.KindDate:
 		vals := arr.(*array.Date32).Date32Values()

@@ -1,15 +1,6 @@
-package pinexec
-
-import (
-	"strings"
-
-	"vitess.io/vitess/go/sqltypes"
-	"vitess.io/vitess/go/vt/sqlparser"
-
-	"github.com/shoaldb/shoal/evalexpr"
-)
-
-// Constant folding for the recognized filter shapes.
+// Package fold folds the constant side of a filter into a literal, and
+// tells which expressions must never be tabulated, for the in-memory
+// engine's recognized filter shapes (package pinexec).
 //
 // Dashboards write the literal side of a filter as an expression more
 // often than as a literal: `day >= DATE '2024-01-01' + INTERVAL 30 DAY`,
@@ -21,6 +12,23 @@ import (
 // a DATE or an ASCII string. Only pure, deterministic expressions are
 // folded (a compiled Program may be reused), so NOW(), RAND(), variables
 // and anything reading a column keep the evaluated path.
+//
+// Volatile reports the expressions whose value is not a function of
+// their arguments (the clock, RAND, the session), which the engine never
+// evaluates once per code. It is its own package because both are
+// questions about an expression alone, not about a pinned table: it
+// imports vitess' parser and value types and evalexpr (to evaluate a
+// folded constant).
+package fold
+
+import (
+	"strings"
+
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/shoaldb/shoal/evalexpr"
+)
 
 // foldFuncs are the functions a folded constant may call.
 var foldFuncs = map[string]bool{
@@ -56,9 +64,9 @@ func foldable(e sqlparser.Expr) bool {
 	return ok
 }
 
-// foldConst returns e as a literal when it is a foldable constant expression
+// Const returns e as a literal when it is a foldable constant expression
 // (not already a literal) whose value has a literal form; otherwise e.
-func foldConst(p *Program, e sqlparser.Expr) sqlparser.Expr {
+func Const(env *evalexpr.Env, e sqlparser.Expr) sqlparser.Expr {
 	switch x := e.(type) {
 	case *sqlparser.Literal, *sqlparser.IntroducerExpr, sqlparser.ValTuple:
 		return e
@@ -70,11 +78,11 @@ func foldConst(p *Program, e sqlparser.Expr) sqlparser.Expr {
 	if !foldable(e) {
 		return e
 	}
-	x, err := p.env.Compile(sqlparser.String(e), evalexpr.NewLayout(nil, nil))
+	x, err := env.Compile(sqlparser.String(e), evalexpr.NewLayout(nil, nil))
 	if err != nil || x.Inexact() != "" {
 		return e
 	}
-	v, _, err := p.env.NewEvaluator().Eval(x, nil)
+	v, _, err := env.NewEvaluator().Eval(x, nil)
 	if err != nil || v.IsNull() {
 		return e
 	}
@@ -122,9 +130,9 @@ var volatileFuncs = map[string]bool{
 	"is_free_lock": true, "is_used_lock": true, "master_pos_wait": true, "master_gtid_wait": true,
 }
 
-// volatile reports whether e calls the clock, a random generator or the
+// Volatile reports whether e calls the clock, a random generator or the
 // session: its value per code cannot be tabulated once and kept.
-func volatile(e sqlparser.Expr) bool {
+func Volatile(e sqlparser.Expr) bool {
 	found := false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		switch x := n.(type) {
