@@ -15,8 +15,9 @@
 // connections, freshness floors), engine/route (routing by cost),
 // engine/schedule (fragments over workers), engine/coldefs (result
 // column definitions), engine/catalog, engine/cluster, engine/querymem,
-// engine/lru (the plan cache's LRU) and engine/rowformat (values as MySQL
-// writes them). It imports those, replica, observe (to record into) and
+// engine/lru (the plan cache's LRU), engine/rowformat (values as MySQL
+// writes them), engine/remerge (DISTINCT aggregates' second level,
+// ROLLUP) and engine/constant (constant statements). It imports those, replica, observe (to record into) and
 // the leaf packages (planner, pushdown, arrowexec, pinned, evalexpr,
 // worker, ticket, sqlerr, sqlparse); never the router or the front ends.
 package engine
@@ -69,6 +70,7 @@ type Engine struct {
 	merge    *merger
 	prep     *preparer
 	eph      *ephemeral
+	res      *results // aggregate results kept on their plans
 	queryID  *observe.QueryIDs
 	miss     catalog.MissRefresher // catalog reads on a missing table
 
@@ -103,6 +105,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 	s.rep = replicaset.New(cfg, log, s.workers)
 	s.sched = schedule.New(cfg, log, s.mem, s.workers, s.qmem)
 	s.merge = &merger{cfg: cfg, mem: s.mem, run: s.run, wholeMerges: m.WholeMerges}
+	s.res = &results{cfg: cfg, merge: s.merge, plans: &s.plans, metrics: m, ids: ids, shipped: s.shipped}
 	s.prep = &preparer{cfg: cfg, rep: s.rep, plans: &s.plans, metrics: m, log: log, snap: s.snap.Load, pins: s.pins,
 		refresh: s.miss.Refresh}
 	s.miss = catalog.MissRefresher{Interval: catalog.MissInterval, Current: s.snap.Load, Read: s.RefreshCatalog, Base: s.ctx, Log: log}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/shoaldb/shoal/engine/constant"
 	"github.com/shoaldb/shoal/engine/derivedsql"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/schedule"
@@ -59,7 +60,7 @@ func (s explainer) explain(ctx context.Context, ss *Session, query string, ex *a
 		}
 		if lines == nil {
 			lines = append(lines, "passthrough to one replica: "+reason)
-			if constantSelect(sel) { // constant.go
+			if constant.Select(sel) { // constant.go
 				lines = append(lines, "note: a constant statement: after its first answer the coordinator answers it (the replica's answer kept)")
 			}
 		}

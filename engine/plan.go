@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
+	"github.com/shoaldb/shoal/engine/constant"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
@@ -34,8 +35,8 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	callback = rowformat.ToClientOf(ctx, callback)
 	var err error
 	sent := false
-	if s.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
-		err = s.runCached(ctx, pr, callback) // it sends nothing before it fails
+	if s.res.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
+		err = s.res.runCached(ctx, pr, callback) // it sends nothing before it fails
 	} else {
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
 		w := &resultWriter{pr: pr, callback: callback, binary: binary}
@@ -102,7 +103,7 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 		if pr != nil {
 			pr.cacheKey = key
 		}
-		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass, isConst: pr == nil && constantSelect(sel)})
+		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass, isConst: pr == nil && constant.Select(sel)})
 	}
 	return pr, pass, nil
 }

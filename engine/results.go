@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/schedule"
+	"github.com/shoaldb/shoal/observe"
 )
 
 // Result cache and coalescing for statements over pinned tables.
@@ -20,6 +24,20 @@ import (
 // (single flight on the plan) instead of scanning again: 300 dashboard
 // users opening the same page run each chart once.
 
+// results keeps the final rows of aggregate statements on their plans
+// and runs identical ones arriving together once. It needs the merger to
+// run a statement, the plan cache (an entry's weight grows with its
+// rows), result_cache_ttl, the metrics and the query ids; nothing else of
+// the engine.
+type results struct {
+	cfg     config.Coordinator
+	merge   *merger
+	plans   *planCache
+	metrics *observe.Metrics
+	ids     *observe.QueryIDs
+	shipped func(*schedule.Stats) // Engine.shipped
+}
+
 // maxCachedRows bounds the rows kept per statement; larger results are
 // coalesced but not kept.
 const maxCachedRows = 10000
@@ -27,7 +45,7 @@ const maxCachedRows = 10000
 // cacheable reports whether pr's results are kept: aggregates (small by
 // nature; row plans are exports and stream) over a pinned table, and over
 // replica tables when result_cache_ttl allows answers that old.
-func (s *Engine) cacheable(pr *prepared) bool {
+func (s *results) cacheable(pr *prepared) bool {
 	return pr.plan.Aggregate && (pr.prog != nil || s.cfg.ResultCacheTTL > 0)
 }
 
@@ -42,7 +60,7 @@ func (c *cachedResult) fresh(now time.Time) bool { return c.expires.IsZero() || 
 
 // runCached answers from pr's cached rows, or runs pr once for everyone
 // asking at the same time and keeps the rows.
-func (s *Engine) runCached(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
+func (s *results) runCached(ctx context.Context, pr *prepared, callback func(*sqltypes.Result) error) error {
 	if r := pr.result.Load(); r != nil && r.fresh(time.Now()) {
 		s.metrics.ResultHits.Inc()
 		if pr.pin != nil {
@@ -53,7 +71,7 @@ func (s *Engine) runCached(ctx context.Context, pr *prepared, callback func(*sql
 	v, err, shared := pr.flight.Do("", func() (any, error) {
 		start := time.Now() // a replica result is as old as its start
 		var rows [][]sqltypes.Value
-		qid := strconv.FormatUint(s.queryID.Next(), 10)
+		qid := strconv.FormatUint(s.ids.Next(), 10)
 		c := func(r *sqltypes.Result) error {
 			rows = append(rows, r.Rows...)
 			return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/shoaldb/shoal/engine/constant"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
@@ -106,7 +107,7 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 		}
 	}
 	if pr == nil {
-		if constantSelect(sel) && !ss.HoldsWarnings() { // constant.go
+		if constant.Select(sel) && !ss.HoldsWarnings() { // constant.go
 			return s.passConstant(ctx, ss, ss.DB+"\x00"+query, query, callback)
 		}
 		if strings.HasPrefix(pass, route.Prefix) {

@@ -1,4 +1,4 @@
-package engine
+package constant
 
 import (
 	"testing"
@@ -40,8 +40,8 @@ func TestConstantSelect(t *testing.T) {
 			t.Fatalf("%s: %v", c.q, err)
 		}
 		sel, ok := stmt.(*ast.SelectStmt)
-		if got := ok && constantSelect(sel); got != c.want {
-			t.Errorf("constantSelect(%q) = %v, want %v", c.q, got, c.want)
+		if got := ok && Select(sel); got != c.want {
+			t.Errorf("Select(%q) = %v, want %v", c.q, got, c.want)
 		}
 	}
 }
