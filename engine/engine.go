@@ -17,9 +17,10 @@
 // column definitions), engine/catalog, engine/cluster, engine/querymem,
 // engine/lru (the plan cache's LRU), engine/rowformat (values as MySQL
 // writes them), engine/remerge (DISTINCT aggregates' second level,
-// ROLLUP) and engine/constant (constant statements). It imports those, replica, observe (to record into) and
-// the leaf packages (planner, pushdown, arrowexec, pinned, evalexpr,
-// worker, ticket, sqlerr, sqlparse); never the router or the front ends.
+// ROLLUP) and engine/constant (constant statements). It imports those,
+// replica, observe (to record into) and the leaf packages (planner,
+// pushdown, arrowexec, pinned, evalexpr, worker, ticket, sqlerr,
+// sqlparse); never the router or the front ends.
 package engine
 
 import (
