@@ -100,3 +100,31 @@ func TestPlanCacheSweepsStalePinnedPlans(t *testing.T) {
 		t.Fatalf("entries %d, counted %d", got, stale+current+1)
 	}
 }
+
+// TestPlanCacheSweepsOnNewGeneration: the first plan put for a newer
+// generation (after UNCACHE or REFRESH) drops the plans over the old pin
+// version at once, whatever the periodic sweep's count: they kept a
+// whole pinned table alive. A plan of an older generation put late does
+// not sweep the newer one's.
+func TestPlanCacheSweepsOnNewGeneration(t *testing.T) {
+	var c planCache
+	c.init(0)
+	for i := range 5 {
+		c.put(fmt.Sprintf("p%d", i), &cacheEntry{gen: 7, pr: &prepared{pin: &pinned.Table{Version: 1}}})
+	}
+	c.put("late", &cacheEntry{gen: 6, pr: &prepared{}})
+	if got := c.Entries(); got != 6 {
+		t.Fatalf("an older generation's plan swept the newer one's: %d entries, want 6", got)
+	}
+	c.put("replica", &cacheEntry{gen: 8, pr: &prepared{}}) // after UNCACHE: a plan over replica tables
+	pinnedLeft := 0
+	c.Sweep(func(e *cacheEntry) bool {
+		if e.pr.pin != nil {
+			pinnedLeft++
+		}
+		return false
+	})
+	if pinnedLeft != 0 {
+		t.Fatalf("%d plans over the old pin version kept after a plan of a newer generation", pinnedLeft)
+	}
+}
