@@ -239,7 +239,7 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
-	ast = equivalents(rewriteNotLike(ast))
+	ast = dateLiterals(equivalents(rewriteNotLike(ast)))
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast)}
 	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv())

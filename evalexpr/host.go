@@ -18,7 +18,10 @@ import (
 //     as if trailing spaces mattered (padspace.go);
 //   - LIKE … ESCAPE, whose escape character vitess ignores (like.go);
 //   - text read as a number, which vitess reads as 0 when the number is
-//     followed by a bare exponent mark ('9E') (strnum.go).
+//     followed by a bare exponent mark ('9E') (strnum.go);
+//   - comparisons of a DATE, DATETIME or TIMESTAMP with text or a number,
+//     which vitess reads only in canonical forms ('2016-12-30 10:00' is
+//     no date to it) (datetext.go, with padspace.go's hostCmp).
 //
 // Each call is replaced in the tree by a synthetic column (__host0,
 // __host1, …, innermost first) typed with the call's result; vitess

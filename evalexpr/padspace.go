@@ -53,6 +53,9 @@ type hostCmp struct {
 	args   []evalengine.Expr
 	coll   collations.ID // the comparison's collation; operands are converted to it
 	c      *arrowexec.Collator
+	// date: the operands are compared as datetimes (datetext.go), not
+	// under coll and c.
+	date bool
 }
 
 // comparisonForms writes NULLIF(a, b) as CASE WHEN a = b THEN NULL ELSE a
@@ -135,6 +138,9 @@ func (h *hoister) compare(n sqlparser.SQLNode) sqlparser.Expr {
 		return nil
 	}
 	hc := &hostCmp{kind: k, op: op, negate: negate}
+	if k <= cmpBetween && h.dateCompare(args) {
+		return h.dateCmp(hc, args)
+	}
 	text := false
 	nullable := false
 	for _, a := range args {
@@ -189,6 +195,9 @@ func (h *hoister) compare(n sqlparser.SQLNode) sqlparser.Expr {
 // text evaluates argument i in the comparison's character set; null
 // reports NULL.
 func (hc *hostCmp) text(env *evalengine.ExpressionEnv, i int) (b []byte, null bool, err error) {
+	if hc.date {
+		return hc.dateText(env, i)
+	}
 	r, err := env.Evaluate(hc.args[i])
 	if err != nil {
 		return nil, false, err
@@ -287,7 +296,7 @@ func (hc *hostCmp) eval(env *evalengine.ExpressionEnv) (sqltypes.Value, error) {
 	if err != nil || null {
 		return sqltypes.NULL, err
 	}
-	return sqltypes.NewInt64(int64(hc.c.Compare(a, b))), nil
+	return sqltypes.NewInt64(int64(hc.cmp(a, b))), nil
 }
 
 func (hc *hostCmp) evalOp(env *evalengine.ExpressionEnv) (sqltypes.Value, error) {
@@ -308,7 +317,7 @@ func (hc *hostCmp) evalOp(env *evalengine.ExpressionEnv) (sqltypes.Value, error)
 	case bnull:
 		return sqltypes.NULL, nil
 	}
-	return triOf(holds(hc.op, hc.c.Compare(a, b))).value(), nil
+	return triOf(holds(hc.op, hc.cmp(a, b))).value(), nil
 }
 
 // evalIn: NULL when the value is NULL, or when it equals no item and
@@ -328,7 +337,7 @@ func (hc *hostCmp) evalIn(env *evalengine.ExpressionEnv) (sqltypes.Value, error)
 			res = triNull
 			continue
 		}
-		if hc.c.Compare(a, b) == 0 {
+		if hc.cmp(a, b) == 0 {
 			res = triTrue
 			break
 		}
@@ -354,7 +363,7 @@ func (hc *hostCmp) evalBetween(env *evalengine.ExpressionEnv) (sqltypes.Value, e
 		if null {
 			res = res.and(triNull)
 		} else {
-			res = res.and(triOf(holds(op, hc.c.Compare(x, b))))
+			res = res.and(triOf(holds(op, hc.cmp(x, b))))
 		}
 	}
 	if hc.negate {
@@ -375,7 +384,7 @@ func (hc *hostCmp) evalField(env *evalengine.ExpressionEnv) (sqltypes.Value, err
 		if err != nil {
 			return sqltypes.NULL, err
 		}
-		if !null && hc.c.Compare(x, b) == 0 {
+		if !null && hc.cmp(x, b) == 0 {
 			return sqltypes.NewInt64(int64(i)), nil
 		}
 	}
@@ -395,7 +404,7 @@ func (hc *hostCmp) evalExtreme(env *evalengine.ExpressionEnv) (sqltypes.Value, e
 			best = b
 			continue
 		}
-		c := hc.c.Compare(b, best)
+		c := hc.cmp(b, best)
 		if (hc.kind == cmpLeast && c < 0) || (hc.kind == cmpGreatest && c > 0) {
 			best = b
 		}
