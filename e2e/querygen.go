@@ -227,7 +227,11 @@ func (g *qgen) lit(name string) string {
 	case "DayOfWeek":
 		return fmt.Sprint(g.between(1, 7))
 	case "FlightDate":
-		return quote(fmt.Sprintf("%04d-%02d-%02d", g.between(1987, 2017), g.between(1, 12), g.between(1, 28)))
+		y, m, d := g.between(1987, 2017), g.between(1, 12), g.between(1, 28)
+		if g.chance(70) {
+			return quote(fmt.Sprintf("%04d-%02d-%02d", y, m, d))
+		}
+		return lenientDate(g.n(10), y, m, d)
 	case "UniqueCarrier", "Carrier":
 		// Weighted to the big carriers, as the data is.
 		if g.chance(50) {
@@ -841,12 +845,43 @@ func (g *qgen) breadthAggregate(s source, feature string) aggItem {
 	return g.aggregate(s)
 }
 
+// lenientDate writes y-m-d in one of the forms MariaDB reads as a date
+// where it meets a DATE, which only the canonical form used to be
+// compared right after the merge and over pins: a time of two parts,
+// trailing space or garbage, leading space, dots, YYMMDD and
+// YYYYMMDDhhmmss numbers, an impossible day (compared as it is) and a
+// zero day.
+func lenientDate(form, y, m, d int) string {
+	switch form {
+	case 0:
+		return fmt.Sprintf("'%04d-%02d-%02d 10:00'", y, m, d)
+	case 1:
+		return fmt.Sprintf("'%04d-%02d-%02d '", y, m, d)
+	case 2:
+		return fmt.Sprintf("'%04d-%02d-%02dx'", y, m, d)
+	case 3:
+		return fmt.Sprintf("'%04d.%02d.%02d'", y, m, d)
+	case 4:
+		return fmt.Sprintf("%02d%02d%02d", y%100, m, d)
+	case 5:
+		return fmt.Sprintf("' %04d-%02d-%02d'", y, m, d)
+	case 6:
+		return fmt.Sprintf("'%04d-%02d-31'", y, m)
+	case 7:
+		return fmt.Sprintf("'%04d-%02d-00'", y, m)
+	case 8:
+		return fmt.Sprintf("%04d%02d%02d000000", y, m, d)
+	}
+	return fmt.Sprintf("'%04d-%d-%d 0'", y, m, d)
+}
+
 func (g *qgen) havingConst(k kind) string {
 	switch k {
 	case kStr:
 		return g.oneOf("'M'", "'B'", "'S'", "'N5'", "'M '", "'AA '", "'WN  '")
 	case kDate:
-		return g.oneOf("'2000-01-01'", "'1990-06-30'", "'2010-01-01'")
+		return g.oneOf("'2000-01-01'", "'1990-06-30'", "'2010-01-01'", "'2000-01-01 10:00'", "'1990-06-30x'",
+			"20100101", "'2010-02-31'", "' 2000-01-01'", "'2010.01.01 00:00:00 '")
 	}
 	return g.oneOf("0", "1", "2", "5", "10", "50", "100", "500", "1000", "5000", "100000", "0.5")
 }
