@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
@@ -57,18 +58,9 @@ func (t dateText) real() bool {
 	return t.mo >= 1 && t.d >= 1 && t.d <= daysIn(t.y, t.mo)
 }
 
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
+// daysIn is the length of month m of year y in the proleptic Gregorian
+// calendar (year 0 is a leap year, as in MariaDB).
+func daysIn(y, m int) int { return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day() }
 
 func isPunct(c byte) bool {
 	return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~')
