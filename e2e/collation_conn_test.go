@@ -20,15 +20,6 @@ func TestConnectionCollation(t *testing.T) {
 	if ex := explain(t, dist); !strings.Contains(ex, "split ") {
 		t.Fatalf("%s is not distributed:\n%s", dist, ex)
 	}
-	check := func(shoal, direct *rawSide, seq ...string) {
-		t.Helper()
-		got, want := sequenceDefs(t, shoal, true, seq...), sequenceDefs(t, direct, true, seq...)
-		for i := range seq {
-			if got[i] != want[i] {
-				t.Errorf("statement %d of %q:\nshoal  %s\ndirect %s", i+1, seq, got[i], want[i])
-			}
-		}
-	}
 	for _, seq := range [][]string{
 		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_520_ci", dist, "SELECT @@collation_connection"},
 		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET collation_connection = utf8mb4_bin", dist},
@@ -36,12 +27,12 @@ func TestConnectionCollation(t *testing.T) {
 		{"SET NAMES utf8mb3 COLLATE utf8mb3_unicode_ci", dist},
 		{"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci", "SET NAMES utf8mb4", dist},
 	} {
-		check(rawShoal, rawDirect, seq...)
+		sameSequence(t, rawShoal, rawDirect, true, seq...)
 	}
 	// The handshake's collation: utf8mb4_unicode_ci (224).
 	shoal, direct := &rawSide{params: rawShoal.params}, &rawSide{params: rawDirect.params}
 	shoal.params.Charset, direct.params.Charset = collations.ID(224), collations.ID(224)
 	defer shoal.close()
 	defer direct.close()
-	check(shoal, direct, "SELECT @@collation_connection, @@character_set_results", dist)
+	sameSequence(t, shoal, direct, true, "SELECT @@collation_connection, @@character_set_results", dist)
 }

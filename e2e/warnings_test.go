@@ -20,7 +20,6 @@ func TestWarnings(t *testing.T) {
 	if ex := explain(t, distributed); !strings.Contains(ex, "split ") {
 		t.Fatalf("%s is not distributed:\n%s", distributed, ex)
 	}
-	run := func(side *rawSide, qs ...string) []string { return sequence(t, side, qs...) }
 	for _, seq := range [][]string{
 		{"SELECT CAST('12abc' AS SIGNED), CAST('x' AS DOUBLE)", "SHOW WARNINGS", "SHOW COUNT(*) WARNINGS", "SELECT @@warning_count"},
 		{"SELECT CAST('12abc' AS SIGNED)", distributed, "SHOW WARNINGS", "SELECT @@warning_count", "SHOW COUNT(*) WARNINGS"},
@@ -29,11 +28,19 @@ func TestWarnings(t *testing.T) {
 		// time, engine/constant.go) must leave the warnings alone too.
 		{"SELECT 3", "SELECT CAST('12abc' AS SIGNED)", "SELECT 3", "SHOW WARNINGS", "SELECT 3", "SELECT @@warning_count"},
 	} {
-		got, want := run(rawShoal, seq...), run(rawDirect, seq...)
-		for i := range seq {
-			if got[i] != want[i] {
-				t.Errorf("statement %d of %q:\nshoal  %s\ndirect %s", i+1, seq, got[i], want[i])
-			}
+		sameSequence(t, rawShoal, rawDirect, false, seq...)
+	}
+}
+
+// sameSequence runs seq on one connection of each side and reports every
+// statement whose answer (rows, warning count and, with defs, column
+// definitions) differs.
+func sameSequence(t *testing.T, shoal, direct *rawSide, defs bool, seq ...string) {
+	t.Helper()
+	got, want := sequenceDefs(t, shoal, defs, seq...), sequenceDefs(t, direct, defs, seq...)
+	for i := range seq {
+		if got[i] != want[i] {
+			t.Errorf("statement %d of %q:\nshoal  %s\ndirect %s", i+1, seq, got[i], want[i])
 		}
 	}
 }
