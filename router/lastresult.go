@@ -81,9 +81,7 @@ func (s *Router) answerLastResult(ctx context.Context, ss *Session, query string
 		return false, nil
 	}
 	sel, ok := stmt.(*ast.SelectStmt)
-	if !ok || sel.Kind != ast.SelectStmtKindSelect || sel.From != nil || sel.Where != nil || sel.GroupBy != nil ||
-		sel.Having != nil || sel.OrderBy != nil || sel.Limit != nil || sel.With != nil || sel.SelectIntoOpt != nil ||
-		sel.Fields == nil {
+	if !ok || !sqlparse.OnlySelectList(sel) {
 		return false, nil
 	}
 	values := make([]int64, len(sel.Fields.Fields))

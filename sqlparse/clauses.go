@@ -1,6 +1,10 @@
 package sqlparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+)
 
 // Clauses are the byte offsets in a SELECT statement's own text of its
 // top-level clause keywords (outside parentheses, quotes and comments), -1
@@ -146,4 +150,17 @@ func (c Clauses) WithPredicate(q, pred string) string {
 		return q[:w] + " (" + q[w:next] + "\n) AND " + pred + "\n" + q[next:c.End]
 	}
 	return q[:next] + "\nWHERE " + pred + "\n" + q[next:c.End]
+}
+
+// OnlySelectList reports whether sel is a plain SELECT of its select list
+// alone: no FROM (FROM DUAL parses to none), WHERE, GROUP BY, HAVING,
+// ORDER BY, LIMIT, WITH, window, INTO, locking or SQL_CALC_FOUND_ROWS,
+// and at least one item. Such a statement reads no table.
+func OnlySelectList(sel *ast.SelectStmt) bool {
+	return sel.Kind == ast.SelectStmtKindSelect && sel.With == nil && sel.From == nil &&
+		sel.Where == nil && sel.GroupBy == nil && sel.Having == nil && sel.OrderBy == nil &&
+		sel.Limit == nil && len(sel.WindowSpecs) == 0 && sel.SelectIntoOpt == nil &&
+		(sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone) &&
+		(sel.SelectStmtOpts == nil || !sel.SelectStmtOpts.CalcFoundRows) &&
+		sel.Fields != nil && len(sel.Fields.Fields) > 0
 }

@@ -31,19 +31,15 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
+
+	"github.com/shoaldb/shoal/sqlparse"
 )
 
 // Select reports whether sel selects only numeric literals, with
 // plain ASCII aliases, from no table: its answer is the same for every
 // session of a server.
 func Select(sel *ast.SelectStmt) bool {
-	switch {
-	case sel.Kind != ast.SelectStmtKindSelect, sel.With != nil, sel.From != nil,
-		sel.Where != nil, sel.GroupBy != nil, sel.Having != nil, sel.OrderBy != nil,
-		sel.Limit != nil, len(sel.WindowSpecs) > 0, sel.SelectIntoOpt != nil,
-		sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone,
-		sel.SelectStmtOpts != nil && sel.SelectStmtOpts.CalcFoundRows,
-		sel.Fields == nil, len(sel.Fields.Fields) == 0:
+	if !sqlparse.OnlySelectList(sel) {
 		return false
 	}
 	for _, f := range sel.Fields.Fields {
