@@ -56,6 +56,10 @@ func TestRouteByCost(t *testing.T) {
 		// MariaDB reads the Carrier index alone: narrower than the table
 		// the fragments would scan on the primary key.
 		{"select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 5", "reads the covering index Carrier alone"},
+		// MIN/MAX over an indexed column: one dive at each end of the
+		// index, where fragments would scan the table.
+		{"select max(FlightDate), min(FlightDate) from ontime", "answers from the ends of an index"},
+		{"select min(Carrier) from ontime where Carrier > 'Z'", "answers from the ends of an index"},
 		// Exports return every row they read: the replica streams them.
 		{"select id, Carrier, Origin, Dest, Distance from ontime where id >= 3", "an export: every one of ~"},
 		{"select * from ontime", "an export: every one of ~"},
@@ -84,6 +88,8 @@ func TestRouteByCost(t *testing.T) {
 		"select count(*) from ontime where id >= 7.5 and id <= 20.5",
 		"select Carrier, count(*) from ontime where YearD = 2005 group by Carrier",
 		"select Carrier, count(*) from ontime group by Carrier order by 2 desc, 1 limit 5",
+		"select max(FlightDate), min(FlightDate), max(Carrier) from ontime",
+		"select min(Carrier) from ontime where Carrier > 'Z'",
 		"select id, Carrier, Origin, Dest, Distance from ontime where id >= 3",
 	} {
 		diffOn(t, db, q, false)

@@ -46,6 +46,12 @@ type Access struct {
 	// Covering: the access reads the index alone (Extra "Using index",
 	// or a loose scan "Using index for group-by").
 	Covering bool
+	// IndexEnds: the optimizer answers MIN/MAX (and COUNT(*) of MyISAM)
+	// from the ends of an index without reading rows (Extra "Select
+	// tables optimized away" or "No matching min/max row"): one index
+	// dive, which no distributed plan beats. It also follows the index's
+	// order, which for an ENUM is the members' order, not the strings'.
+	IndexEnds bool
 }
 
 // CoveringScan reports whether a is a full scan of a secondary index
@@ -91,6 +97,9 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 		listed = p.KeyPoints >= 0 && t.SplitUnique
 	} else if explain != nil {
 		if a, ok := explain(ctx, db, query); ok {
+			if a.IndexEnds {
+				return Prefix + "the replica optimizer answers from the ends of an index without reading rows (Select tables optimized away)", "", false
+			}
 			if a.CoveringScan() && cfg.CoveringScansRouted() {
 				return fmt.Sprintf(Prefix+"the replica optimizer reads the covering index %s alone (~%d rows): narrower than the table a distributed plan scans (route_covering_scans)", a.Key, a.Rows), "", false
 			}
@@ -154,11 +163,18 @@ func Explain(ctx context.Context, onMeta func(context.Context, func(*replica.Con
 			}
 		case "extra":
 			for _, e := range strings.Split(v.ToString(), "; ") {
-				if e == "Using index" || strings.HasPrefix(e, "Using index for group-by") {
+				switch {
+				case e == "Using index" || strings.HasPrefix(e, "Using index for group-by"):
 					a.Covering = true
+				case e == "Select tables optimized away" || e == "No matching min/max row":
+					a.IndexEnds = true
 				}
 			}
 		}
+	}
+	if a.IndexEnds {
+		a.Rows = 0
+		return a, true
 	}
 	return a, a.Rows >= 0 && a.Type != ""
 }

@@ -46,6 +46,8 @@ func TestRouteByCost(t *testing.T) {
 		case strings.Contains(q, "count(*) from ontime where YearD > 0"):
 			// Index condition pushdown is not a covering read.
 			return Access{Type: "index", Key: "Carrier", Rows: 3e6}, true
+		case strings.Contains(q, "max(YearD)"):
+			return Access{IndexEnds: true}, true
 		case strings.Contains(q, "count(id) from ontime"):
 			// The primary key is the table: scanning it is a table scan.
 			return Access{Type: "index", Key: "PRIMARY", Rows: 3e6, Covering: true}, true
@@ -72,6 +74,7 @@ func TestRouteByCost(t *testing.T) {
 		{"select Carrier, count(*) from ontime group by Carrier", "reads the covering index Carrier alone (~3000000 rows)", "", true},
 		{"select count(*) from ontime where YearD > 0", "", "replica optimizer: index on Carrier", true},
 		{"select count(id) from ontime", "", "replica optimizer: index on PRIMARY", true},
+		{"select min(Carrier), max(YearD) from ontime", "answers from the ends of an index", "", true},
 		// Exports: every row read is returned.
 		{"select id, Carrier, Distance from ontime where id >= 10", "an export: every one of ~", "", false},
 		{"select * from ontime", "an export: every one of ~3000000 rows (replica optimizer: all)", "", true},
