@@ -273,6 +273,7 @@ type minmaxAcc struct {
 	kind   mmKind
 	scale  int32
 	retype querypb.Type
+	frac   int // a DATETIME(n) column's fractional digits, -1 unknown (fracDigitsOf)
 	valid  []bool
 	i64    []int64
 	u64    []uint64
@@ -318,7 +319,7 @@ func (a *minmaxAcc) keyed() bool { return a.kind == mmString && a.coll.coll != n
 // rejects a later column of another type.
 func (a *minmaxAcc) setKind(k mmKind, scale int32, f arrow.Field) error {
 	if a.kind == mmNone {
-		a.kind, a.scale, a.retype = k, scale, metaType(f)
+		a.kind, a.scale, a.retype, a.frac = k, scale, metaType(f), fracDigitsOf(f)
 		if a.retype == sqltypes.Time {
 			a.kind = mmTime
 		}
@@ -505,7 +506,11 @@ func (a *minmaxAcc) result(g int) sqltypes.Value {
 	case mmDate:
 		v = sqltypes.MakeTrusted(sqltypes.Date, appendDate(nil, int32(a.i64[g])))
 	case mmDatetime:
-		v = sqltypes.MakeTrusted(sqltypes.Datetime, appendDatetime(nil, a.i64[g]))
+		if a.frac >= 0 {
+			v = sqltypes.MakeTrusted(sqltypes.Datetime, appendDatetimeFrac(nil, a.i64[g], a.frac))
+		} else {
+			v = sqltypes.MakeTrusted(sqltypes.Datetime, appendDatetime(nil, a.i64[g]))
+		}
 	case mmString, mmTime:
 		v = sqltypes.MakeTrusted(sqltypes.VarChar, clone(a.b[g]))
 	case mmBinary:

@@ -306,7 +306,7 @@ func (h *HashAgg) rerank(g int32, rank int, rec arrow.RecordBatch, r int) {
 	h.keyRank[g] = rank
 	vals := h.keyVals[int(g)*len(h.keys) : (int(g)+1)*len(h.keys)]
 	for i := range h.keys {
-		v := Value(rec.Column(i), r)
+		v := fieldValue(rec.Column(i), rec.Schema().Field(i), r)
 		if t := h.keys[i].retype; t != 0 && !v.IsNull() {
 			v = sqltypes.MakeTrusted(t, v.Raw())
 		}
@@ -325,7 +325,7 @@ func (h *HashAgg) newGroup(key string, rec arrow.RecordBatch, r int) error {
 	}
 	cost := int64(groupOverhead + 2*len(key))
 	for i := range h.keys {
-		v := Value(rec.Column(i), r)
+		v := fieldValue(rec.Column(i), rec.Schema().Field(i), r)
 		if t := h.keys[i].retype; t != 0 && !v.IsNull() {
 			v = sqltypes.MakeTrusted(t, v.Raw())
 		}

@@ -69,8 +69,10 @@ func Value(arr arrow.Array, i int) sqltypes.Value {
 func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
 	n, cols := int(rec.NumRows()), int(rec.NumCols())
 	retype := make([]querypb.Type, cols)
+	frac := make([]int, cols)
 	for c := range cols {
 		retype[c] = metaType(rec.Schema().Field(c))
+		frac[c] = fracDigitsOf(rec.Schema().Field(c))
 	}
 	rows := make([][]sqltypes.Value, n)
 	flat := make([]sqltypes.Value, n*cols)
@@ -93,7 +95,16 @@ func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
 		col := rec.Column(c)
 		for r := range n {
 			var v sqltypes.Value
-			v, arena = valueInto(arena, col, r)
+			if frac[c] >= 0 && col.IsValid(r) {
+				// A DATETIME(3) value is "…00.000" to MySQL, in every
+				// expression over it (CONCAT, CAST AS CHAR, LENGTH).
+				start := len(arena)
+				us := toMicros(int64(col.(*array.Timestamp).Value(r)), col.DataType().(*arrow.TimestampType).Unit)
+				arena = appendDatetimeFrac(arena, us, frac[c])
+				v = sqltypes.MakeTrusted(sqltypes.Datetime, arena[start:len(arena):len(arena)])
+			} else {
+				v, arena = valueInto(arena, col, r)
+			}
 			if retype[c] != 0 && !v.IsNull() {
 				v = sqltypes.MakeTrusted(retype[c], v.Raw())
 			}
@@ -133,6 +144,34 @@ func valueInto(arena []byte, arr arrow.Array, i int) (sqltypes.Value, []byte) {
 		return Value(arr, i), arena
 	}
 	return sqltypes.MakeTrusted(t, arena[start:len(arena):len(arena)]), arena
+}
+
+// fieldValue is Value, with a TIMESTAMP column's values printed with the
+// fractional digits its field metadata declares.
+func fieldValue(arr arrow.Array, f arrow.Field, i int) sqltypes.Value {
+	if d := fracDigitsOf(f); d >= 0 && arr.IsValid(i) {
+		us := toMicros(int64(arr.(*array.Timestamp).Value(i)), arr.DataType().(*arrow.TimestampType).Unit)
+		return sqltypes.MakeTrusted(sqltypes.Datetime, appendDatetimeFrac(nil, us, d))
+	}
+	return Value(arr, i)
+}
+
+// fracDigitsOf is the fractional-second digits a TIMESTAMP column's
+// metadata declares (DATETIME(3): 3), or -1 for another column or none
+// declared.
+func fracDigitsOf(f arrow.Field) int {
+	if f.Type.ID() != arrow.TIMESTAMP {
+		return -1
+	}
+	s, ok := f.Metadata.GetValue(MetaScale)
+	if !ok {
+		return -1
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n > 6 {
+		return -1
+	}
+	return n
 }
 
 // metaType returns the sqltypes type that the field's metadata asks for in
@@ -249,6 +288,36 @@ func appendDatetime(dst []byte, us int64) []byte {
 	if frac != 0 {
 		dst = append(dst, '.')
 		dst = appendPadded(dst, int(frac), 6)
+	}
+	return dst
+}
+
+// AppendDatetime appends a timestamp array's value v (in unit) as MySQL
+// prints a DATETIME(digits) value ("2008-06-10 08:00:00.000" for 3), or
+// with microseconds only when they are not zero for digits < 0.
+func AppendDatetime(dst []byte, v int64, unit arrow.TimeUnit, digits int) []byte {
+	us := toMicros(v, unit)
+	if digits < 0 || digits > 6 {
+		return appendDatetime(dst, us)
+	}
+	return appendDatetimeFrac(dst, us, digits)
+}
+
+// appendDatetimeFrac is appendDatetime with exactly digits fractional
+// digits (0: none), as MySQL prints a DATETIME(digits) value. The value
+// is truncated, never rounded: it came from a column of that precision.
+func appendDatetimeFrac(dst []byte, us int64, digits int) []byte {
+	sec, frac := us/1e6, us%1e6
+	if frac < 0 {
+		sec, frac = sec-1, frac+1e6
+	}
+	dst = appendDatetime(dst, sec*1e6)
+	if digits > 0 {
+		dst = append(dst, '.')
+		for range 6 - digits {
+			frac /= 10
+		}
+		dst = appendPadded(dst, int(frac), digits)
 	}
 	return dst
 }

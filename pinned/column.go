@@ -73,6 +73,14 @@ func (col *Column) Value(arr arrow.Array, r int, arena []byte) (sqltypes.Value, 
 		arena = append(arena, arr.(*array.String).Value(r)...)
 	case KindBinary:
 		arena = append(arena, arr.(*array.Binary).Value(r)...)
+	case KindTimestamp:
+		// DATETIME(3) is "…00.000" in every expression over it.
+		digits := -1
+		if col.Field.Decimals <= 6 {
+			digits = int(col.Field.Decimals)
+		}
+		ts := arr.(*array.Timestamp)
+		arena = arrowexec.AppendDatetime(arena, int64(ts.Value(r)), ts.DataType().(*arrow.TimestampType).Unit, digits)
 	default:
 		v := arrowexec.Value(arr, r)
 		return sqltypes.MakeTrusted(typ, v.Raw()), arena

@@ -331,6 +331,9 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 			if a.arg, err = compile(arg); err != nil {
 				return nil, err
 			}
+			if err := memberNumbers(p, a); err != nil {
+				return nil, err
+			}
 			if a.fn >= aggBitAnd {
 				if a.bit, err = bitReadOf(p, a.arg); err != nil {
 					return nil, err
@@ -533,6 +536,19 @@ func modeled(p *Program, e sqlparser.Expr, cols []int) error {
 		if cs := foreignCharset(p, f); cs != "" {
 			return unsupported("%s reads %s, a %s column the pin holds as utf8mb4", sqlparser.String(e), col.Name, cs)
 		}
+	}
+	return nil
+}
+
+// memberNumbers refuses SUM (and AVG, which sums) and BIT_AND/OR/XOR of
+// an ENUM or SET column: the server adds the member numbers, the engine
+// holds the members' names (SUM(e) failed with error 1105).
+func memberNumbers(p *Program, a aggExpr) error {
+	if a.fn != aggSum && a.fn < aggBitAnd || a.arg == nil || len(a.arg.cols) != 1 {
+		return nil
+	}
+	if col := columnAt(p, a.arg.cols[0]); col != nil && col.Field != nil && (col.Field.Type == sqltypes.Enum || col.Field.Type == sqltypes.Set) {
+		return unsupported("%s sums the member numbers of %s, an %s column", a.arg.src, col.Name, col.Field.Type)
 	}
 	return nil
 }
