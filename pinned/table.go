@@ -1,6 +1,7 @@
 package pinned
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -85,15 +86,64 @@ func (r Refresh) Kind() string {
 // when the table has no such signed integer column (an unsigned BIGINT
 // key arrives as Uint64 and is not tracked). Call it before the table is
 // shared.
+//
+// It also puts the batches in key order (by their first key: the
+// fragments that loaded them read disjoint key ranges, each in key
+// order), as the server scans the table: a group of keys equal under a
+// collation ('Alice', 'alice') shows the spelling of its first row in
+// key order, and the in-memory engine, reading the batches in order,
+// keeps the first it sees (pinexec Program.ordered).
 func (t *Table) SetSplit(name string) bool {
 	t.split = 0
 	for i, c := range t.Cols {
-		if strings.EqualFold(c.Name, name) && c.kind == KindInt {
+		if !strings.EqualFold(c.Name, name) {
+			continue
+		}
+		if c.kind == KindInt {
 			t.split = i + 1
+			t.sortBatches(i)
 			return true
 		}
 	}
 	return false
+}
+
+// OrderBatches puts the batches in the order of integer column name (the
+// leading primary key column of a table that has no split column: a
+// BIGINT UNSIGNED key), as SetSplit does; other columns leave the order
+// as loaded. Call it before the table is shared.
+func (t *Table) OrderBatches(name string) {
+	for i, c := range t.Cols {
+		if strings.EqualFold(c.Name, name) && (c.kind == KindInt || c.kind == KindUint) {
+			t.sortBatches(i)
+			return
+		}
+	}
+}
+
+// sortBatches orders the batches by the first value of integer column c.
+func (t *Table) sortBatches(c int) {
+	first := func(b arrow.RecordBatch) (int64, uint64, bool) {
+		arr := b.Column(c)
+		if arr.Len() == 0 || arr.IsNull(0) {
+			return 0, 0, false
+		}
+		if u, ok := arr.(*array.Uint64); ok {
+			return 0, u.Value(0), true
+		}
+		return intAt(arr, 0), 0, true
+	}
+	slices.SortStableFunc(t.Batches, func(a, b arrow.RecordBatch) int {
+		ai, au, aok := first(a)
+		bi, bu, bok := first(b)
+		switch {
+		case !aok || !bok:
+			return 0
+		case ai != bi:
+			return cmp.Compare(ai, bi)
+		}
+		return cmp.Compare(au, bu)
+	})
 }
 
 // SplitColumn is the name of the column SetSplit marked, "" for none.

@@ -1,6 +1,7 @@
 package pinned
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -54,4 +55,25 @@ func testTable(t *testing.T, rows int) *Table {
 		t.Fatal(err)
 	}
 	return tbl
+}
+
+// TestSetSplitOrdersBatches: batches that arrived out of key order (the
+// fragments that loaded them finish in any order) are read in key order
+// once the split column is known.
+func TestSetSplitOrdersBatches(t *testing.T) {
+	tbl := testTable(t, 1000)
+	slices.Reverse(tbl.Batches)
+	if !tbl.SetSplit("id") {
+		t.Fatal("id is not a split column")
+	}
+	last := int64(-1)
+	for _, b := range tbl.Batches {
+		for r := 0; r < int(b.NumRows()); r++ {
+			if v := intAt(b.Column(0), r); v <= last {
+				t.Fatalf("key %d after %d", v, last)
+			} else {
+				last = v
+			}
+		}
+	}
 }

@@ -387,6 +387,8 @@ func (s *Store) loadPin(ctx context.Context, sess Session, db, name, source stri
 		// The replica table's split key is the high-water mark's column.
 		if rt, ok := s.src.Tables().Table(db, name); ok && rt.SplitColumn != "" {
 			t.SetSplit(rt.SplitColumn)
+		} else if ok && len(rt.KeyColumns) > 0 {
+			t.OrderBatches(rt.KeyColumns[0])
 		}
 	}
 	return t, nil

@@ -3,6 +3,7 @@ package pinexec
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -70,6 +71,9 @@ type Program struct {
 	// out is the fragment result's schema: the schema a worker would send.
 	out    *arrow.Schema
 	fields []*querypb.Field
+	// ordered: the statement runs in one partition reading the batches
+	// in order, so that a group shows its first row's spelling (finish).
+	ordered bool
 
 	where []*expr // conjuncts; all must be true
 	// Aggregate statements: group keys, then partial aggregates.
@@ -379,9 +383,29 @@ func (p *Program) finish(used map[int]bool) {
 	}
 	if p.join != nil {
 		p.join.finish(used)
+		p.ordered = p.textKeys()
 		return // the vectorized path covers one table only
 	}
 	p.fast = planFast(p)
+	if p.fast != nil && !p.fast.rowsOnly {
+		p.ordered = slices.ContainsFunc(p.fast.keys, func(k *fastKey) bool { return k.spellings != nil })
+	} else {
+		p.ordered = p.textKeys()
+	}
+}
+
+// textKeys reports whether a group key is text: one group may hold
+// several spellings ('Hello', 'hello' under a _ci collation; 'a', 'a '
+// under PAD SPACE), and MySQL shows the first row's in key order, which
+// one partition reading the batches in order keeps (the generic path's
+// hash aggregate keeps the first key values it sees).
+func (p *Program) textKeys() bool {
+	for i := range p.keys {
+		if i < len(p.fields) && p.fields[i] != nil && sqltypes.IsText(p.fields[i].Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameColumn reports whether a and b name the same column (one may be

@@ -45,6 +45,9 @@ func (p *Program) Run(ctx context.Context, mem memory.Allocator, opt Options, si
 		n = runtime.GOMAXPROCS(0)
 	}
 	n = max(min(n, len(p.t.Batches)), 1)
+	if p.ordered {
+		n = 1 // groups show their first row's spelling (Program.ordered)
+	}
 	var built []*builtTable
 	if p.join != nil {
 		// The joined tables' hash tables, once per run, before any

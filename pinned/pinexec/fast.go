@@ -61,6 +61,12 @@ type fastKey struct {
 	canon  []int32 // code → group number of this key
 	values []sqltypes.Value
 	stride int32
+	// spellings: the key's value for each code, kept only when one group
+	// holds several (under a _ci collation 'Hello' and 'hello', or 'a'
+	// and 'a ' under PAD SPACE). MySQL shows a group with the spelling of
+	// its first row in key order, so the partition notes each group's
+	// first code (fastState.first) and runs alone (Program.ordered).
+	spellings []sqltypes.Value
 	// distinct: values stay distinct in the merge, read back from the
 	// partition's output column under the merge's key equality (see
 	// mergeDistinct).
@@ -194,6 +200,8 @@ func (p *Program) buildKey(x *expr, collID collations.ID, field arrow.Field) *fa
 			g = int32(len(fk.values))
 			seen[string(kb)] = g
 			fk.values = append(fk.values, v)
+		} else if w := fk.values[g]; w.Type() != v.Type() || string(w.Raw()) != string(v.Raw()) {
+			fk.spellings = lk.vals
 		}
 		fk.canon[c] = g
 	}
@@ -443,6 +451,9 @@ type fastState struct {
 	sel   []int32
 	gid   []int32
 	grows []int64 // rows per group
+	// first[j][g]: the code of key j in group g's first row, -1 before
+	// one; nil for a key without spellings (fastKey.spellings).
+	first [][]int32
 	accs  []*fastAcc
 	sc    *fastScratch // where the buffers above came from
 }
@@ -697,6 +708,28 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 	for _, g := range gid {
 		s.grows[g]++
 	}
+	for j, k := range f.keys {
+		if k.spellings == nil {
+			continue
+		}
+		if s.first == nil {
+			s.first = make([][]int32, len(f.keys))
+		}
+		first := s.first[j]
+		if first == nil {
+			first = make([]int32, f.groups)
+			for g := range first {
+				first[g] = -1
+			}
+			s.first[j] = first
+		}
+		codes := s.codesOf(b, k.lk.src.col)
+		for i, r := range sel {
+			if g := gid[i]; first[g] < 0 {
+				first[g] = codes[r]
+			}
+		}
+	}
 	for j, a := range f.aggs {
 		acc := s.accs[j]
 		switch {
@@ -881,7 +914,11 @@ func (s *fastState) rows(part *partition) [][]sqltypes.Value {
 		}
 		row := flat[:0:width]
 		flat = flat[width:]
-		for _, k := range f.keys {
+		for j, k := range f.keys {
+			if s.first != nil && s.first[j] != nil && s.first[j][g] >= 0 {
+				row = append(row, k.spellings[s.first[j][g]])
+				continue
+			}
 			idx := (int32(g) / k.stride) % int32(len(k.values))
 			row = append(row, k.values[idx])
 		}

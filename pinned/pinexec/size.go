@@ -22,7 +22,7 @@ func (p *Program) Bytes() int64 {
 		}
 	}
 	for _, k := range f.keys {
-		n += 64 + lookupSize(k.lk) + 4*int64(len(k.canon)) + valuesSize(k.values)
+		n += 64 + lookupSize(k.lk) + 4*int64(len(k.canon)) + valuesSize(k.values) + valuesSize(k.spellings)
 	}
 	for _, a := range f.aggs {
 		n += 128 + lookupSize(a.lk) + 8*int64(len(a.ints)) + int64(len(a.isNull)) + 4*int64(len(a.rank)+len(a.byRank))
