@@ -388,6 +388,11 @@ func planFast(p *Program) *fastPlan {
 				if a.fn == aggSum {
 					return nil
 				}
+				if a.fn != aggCount && p.t.Cols[c].Field != nil && p.t.Cols[c].Field.Type == sqltypes.Time {
+					// TIME is held as text: '-27:13:52' sorts below
+					// '-25:33:20'. The generic path compares times.
+					return nil
+				}
 				if a.fn != aggCount && !fa.rankDict(p, c) {
 					return nil
 				}
