@@ -71,6 +71,19 @@ func sorted(rows [][]string) [][]string {
 	return out
 }
 
+// diffWhere is diff for each statement after checking that Shoal's
+// EXPLAIN of it contains where ("split " for a distributed plan, "in
+// memory:" for one over a pin).
+func diffWhere(t *testing.T, where string, qs ...string) {
+	t.Helper()
+	for _, q := range qs {
+		if plan := explain(t, q); !strings.Contains(plan, where) {
+			t.Errorf("%s does not run %q:\n%s", q, where, plan)
+		}
+		diff(t, q, true)
+	}
+}
+
 // explain returns Shoal's EXPLAIN lines for q.
 func explain(t *testing.T, q string) string {
 	t.Helper()
