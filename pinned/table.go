@@ -1,6 +1,7 @@
 package pinned
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -11,6 +12,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/colldata"
+	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
@@ -108,41 +112,62 @@ func (t *Table) SetSplit(name string) bool {
 	return false
 }
 
-// OrderBatches puts the batches in the order of integer column name (the
-// leading primary key column of a table that has no split column: a
-// BIGINT UNSIGNED key), as SetSplit does; other columns leave the order
-// as loaded. Call it before the table is shared.
+// OrderBatches puts the batches in the order of column name — a split
+// column SetSplit does not track (DATETIME, DATE) or the leading primary
+// key column of a table without one (BIGINT UNSIGNED, CHAR under its
+// collation) — as SetSplit does for an integer split column. Other
+// columns leave the order as loaded. Call it before the table is shared.
 func (t *Table) OrderBatches(name string) {
 	for i, c := range t.Cols {
-		if strings.EqualFold(c.Name, name) && (c.kind == KindInt || c.kind == KindUint) {
+		if strings.EqualFold(c.Name, name) {
 			t.sortBatches(i)
 			return
 		}
 	}
 }
 
-// sortBatches orders the batches by the first value of integer column c.
+// sortBatches orders the batches by the value of column c in their first
+// row, compared as the server orders the column: integers as numbers,
+// dates and times as their fixed-width text, text under its collation.
 func (t *Table) sortBatches(c int) {
-	first := func(b arrow.RecordBatch) (int64, uint64, bool) {
-		arr := b.Column(c)
-		if arr.Len() == 0 || arr.IsNull(0) {
-			return 0, 0, false
+	col := t.Cols[c]
+	var compare func(a, b sqltypes.Value) int
+	switch col.kind {
+	case KindInt:
+		compare = func(a, b sqltypes.Value) int {
+			x, _ := a.ToInt64()
+			y, _ := b.ToInt64()
+			return cmp.Compare(x, y)
 		}
-		if u, ok := arr.(*array.Uint64); ok {
-			return 0, u.Value(0), true
+	case KindUint:
+		compare = func(a, b sqltypes.Value) int {
+			x, _ := a.ToUint64()
+			y, _ := b.ToUint64()
+			return cmp.Compare(x, y)
 		}
-		return intAt(arr, 0), 0, true
+	case KindDate, KindTimestamp:
+		compare = func(a, b sqltypes.Value) int { return bytes.Compare(a.Raw(), b.Raw()) }
+	case KindDict, KindString:
+		coll := colldata.Lookup(collations.ID(col.Field.Charset))
+		if coll == nil {
+			return
+		}
+		compare = func(a, b sqltypes.Value) int { return coll.Collate(a.Raw(), b.Raw(), false) }
+	default:
+		return
+	}
+	first := make(map[arrow.RecordBatch]sqltypes.Value, len(t.Batches))
+	for _, b := range t.Batches {
+		if b.NumRows() > 0 {
+			first[b], _ = col.Value(b.Column(c), 0, nil)
+		}
 	}
 	slices.SortStableFunc(t.Batches, func(a, b arrow.RecordBatch) int {
-		ai, au, aok := first(a)
-		bi, bu, bok := first(b)
-		switch {
-		case !aok || !bok:
+		x, y := first[a], first[b]
+		if x.IsNull() || y.IsNull() {
 			return 0
-		case ai != bi:
-			return cmp.Compare(ai, bi)
 		}
-		return cmp.Compare(au, bu)
+		return compare(x, y)
 	})
 }
 

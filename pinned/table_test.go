@@ -3,6 +3,8 @@ package pinned
 import (
 	"slices"
 	"testing"
+	"vitess.io/vitess/go/mysql/collations"
+	"vitess.io/vitess/go/mysql/collations/colldata"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -75,5 +77,22 @@ func TestSetSplitOrdersBatches(t *testing.T) {
 				last = v
 			}
 		}
+	}
+}
+
+// TestOrderBatchesText: a text key orders the batches under its
+// collation ('aa' and 'AA' tie, 'Ba ' and 'ba' tie, 'DL' before 'ua').
+func TestOrderBatchesText(t *testing.T) {
+	tbl := testTable(t, 700)
+	slices.Reverse(tbl.Batches)
+	tbl.OrderBatches("carrier")
+	coll := colldata.Lookup(collations.ID(45))
+	var last []byte
+	for _, b := range tbl.Batches {
+		v, _ := tbl.Cols[1].Value(b.Column(1), 0, nil)
+		if last != nil && coll.Collate(last, v.Raw(), false) > 0 {
+			t.Fatalf("%q after %q", v.Raw(), last)
+		}
+		last = v.Raw()
 	}
 }

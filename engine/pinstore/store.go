@@ -385,8 +385,11 @@ func (s *Store) loadPin(ctx context.Context, sess Session, db, name, source stri
 	t.Source, t.Whole, t.Loaded, t.LoadTook = source, whole, time.Now(), time.Since(start)
 	if whole {
 		// The replica table's split key is the high-water mark's column.
+		// The batches go in key order either way (pinned.Table.SetSplit).
 		if rt, ok := s.src.Tables().Table(db, name); ok && rt.SplitColumn != "" {
-			t.SetSplit(rt.SplitColumn)
+			if !t.SetSplit(rt.SplitColumn) {
+				t.OrderBatches(rt.SplitColumn)
+			}
 		} else if ok && len(rt.KeyColumns) > 0 {
 			t.OrderBatches(rt.KeyColumns[0])
 		}
