@@ -18,6 +18,7 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/aggloop"
 	"github.com/shoaldb/shoal/pinned/pinexec/fold"
 	"github.com/shoaldb/shoal/pinned/pinexec/valrange"
 )
@@ -83,6 +84,10 @@ type fastAgg struct {
 	byRank []int32
 	field  *querypb.Field
 	scale  int32 // a DECIMAL column's
+	// countOf: a COUNT(col) whose count is aggregate countOf's, another
+	// over the same bare column (every aggregate counts its non-NULL
+	// rows); -1 when it counts for itself.
+	countOf int
 }
 
 type fastPlan struct {
@@ -346,7 +351,7 @@ func planFast(p *Program) *fastPlan {
 	f.distinct = len(f.keys) > 0 && !slices.ContainsFunc(f.keys, func(k *fastKey) bool { return !k.distinct })
 	nk := len(p.keys)
 	for i, a := range p.aggs {
-		fa := &fastAgg{fn: a.fn, col: -1, field: p.fields[nk+i]}
+		fa := &fastAgg{fn: a.fn, col: -1, field: p.fields[nk+i], countOf: -1}
 		if a.fn >= aggBitAnd {
 			return nil
 		}
@@ -403,7 +408,27 @@ func planFast(p *Program) *fastPlan {
 		}
 		f.aggs = append(f.aggs, fa)
 	}
+	shareCounts(f.aggs)
 	return f
+}
+
+// shareCounts points each COUNT(col) of a bare column at the count of
+// another aggregate over that column (a SUM or MIN or MAX first, else
+// the first COUNT), so AVG's SUM(x), COUNT(x) reads x's NULLs once.
+func shareCounts(aggs []*fastAgg) {
+	owner := map[int]int{}
+	for _, countPass := range []bool{false, true} {
+		for j, a := range aggs {
+			if a.star || a.lk != nil || a.col < 0 || (a.fn == aggCount) != countPass {
+				continue
+			}
+			if k, ok := owner[a.col]; ok && a.fn == aggCount {
+				a.countOf = k
+			} else if !ok {
+				owner[a.col] = j
+			}
+		}
+	}
 }
 
 func isColumn(x *expr) bool {
@@ -483,7 +508,7 @@ func newFastState(f *fastPlan) *fastState {
 	}
 	nInt, nFloat := 1, 0 // grows
 	for _, a := range f.aggs {
-		if !a.star {
+		if !a.star && a.countOf < 0 {
 			nInt++ // cnt
 		}
 		switch {
@@ -509,11 +534,15 @@ func newFastState(f *fastPlan) *fastState {
 	s.grows = nextInt()
 	for _, a := range f.aggs {
 		var acc *fastAcc
-		if a.star {
+		switch {
+		case a.star:
 			// COUNT(*) of a group is its row count: the same slice,
 			// counted once per row (batch).
 			acc = &fastAcc{cnt: s.grows}
-		} else {
+		case a.countOf >= 0:
+			// Set below, once the owner's count exists.
+			acc = &fastAcc{}
+		default:
 			acc = &fastAcc{cnt: nextInt()}
 		}
 		switch {
@@ -527,6 +556,11 @@ func newFastState(f *fastPlan) *fastState {
 			acc.imm = nextInt()
 		}
 		s.accs = append(s.accs, acc)
+	}
+	for j, a := range f.aggs {
+		if a.countOf >= 0 {
+			s.accs[j].cnt = s.accs[a.countOf].cnt
+		}
 	}
 	return s
 }
@@ -640,7 +674,7 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 		return s.sel
 	}
 	if n <= len(identity) {
-		if len(s.f.filters) == 0 {
+		if !slices.ContainsFunc(s.f.filters, func(ff *fastFilter) bool { return !passesAll(ff, b) }) {
 			return identity[:n:n] // read only: no filter compacts it
 		}
 		s.sel = append(s.sel, identity[:n]...)
@@ -652,6 +686,9 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	for _, ff := range s.f.filters {
 		if len(s.sel) == 0 {
 			break
+		}
+		if passesAll(ff, b) {
+			continue
 		}
 		if ff.kind == fVals {
 			s.sel = ff.vals.Select(b.Column(ff.col), s.wide, s.sel, ff.neg)
@@ -667,19 +704,28 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	return s.sel
 }
 
+// passesAll reports whether ff passes every row of b: it passes every
+// value of its column, and b has no NULL there.
+func passesAll(ff *fastFilter, b arrow.RecordBatch) bool {
+	return ff.all && b.Column(ff.col).NullN() == 0
+}
+
 func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 	sel := s.filter(b)
 	if len(sel) == 0 {
 		return nil
 	}
 	f := s.f
-	// Group ids.
-	if cap(s.gid) < len(sel) {
+	// Group ids; none (nil) for the one group of a statement without
+	// GROUP BY.
+	var gid []int32
+	if len(f.keys) == 0 {
+		s.grows[0] += int64(len(sel))
+	} else if cap(s.gid) < len(sel) {
 		s.gid = make([]int32, len(sel), int(b.NumRows()))
 	}
-	gid := s.gid[:len(sel)]
-	if len(f.keys) == 0 {
-		clear(gid)
+	if len(f.keys) > 0 {
+		gid = s.gid[:len(sel)]
 	}
 	for j, k := range f.keys {
 		codes := s.codesOf(b, k.lk.src.col)
@@ -702,6 +748,8 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 		switch {
 		case a.star:
 			// acc.cnt is s.grows (newFastState), counted above.
+		case a.countOf >= 0:
+			// acc.cnt is another aggregate's over the column, counted there.
 		case a.lk != nil:
 			codes := s.codesOf(b, a.lk.src.col)
 			for i, r := range sel {
@@ -709,7 +757,10 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 				if a.isNull[c] {
 					continue
 				}
-				g := gid[i]
+				g := int32(0)
+				if gid != nil {
+					g = gid[i]
+				}
 				acc.cnt[g]++
 				if a.fn != aggCount {
 					acc.addInt(a.fn, g, a.ints[c])
@@ -722,66 +773,38 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 	return nil
 }
 
+// columnAgg folds the selected rows of a bare column (aggloop's loops;
+// gid nil: one group).
 func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel, gid []int32) {
 	arr := b.Column(a.col)
-	nulls := arr.NullN() > 0
+	var valid aggloop.Valid
+	if arr.NullN() > 0 {
+		valid = aggloop.Valid{Bits: arr.NullBitmapBytes(), Off: arr.Data().Offset()}
+	}
+	isMin := a.fn == aggMin
 	switch {
 	case a.fn == aggCount:
-		for i, r := range sel {
-			if !nulls || !arr.IsNull(int(r)) {
-				acc.cnt[gid[i]]++
-			}
+		aggloop.Count(arr.Len(), sel, gid, valid, acc.cnt)
+	case a.kind == pinned.KindInt:
+		switch x := arr.(type) {
+		case *array.Int8:
+			intAgg(a.fn, x.Int8Values(), sel, gid, valid, acc)
+		case *array.Int16:
+			intAgg(a.fn, x.Int16Values(), sel, gid, valid, acc)
+		case *array.Int32:
+			intAgg(a.fn, x.Int32Values(), sel, gid, valid, acc)
+		default:
+			intAgg(a.fn, pinned.IntValues(arr, s.wide), sel, gid, valid, acc)
 		}
-	case a.kind == pinned.KindInt && !nulls && (a.fn == aggMin || a.fn == aggMax) && minMaxNarrow(arr, sel, gid, acc, a.fn == aggMin):
-		// MIN/MAX over a column without NULLs, at its own width.
-	case a.kind == pinned.KindInt || a.kind == pinned.KindDecimal:
-		var vals []int64 // integers, or DECIMALs as scaled integers
-		if a.kind == pinned.KindDecimal {
-			vals = valrange.DecimalInts(arr.(*array.Decimal128), s.wide)
-		} else {
-			vals = pinned.IntValues(arr, s.wide)
-		}
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
-			}
-			g := gid[i]
-			acc.cnt[g]++
-			acc.addInt(a.fn, g, vals[r])
-		}
+	case a.kind == pinned.KindDecimal:
+		// Scaled integers.
+		intAgg(a.fn, valrange.DecimalInts(arr.(*array.Decimal128), s.wide), sel, gid, valid, acc)
 	case a.kind == pinned.KindDate:
-		vals := arr.(*array.Date32).Date32Values()
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
-			}
-			g := gid[i]
-			acc.cnt[g]++
-			acc.addInt(a.fn, g, int64(vals[r]))
-		}
+		intAgg(a.fn, arr.(*array.Date32).Date32Values(), sel, gid, valid, acc)
+	case a.kind == pinned.KindFloat && a.fn == aggSum:
+		aggloop.SumFloat(arr.(*array.Float64).Float64Values(), sel, gid, valid, acc.cnt, acc.fsum)
 	case a.kind == pinned.KindFloat:
-		vals := arr.(*array.Float64).Float64Values()
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
-			}
-			g := gid[i]
-			v := vals[r]
-			first := acc.cnt[g] == 0
-			acc.cnt[g]++
-			switch a.fn {
-			case aggSum:
-				acc.fsum[g] += v
-			case aggMin:
-				if first || v < acc.fmm[g] {
-					acc.fmm[g] = v
-				}
-			case aggMax:
-				if first || v > acc.fmm[g] {
-					acc.fmm[g] = v
-				}
-			}
-		}
+		aggloop.MinMaxFloat(arr.(*array.Float64).Float64Values(), sel, gid, valid, acc.cnt, acc.fmm, isMin)
 	case a.kind == pinned.KindDict:
 		codes := s.codesOf(b, a.col)
 		for i, r := range sel {
@@ -789,49 +812,36 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 			if rk < 0 {
 				continue
 			}
-			g := gid[i]
+			g := int32(0)
+			if gid != nil {
+				g = gid[i]
+			}
 			acc.cnt[g]++
 			acc.minMax(a.fn, g, int64(rk))
 		}
 	}
 }
 
-// minMaxNarrow folds the selected rows of arr, an integer array without
-// NULLs, into acc's MIN (isMin) or MAX; false for another array type.
-func minMaxNarrow(arr arrow.Array, sel, gid []int32, acc *fastAcc, isMin bool) bool {
-	switch a := arr.(type) {
-	case *array.Int8:
-		minMaxRows(a.Int8Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	case *array.Int16:
-		minMaxRows(a.Int16Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	case *array.Int32:
-		minMaxRows(a.Int32Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	case *array.Int64:
-		minMaxRows(a.Int64Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	default:
-		return false
-	}
-	return true
-}
-
-func minMaxRows[T int8 | int16 | int32 | int64](vals []T, sel, gid []int32, cnt, mm []int64, isMin bool) {
-	if isMin {
-		for i, r := range sel {
-			g, v := gid[i], int64(vals[r])
-			if cnt[g] == 0 || v < mm[g] {
-				mm[g] = v
-			}
-			cnt[g]++
-		}
+// intAgg folds integer values (or DECIMALs as scaled integers, or dates
+// as days) into acc's SUM, MIN or MAX.
+func intAgg[T aggloop.Int](fn aggFunc, vals []T, sel, gid []int32, valid aggloop.Valid, acc *fastAcc) {
+	if fn == aggSum {
+		aggloop.Sum(vals, sel, gid, valid, acc.cnt, acc.isum, acc.carry)
 		return
 	}
-	for i, r := range sel {
-		g, v := gid[i], int64(vals[r])
-		if cnt[g] == 0 || v > mm[g] {
-			mm[g] = v
-		}
-		cnt[g]++
+	aggloop.MinMax(vals, sel, gid, valid, acc.cnt, acc.imm, fn == aggMin)
+}
+
+// carry moves group g's running sum a into its exact overflow sum: the
+// int64 sum restarts.
+func (acc *fastAcc) carry(g int32, a int64) {
+	if acc.ovf == nil {
+		acc.ovf = make([]*big.Int, len(acc.isum))
 	}
+	if acc.ovf[g] == nil {
+		acc.ovf[g] = new(big.Int)
+	}
+	acc.ovf[g].Add(acc.ovf[g], big.NewInt(a))
 }
 
 // addInt adds v to group g's SUM, MIN or MAX; cnt[g] already counts v.
@@ -844,13 +854,7 @@ func (acc *fastAcc) addInt(fn aggFunc, g int32, v int64) {
 	sum := a + v
 	if (v > 0 && sum < a) || (v < 0 && sum > a) {
 		// Past int64: carry the running sum exactly and restart.
-		if acc.ovf == nil {
-			acc.ovf = make([]*big.Int, len(acc.isum))
-		}
-		if acc.ovf[g] == nil {
-			acc.ovf[g] = new(big.Int)
-		}
-		acc.ovf[g].Add(acc.ovf[g], big.NewInt(a))
+		acc.carry(g, a)
 		sum = v
 	}
 	acc.isum[g] = sum
