@@ -467,6 +467,7 @@ type fastState struct {
 	wide  []int64         // scratch for narrow integer columns
 	sel   []int32
 	gid   []int32
+	runs  []int32 // a batch's runs of one group (runsOf)
 	grows []int64 // rows per group
 	accs  []*fastAcc
 	sc    *fastScratch // where the buffers above came from
@@ -716,17 +717,16 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 		return nil
 	}
 	f := s.f
-	// Group ids; none (nil) for the one group of a statement without
-	// GROUP BY.
-	var gid []int32
 	if len(f.keys) == 0 {
+		// One group: no group ids.
 		s.grows[0] += int64(len(sel))
-	} else if cap(s.gid) < len(sel) {
+		s.aggregate(b, sel, nil, nil)
+		return nil
+	}
+	if cap(s.gid) < len(sel) {
 		s.gid = make([]int32, len(sel), int(b.NumRows()))
 	}
-	if len(f.keys) > 0 {
-		gid = s.gid[:len(sel)]
-	}
+	gid := s.gid[:len(sel)]
 	for j, k := range f.keys {
 		codes := s.codesOf(b, k.lk.src.col)
 		canon, stride := k.canon, k.stride
@@ -740,42 +740,99 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 			gid[i] += canon[codes[r]] * stride
 		}
 	}
+	if runs := s.runsOf(gid); runs != nil {
+		for i := range len(runs) - 1 {
+			s.grows[gid[runs[i]]] += int64(runs[i+1] - runs[i])
+		}
+		s.aggregate(b, sel, gid, runs)
+		return nil
+	}
 	for _, g := range gid {
 		s.grows[g]++
 	}
-	for j, a := range f.aggs {
+	s.aggregate(b, sel, gid, nil)
+	return nil
+}
+
+// minRun is the shortest average run of one group's rows for which a
+// batch is aggregated run by run, each run as one group (data pinned in
+// time order, grouped by year or month).
+const minRun = 256
+
+// runsOf returns where the runs of equal group ids in gid start, and
+// len(gid), when they are minRun rows long on average; nil otherwise
+// (found early: gid changes often from its first rows on).
+func (s *fastState) runsOf(gid []int32) []int32 {
+	limit := len(gid) / minRun
+	runs := append(s.runs[:0], 0)
+	g := gid[0]
+	for i := 1; i < len(gid); i++ {
+		if gid[i] != g {
+			if len(runs) >= limit {
+				s.runs = runs
+				return nil
+			}
+			runs = append(runs, int32(i))
+			g = gid[i]
+		}
+	}
+	s.runs = append(runs, int32(len(gid)))
+	return s.runs
+}
+
+// aggregate folds the selected rows of batch b into the accumulators:
+// gid is each row's group (nil: the one group, 0); runs, when set,
+// splits sel into runs of one group each.
+func (s *fastState) aggregate(b arrow.RecordBatch, sel, gid, runs []int32) {
+	for j, a := range s.f.aggs {
 		acc := s.accs[j]
 		switch {
 		case a.star:
-			// acc.cnt is s.grows (newFastState), counted above.
+			// acc.cnt is s.grows (newFastState), counted by the caller.
 		case a.countOf >= 0:
 			// acc.cnt is another aggregate's over the column, counted there.
 		case a.lk != nil:
 			codes := s.codesOf(b, a.lk.src.col)
-			for i, r := range sel {
-				c := codes[r]
-				if a.isNull[c] {
-					continue
+			eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+				for i, r := range sel {
+					c := codes[r]
+					if a.isNull[c] {
+						continue
+					}
+					g := gs.One
+					if gs.Gid != nil {
+						g = gs.Gid[i]
+					}
+					acc.cnt[g]++
+					if a.fn != aggCount {
+						acc.addInt(a.fn, g, a.ints[c])
+					}
 				}
-				g := int32(0)
-				if gid != nil {
-					g = gid[i]
-				}
-				acc.cnt[g]++
-				if a.fn != aggCount {
-					acc.addInt(a.fn, g, a.ints[c])
-				}
-			}
+			})
 		default:
-			s.columnAgg(a, acc, b, sel, gid)
+			s.columnAgg(a, acc, b, sel, gid, runs)
 		}
 	}
-	return nil
 }
 
-// columnAgg folds the selected rows of a bare column (aggloop's loops;
-// gid nil: one group).
-func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel, gid []int32) {
+// eachRun calls fn with sel's rows and their groups: once with gid
+// (nil: group 0), or once per run when runs is set.
+func eachRun(sel, gid, runs []int32, fn func(sel []int32, gs aggloop.Groups)) {
+	switch {
+	case runs != nil:
+		for i := range len(runs) - 1 {
+			lo, hi := runs[i], runs[i+1]
+			fn(sel[lo:hi], aggloop.Groups{One: gid[lo]})
+		}
+	case gid != nil:
+		fn(sel, aggloop.Groups{Gid: gid})
+	default:
+		fn(sel, aggloop.Groups{})
+	}
+}
+
+// columnAgg folds the selected rows of a bare column (aggloop's loops).
+func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel, gid, runs []int32) {
 	arr := b.Column(a.col)
 	var valid aggloop.Valid
 	if arr.NullN() > 0 {
@@ -784,52 +841,63 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 	isMin := a.fn == aggMin
 	switch {
 	case a.fn == aggCount:
-		aggloop.Count(arr.Len(), sel, gid, valid, acc.cnt)
+		eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+			aggloop.Count(sel, gs, valid, acc.cnt)
+		})
 	case a.kind == pinned.KindInt:
 		switch x := arr.(type) {
 		case *array.Int8:
-			intAgg(a.fn, x.Int8Values(), sel, gid, valid, acc)
+			intAgg(a.fn, x.Int8Values(), sel, gid, runs, valid, acc)
 		case *array.Int16:
-			intAgg(a.fn, x.Int16Values(), sel, gid, valid, acc)
+			intAgg(a.fn, x.Int16Values(), sel, gid, runs, valid, acc)
 		case *array.Int32:
-			intAgg(a.fn, x.Int32Values(), sel, gid, valid, acc)
+			intAgg(a.fn, x.Int32Values(), sel, gid, runs, valid, acc)
 		default:
-			intAgg(a.fn, pinned.IntValues(arr, s.wide), sel, gid, valid, acc)
+			intAgg(a.fn, pinned.IntValues(arr, s.wide), sel, gid, runs, valid, acc)
 		}
 	case a.kind == pinned.KindDecimal:
 		// Scaled integers.
-		intAgg(a.fn, valrange.DecimalInts(arr.(*array.Decimal128), s.wide), sel, gid, valid, acc)
+		intAgg(a.fn, valrange.DecimalInts(arr.(*array.Decimal128), s.wide), sel, gid, runs, valid, acc)
 	case a.kind == pinned.KindDate:
-		intAgg(a.fn, arr.(*array.Date32).Date32Values(), sel, gid, valid, acc)
-	case a.kind == pinned.KindFloat && a.fn == aggSum:
-		aggloop.SumFloat(arr.(*array.Float64).Float64Values(), sel, gid, valid, acc.cnt, acc.fsum)
+		intAgg(a.fn, arr.(*array.Date32).Date32Values(), sel, gid, runs, valid, acc)
 	case a.kind == pinned.KindFloat:
-		aggloop.MinMaxFloat(arr.(*array.Float64).Float64Values(), sel, gid, valid, acc.cnt, acc.fmm, isMin)
+		vals := arr.(*array.Float64).Float64Values()
+		eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+			if a.fn == aggSum {
+				aggloop.SumFloat(vals, sel, gs, valid, acc.cnt, acc.fsum)
+			} else {
+				aggloop.MinMaxFloat(vals, sel, gs, valid, acc.cnt, acc.fmm, isMin)
+			}
+		})
 	case a.kind == pinned.KindDict:
 		codes := s.codesOf(b, a.col)
-		for i, r := range sel {
-			rk := a.rank[codes[r]]
-			if rk < 0 {
-				continue
+		eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+			for i, r := range sel {
+				rk := a.rank[codes[r]]
+				if rk < 0 {
+					continue
+				}
+				g := gs.One
+				if gs.Gid != nil {
+					g = gs.Gid[i]
+				}
+				acc.cnt[g]++
+				acc.minMax(a.fn, g, int64(rk))
 			}
-			g := int32(0)
-			if gid != nil {
-				g = gid[i]
-			}
-			acc.cnt[g]++
-			acc.minMax(a.fn, g, int64(rk))
-		}
+		})
 	}
 }
 
 // intAgg folds integer values (or DECIMALs as scaled integers, or dates
 // as days) into acc's SUM, MIN or MAX.
-func intAgg[T aggloop.Int](fn aggFunc, vals []T, sel, gid []int32, valid aggloop.Valid, acc *fastAcc) {
-	if fn == aggSum {
-		aggloop.Sum(vals, sel, gid, valid, acc.cnt, acc.isum, acc.carry)
-		return
-	}
-	aggloop.MinMax(vals, sel, gid, valid, acc.cnt, acc.imm, fn == aggMin)
+func intAgg[T aggloop.Int](fn aggFunc, vals []T, sel, gid, runs []int32, valid aggloop.Valid, acc *fastAcc) {
+	eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+		if fn == aggSum {
+			aggloop.Sum(vals, sel, gs, valid, acc.cnt, acc.isum, acc.carry)
+		} else {
+			aggloop.MinMax(vals, sel, gs, valid, acc.cnt, acc.imm, fn == aggMin)
+		}
+	})
 }
 
 // carry moves group g's running sum a into its exact overflow sum: the

@@ -31,6 +31,13 @@ type Int interface {
 	~int8 | ~int16 | ~int32 | ~int64
 }
 
+// Groups is the group of each selected row: Gid[i] is sel[i]'s, or,
+// when Gid is nil, every row is in group One.
+type Groups struct {
+	Gid []int32
+	One int32
+}
+
 // Valid is a batch column's validity: row r is non-NULL when bit Off+r
 // of Bits (Arrow's bit order) is set. Nil Bits: every row is.
 type Valid struct {
@@ -44,23 +51,40 @@ func (v Valid) bit(r int32) int64 {
 	return int64(v.Bits[j>>3] >> (j & 7) & 1)
 }
 
-// words is how many whole 64-bit words of validity cover rows [0, n)
-// when Off is byte-aligned (0 otherwise: every row goes the per-row way).
-func (v Valid) words(n int) int {
-	if v.Off&7 != 0 {
-		return 0
+// from is v for the rows from lo on.
+func (v Valid) from(lo int) Valid {
+	if v.Bits == nil {
+		return v
 	}
-	w := n / 64
-	if avail := (len(v.Bits) - v.Off>>3) / 8; avail < w {
-		w = avail
-	}
-	return w
+	return Valid{Bits: v.Bits, Off: v.Off + lo}
 }
 
-// word is the validity of rows 64w .. 64w+63.
+// words is how many whole 64-row words of validity word reads for rows
+// [0, n): those the bitmap holds (word reads a word's bytes only).
+func (v Valid) words(n int) int {
+	return max(0, min(n/64, (8*len(v.Bits)-v.Off)/64))
+}
+
+// word is the validity of rows 64w .. 64w+63, at any bit offset.
 func (v Valid) word(w int) uint64 {
-	i := v.Off>>3 + w*8
-	return binary.LittleEndian.Uint64(v.Bits[i : i+8])
+	j := v.Off + w*64
+	i, sh := j>>3, uint(j&7)
+	x := binary.LittleEndian.Uint64(v.Bits[i:i+8]) >> sh
+	if sh != 0 {
+		x |= uint64(v.Bits[i+8]) << (64 - sh)
+	}
+	return x
+}
+
+// span reports whether sel is one run of consecutive rows, and its first.
+// sel is ascending and distinct, so its ends say so: a whole batch, or a
+// run of one group's rows, or what a range filter keeps of ordered data.
+func span(sel []int32) (int, bool) {
+	if len(sel) == 0 {
+		return 0, false
+	}
+	lo := int(sel[0])
+	return lo, int(sel[len(sel)-1])-lo == len(sel)-1
 }
 
 // Carry receives group g's running sum a when adding to it would pass
@@ -77,47 +101,50 @@ func add(g int32, sum, x int64, carry Carry) int64 {
 	return s
 }
 
-// identity reports whether sel selects every one of n rows (sel is
-// ascending and distinct, so its length says so).
-func identity(sel []int32, n int) bool { return len(sel) == n }
-
 // Count adds the selected rows that are valid to cnt (COUNT(col)).
-func Count(n int, sel, gid []int32, v Valid, cnt []int64) {
-	switch {
-	case gid == nil && v.Bits == nil:
-		cnt[0] += int64(len(sel))
-	case gid == nil:
-		var c int64
-		i := 0
-		if identity(sel, n) {
-			for w := range v.words(n) {
-				c += int64(bits.OnesCount64(v.word(w)))
+func Count(sel []int32, gs Groups, v Valid, cnt []int64) {
+	if gs.Gid != nil {
+		gid := gs.Gid[:len(sel)]
+		if v.Bits == nil {
+			for _, g := range gid {
+				cnt[g]++
 			}
-			i = v.words(n) * 64
+			return
 		}
-		for _, r := range sel[i:] {
-			c += v.bit(r)
-		}
-		cnt[0] += c
-	case v.Bits == nil:
-		for _, g := range gid[:len(sel)] {
-			cnt[g]++
-		}
-	default:
-		gid = gid[:len(sel)]
 		for i, r := range sel {
 			cnt[gid[i]] += v.bit(r)
 		}
+		return
 	}
+	if v.Bits == nil {
+		cnt[gs.One] += int64(len(sel))
+		return
+	}
+	var c int64
+	if lo, ok := span(sel); ok {
+		v = v.from(lo)
+		nw := v.words(len(sel))
+		for w := range nw {
+			c += int64(bits.OnesCount64(v.word(w)))
+		}
+		for k := nw * 64; k < len(sel); k++ {
+			c += v.bit(int32(k))
+		}
+	} else {
+		for _, r := range sel {
+			c += v.bit(r)
+		}
+	}
+	cnt[gs.One] += c
 }
 
 // Sum adds the selected valid values to sum and counts them in cnt.
-func Sum[T Int](vals []T, sel, gid []int32, v Valid, cnt, sum []int64, carry Carry) {
-	if gid == nil {
-		sumOne(vals, sel, v, cnt, sum, carry)
+func Sum[T Int](vals []T, sel []int32, gs Groups, v Valid, cnt, sum []int64, carry Carry) {
+	if gs.Gid == nil {
+		sumOne(vals, sel, gs.One, v, cnt, sum, carry)
 		return
 	}
-	gid = gid[:len(sel)]
+	gid := gs.Gid[:len(sel)]
 	if v.Bits == nil {
 		for i, r := range sel {
 			g := gid[i]
@@ -133,82 +160,82 @@ func Sum[T Int](vals []T, sel, gid []int32, v Valid, cnt, sum []int64, carry Car
 	}
 }
 
-// sumOne is Sum into the one group 0.
-func sumOne[T Int](vals []T, sel []int32, v Valid, cnt, sum []int64, carry Carry) {
+// sumOne is Sum into the one group g.
+func sumOne[T Int](vals []T, sel []int32, g int32, v Valid, cnt, sum []int64, carry Carry) {
 	var zero T
 	if unsafe.Sizeof(zero) == 8 {
 		// Wide values: every addition checks for overflow.
-		s, c := sum[0], int64(0)
+		s, c := sum[g], int64(0)
 		if v.Bits == nil {
 			for _, r := range sel {
-				s = add(0, s, int64(vals[r]), carry)
+				s = add(g, s, int64(vals[r]), carry)
 			}
 			c = int64(len(sel))
 		} else {
 			for _, r := range sel {
 				m := v.bit(r)
 				c += m
-				s = add(0, s, int64(vals[r])&-m, carry)
+				s = add(g, s, int64(vals[r])&-m, carry)
 			}
 		}
-		sum[0], cnt[0] = s, cnt[0]+c
+		sum[g], cnt[g] = s, cnt[g]+c
 		return
 	}
 	// Narrow values: a batch's sum fits an int64 (fewer than 2^32 rows
 	// of under 2^31 each), added to the group's once.
 	var s, c int64
+	lo, run := span(sel)
 	switch {
-	case v.Bits == nil && identity(sel, len(vals)):
-		for _, x := range vals {
-			s += int64(x)
+	case run && v.Bits == nil:
+		s = total(vals[lo : lo+len(sel)])
+		c = int64(len(sel))
+	case run:
+		vals, v = vals[lo:lo+len(sel)], v.from(lo)
+		nw := v.words(len(vals))
+		for w := range nw {
+			word := v.word(w)
+			blk := vals[w*64 : w*64+64]
+			switch word {
+			case math.MaxUint64:
+				s += total(blk)
+				c += 64
+			case 0:
+			default:
+				for k, x := range blk {
+					s += int64(x) & -int64(word>>k&1)
+				}
+				c += int64(bits.OnesCount64(word))
+			}
 		}
-		c = int64(len(vals))
+		for k := nw * 64; k < len(vals); k++ {
+			m := v.bit(int32(k))
+			c += m
+			s += int64(vals[k]) & -m
+		}
 	case v.Bits == nil:
 		for _, r := range sel {
 			s += int64(vals[r])
 		}
 		c = int64(len(sel))
 	default:
-		i := 0
-		if identity(sel, len(vals)) {
-			nw := v.words(len(vals))
-			for w := range nw {
-				word := v.word(w)
-				blk := vals[w*64 : w*64+64]
-				switch word {
-				case math.MaxUint64:
-					for _, x := range blk {
-						s += int64(x)
-					}
-					c += 64
-				case 0:
-				default:
-					for k, x := range blk {
-						s += int64(x) & -int64(word>>k&1)
-					}
-					c += int64(bits.OnesCount64(word))
-				}
-			}
-			i = nw * 64
-		}
-		for _, r := range sel[i:] {
+		for _, r := range sel {
 			m := v.bit(r)
 			c += m
 			s += int64(vals[r]) & -m
 		}
 	}
-	cnt[0] += c
-	sum[0] = add(0, sum[0], s, carry)
+	cnt[g] += c
+	sum[g] = add(g, sum[g], s, carry)
 }
 
 // MinMax folds the selected valid values into mm, the groups' MIN
 // (isMin) or MAX, counting them in cnt.
-func MinMax[T Int](vals []T, sel, gid []int32, v Valid, cnt, mm []int64, isMin bool) {
-	if gid == nil {
-		minMaxOne(vals, sel, v, cnt, mm, isMin)
+func MinMax[T Int](vals []T, sel []int32, gs Groups, v Valid, cnt, mm []int64, isMin bool) {
+	if gs.Gid == nil {
+		minMaxOne(vals, sel, gs.One, v, cnt, mm, isMin)
 		return
 	}
-	gid = gid[:len(sel)]
+	gid := gs.Gid[:len(sel)]
 	for i, r := range sel {
 		if v.Bits != nil && v.bit(r) == 0 {
 			continue
@@ -221,45 +248,50 @@ func MinMax[T Int](vals []T, sel, gid []int32, v Valid, cnt, mm []int64, isMin b
 	}
 }
 
-// minMaxOne is MinMax into the one group 0.
-func minMaxOne[T Int](vals []T, sel []int32, v Valid, cnt, mm []int64, isMin bool) {
-	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-	var c int64
+// minMaxOne is MinMax into the one group g.
+func minMaxOne[T Int](vals []T, sel []int32, g int32, v Valid, cnt, mm []int64, isMin bool) {
+	// MIN is MAX of the values' complements (^x: order reversed, no
+	// overflow); the rows' best starts below every value.
+	var flip int64
+	if isMin {
+		flip = -1
+	}
+	best, c := int64(math.MinInt64), int64(0)
+	first, run := span(sel)
 	switch {
-	case v.Bits == nil && identity(sel, len(vals)):
-		lo, hi = bounds(vals, lo, hi)
-		c = int64(len(vals))
-	case v.Bits == nil:
-		for _, r := range sel {
-			x := int64(vals[r])
-			lo, hi = min(lo, x), max(hi, x)
-		}
+	case run && v.Bits == nil:
+		best = highest(vals[first:first+len(sel)], flip, best)
 		c = int64(len(sel))
-	default:
-		i := 0
-		if identity(sel, len(vals)) {
-			nw := v.words(len(vals))
-			for w := range nw {
-				word := v.word(w)
-				switch word {
-				case math.MaxUint64:
-					lo, hi = bounds(vals[w*64:w*64+64], lo, hi)
-					c += 64
-				case 0:
-				default:
-					for ; word != 0; word &= word - 1 {
-						x := int64(vals[w*64+bits.TrailingZeros64(word)])
-						lo, hi = min(lo, x), max(hi, x)
-						c++
-					}
+	case run:
+		vals, v = vals[first:first+len(sel)], v.from(first)
+		nw := v.words(len(vals))
+		for w := range nw {
+			word := v.word(w)
+			blk := vals[w*64 : w*64+64]
+			switch word {
+			case math.MaxUint64:
+				best = highest(blk, flip, best)
+				c += 64
+			case 0:
+			default:
+				// Branch-free: a NULL row weighs MinInt64.
+				for k, x := range blk {
+					m := -int64(word >> k & 1)
+					best = max(best, (int64(x)^flip)&m|math.MinInt64&^m)
 				}
+				c += int64(bits.OnesCount64(word))
 			}
-			i = nw * 64
 		}
-		for _, r := range sel[i:] {
-			if v.bit(r) != 0 {
-				x := int64(vals[r])
-				lo, hi = min(lo, x), max(hi, x)
+		for k := nw * 64; k < len(vals); k++ {
+			if v.bit(int32(k)) != 0 {
+				best = max(best, int64(vals[k])^flip)
+				c++
+			}
+		}
+	default:
+		for _, r := range sel {
+			if v.Bits == nil || v.bit(r) != 0 {
+				best = max(best, int64(vals[r])^flip)
 				c++
 			}
 		}
@@ -267,94 +299,105 @@ func minMaxOne[T Int](vals []T, sel []int32, v Valid, cnt, mm []int64, isMin boo
 	if c == 0 {
 		return
 	}
-	x := hi
-	if isMin {
-		x = lo
+	x := best ^ flip
+	if cnt[g] == 0 || (isMin && x < mm[g]) || (!isMin && x > mm[g]) {
+		mm[g] = x
 	}
-	if cnt[0] == 0 || (isMin && x < mm[0]) || (!isMin && x > mm[0]) {
-		mm[0] = x
-	}
-	cnt[0] += c
+	cnt[g] += c
 }
 
-// bounds is lo and hi widened to rows' values.
-func bounds[T Int](rows []T, lo, hi int64) (int64, int64) {
+// highest is the largest of best and rows' values xor flip.
+func highest[T Int](rows []T, flip, best int64) int64 {
 	for _, x := range rows {
-		lo, hi = min(lo, int64(x)), max(hi, int64(x))
+		best = max(best, int64(x)^flip)
 	}
-	return lo, hi
+	return best
+}
+
+// total is the sum of rows, four at a time (fewer than 2^32 rows of
+// narrow values: no overflow).
+func total[T Int](rows []T) int64 {
+	var s0, s1, s2, s3 int64
+	i := 0
+	for ; i+4 <= len(rows); i += 4 {
+		r := rows[i : i+4 : i+4]
+		s0 += int64(r[0])
+		s1 += int64(r[1])
+		s2 += int64(r[2])
+		s3 += int64(r[3])
+	}
+	for ; i < len(rows); i++ {
+		s0 += int64(rows[i])
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // SumFloat adds the selected valid values to sum, one at a time in row
 // order per group, counting them in cnt.
-func SumFloat(vals []float64, sel, gid []int32, v Valid, cnt []int64, sum []float64) {
-	if gid == nil {
-		s, c := sum[0], int64(0)
-		i := 0
-		if v.Bits != nil && identity(sel, len(vals)) {
-			nw := v.words(len(vals))
-			for w := range nw {
-				word := v.word(w)
-				if word == math.MaxUint64 {
-					for _, x := range vals[w*64 : w*64+64] {
-						s += x
-					}
-					c += 64
-					continue
-				}
-				for ; word != 0; word &= word - 1 {
-					s += vals[w*64+bits.TrailingZeros64(word)]
-					c++
-				}
+func SumFloat(vals []float64, sel []int32, gs Groups, v Valid, cnt []int64, sum []float64) {
+	if gs.Gid != nil {
+		gid := gs.Gid[:len(sel)]
+		for i, r := range sel {
+			if v.Bits != nil && v.bit(r) == 0 {
+				continue
 			}
-			i = nw * 64
+			g := gid[i]
+			sum[g] += vals[r]
+			cnt[g]++
 		}
-		for _, r := range sel[i:] {
+		return
+	}
+	g := gs.One
+	s, c := sum[g], int64(0)
+	if first, run := span(sel); run && v.Bits != nil {
+		vals, v = vals[first:first+len(sel)], v.from(first)
+		nw := v.words(len(vals))
+		for w := range nw {
+			word := v.word(w)
+			if word == math.MaxUint64 {
+				for _, x := range vals[w*64 : w*64+64] {
+					s += x
+				}
+				c += 64
+				continue
+			}
+			for ; word != 0; word &= word - 1 {
+				s += vals[w*64+bits.TrailingZeros64(word)]
+				c++
+			}
+		}
+		for k := nw * 64; k < len(vals); k++ {
+			if v.bit(int32(k)) != 0 {
+				s += vals[k]
+				c++
+			}
+		}
+	} else {
+		for _, r := range sel {
 			if v.Bits == nil || v.bit(r) != 0 {
 				s += vals[r]
 				c++
 			}
 		}
-		sum[0], cnt[0] = s, cnt[0]+c
-		return
 	}
-	gid = gid[:len(sel)]
-	for i, r := range sel {
-		if v.Bits != nil && v.bit(r) == 0 {
-			continue
-		}
-		g := gid[i]
-		sum[g] += vals[r]
-		cnt[g]++
-	}
+	sum[g], cnt[g] = s, cnt[g]+c
 }
 
 // MinMaxFloat folds the selected valid values into mm, the groups' MIN
-// (isMin) or MAX, counting them in cnt.
-func MinMaxFloat(vals []float64, sel, gid []int32, v Valid, cnt []int64, mm []float64, isMin bool) {
-	if gid == nil {
-		gid = zeros(len(sel))
-	}
-	gid = gid[:len(sel)]
+// (isMin) or MAX, in row order, counting them in cnt.
+func MinMaxFloat(vals []float64, sel []int32, gs Groups, v Valid, cnt []int64, mm []float64, isMin bool) {
 	for i, r := range sel {
 		if v.Bits != nil && v.bit(r) == 0 {
 			continue
 		}
-		g, x := gid[i], vals[r]
+		g := gs.One
+		if gs.Gid != nil {
+			g = gs.Gid[i]
+		}
+		x := vals[r]
 		if cnt[g] == 0 || (isMin && x < mm[g]) || (!isMin && x > mm[g]) {
 			mm[g] = x
 		}
 		cnt[g]++
 	}
-}
-
-// zeroGids is group ids of one group, for the loops without a one-group
-// form.
-var zeroGids = make([]int32, 1<<16)
-
-func zeros(n int) []int32 {
-	if n <= len(zeroGids) {
-		return zeroGids[:n]
-	}
-	return make([]int32, n)
 }
