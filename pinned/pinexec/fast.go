@@ -492,6 +492,7 @@ type fastScratch struct {
 	codes, bufs map[int][]int32
 	wide        []int64
 	sel, gid    []int32
+	runs        []int32
 	ints        []int64   // the accumulators' int arrays, carved per group count
 	floats      []float64 // and float arrays
 }
@@ -503,7 +504,7 @@ var scratchPool = sync.Pool{New: func() any {
 func newFastState(f *fastPlan) *fastState {
 	sc := scratchPool.Get().(*fastScratch)
 	clear(sc.codes)
-	s := &fastState{f: f, codes: sc.codes, bufs: sc.bufs, wide: sc.wide, sel: sc.sel[:0], gid: sc.gid, sc: sc}
+	s := &fastState{f: f, codes: sc.codes, bufs: sc.bufs, wide: sc.wide, sel: sc.sel[:0], gid: sc.gid, runs: sc.runs, sc: sc}
 	if f.rowsOnly {
 		return s
 	}
@@ -584,7 +585,7 @@ func (s *fastState) release() {
 		return
 	}
 	s.sc = nil
-	sc.bufs, sc.wide, sc.sel, sc.gid = s.bufs, s.wide, s.sel, s.gid
+	sc.bufs, sc.wide, sc.sel, sc.gid, sc.runs = s.bufs, s.wide, s.sel, s.gid, s.runs
 	clear(sc.codes)
 	scratchPool.Put(sc)
 }
