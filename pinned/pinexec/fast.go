@@ -467,10 +467,12 @@ type fastState struct {
 	wide  []int64         // scratch for narrow integer columns
 	sel   []int32
 	gid   []int32
-	runs  []int32 // a batch's runs of one group (runsOf)
-	grows []int64 // rows per group
-	accs  []*fastAcc
-	sc    *fastScratch // where the buffers above came from
+	runs  []int32 // a batch's runs of one group (aggloop.Runs)
+	// keyCodes: the batch's codes of each key.
+	keyCodes [][]int32
+	grows    []int64 // rows per group
+	accs     []*fastAcc
+	sc       *fastScratch // where the buffers above came from
 }
 
 type fastAcc struct {
@@ -728,9 +730,27 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 		s.gid = make([]int32, len(sel), int(b.NumRows()))
 	}
 	gid := s.gid[:len(sel)]
+	keyCodes := s.keyCodes[:0]
+	for _, k := range f.keys {
+		keyCodes = append(keyCodes, s.codesOf(b, k.lk.src.col))
+	}
+	s.keyCodes = keyCodes
+	if runs := aggloop.Runs(keyCodes, sel, minRun, s.runs); runs != nil {
+		// Group ids of the runs' first rows only (all eachRun reads).
+		s.runs = runs
+		for i := range len(runs) - 1 {
+			r, g := sel[runs[i]], int32(0)
+			for j, k := range f.keys {
+				g += k.canon[keyCodes[j][r]] * k.stride
+			}
+			gid[runs[i]] = g
+			s.grows[g] += int64(runs[i+1] - runs[i])
+		}
+		s.aggregate(b, sel, gid, runs)
+		return nil
+	}
 	for j, k := range f.keys {
-		codes := s.codesOf(b, k.lk.src.col)
-		canon, stride := k.canon, k.stride
+		codes, canon, stride := keyCodes[j], k.canon, k.stride
 		if j == 0 {
 			for i, r := range sel {
 				gid[i] = canon[codes[r]] * stride
@@ -741,13 +761,6 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 			gid[i] += canon[codes[r]] * stride
 		}
 	}
-	if runs := s.runsOf(gid); runs != nil {
-		for i := range len(runs) - 1 {
-			s.grows[gid[runs[i]]] += int64(runs[i+1] - runs[i])
-		}
-		s.aggregate(b, sel, gid, runs)
-		return nil
-	}
 	for _, g := range gid {
 		s.grows[g]++
 	}
@@ -756,30 +769,8 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 }
 
 // minRun is the shortest average run of one group's rows for which a
-// batch is aggregated run by run, each run as one group (data pinned in
-// time order, grouped by year or month).
+// batch is aggregated run by run, each run as one group (aggloop.Runs).
 const minRun = 256
-
-// runsOf returns where the runs of equal group ids in gid start, and
-// len(gid), when they are minRun rows long on average; nil otherwise
-// (found early: gid changes often from its first rows on).
-func (s *fastState) runsOf(gid []int32) []int32 {
-	limit := len(gid) / minRun
-	runs := append(s.runs[:0], 0)
-	g := gid[0]
-	for i := 1; i < len(gid); i++ {
-		if gid[i] != g {
-			if len(runs) >= limit {
-				s.runs = runs
-				return nil
-			}
-			runs = append(runs, int32(i))
-			g = gid[i]
-		}
-	}
-	s.runs = append(runs, int32(len(gid)))
-	return s.runs
-}
 
 // aggregate folds the selected rows of batch b into the accumulators:
 // gid is each row's group (nil: the one group, 0); runs, when set,

@@ -19,8 +19,9 @@ import (
 // The NULL-heavy table of the aggregate oracle: batches of nullsBatch
 // rows, each with its own NULL pattern in the value columns (every row
 // NULL, none, about 40%, about 2%, whole 64-row stretches), a key k in
-// runs of 600 rows (one run NULL) and a key k2 at random (NULL at
-// times), so the aggregate loops meet every kind of validity word,
+// runs of 600 rows (one run NULL), a key k2 at random (NULL at
+// times) and a key k3 in runs of 1000 rows (runs of both keys part at
+// either's edges), so the aggregate loops meet every kind of validity word,
 // groups in runs and groups per row.
 const (
 	nullsBatch   = 1100
@@ -43,11 +44,12 @@ func nullsFields() []*querypb.Field {
 		decField("de", 10, 2),
 		field("d", sqltypes.Date, 63, 10),
 		field("f", sqltypes.Float64, 63, 22),
+		field("k3", sqltypes.Int8, 63, 4),
 	}
 }
 
 const nullsDDL = "CREATE TABLE pinned_oracle_nulls (id INT, k TINYINT, k2 VARCHAR(4) COLLATE utf8mb4_general_ci, " +
-	"ti TINYINT, si SMALLINT, i INT, bi BIGINT, de DECIMAL(10,2), d DATE, f DOUBLE)"
+	"ti TINYINT, si SMALLINT, i INT, bi BIGINT, de DECIMAL(10,2), d DATE, f DOUBLE, k3 TINYINT)"
 
 func nullsRows() [][]sqltypes.Value {
 	rng := rand.New(rand.NewPCG(15, 64))
@@ -55,7 +57,8 @@ func nullsRows() [][]sqltypes.Value {
 	for b := range nullsBatches {
 		for j := range nullsBatch {
 			id := b*nullsBatch + j
-			row := make([]sqltypes.Value, 10)
+			row := make([]sqltypes.Value, 11)
+			row[10] = sqltypes.NewInt8(int8(id / 1000 % 3))
 			row[0] = sqltypes.NewInt32(int32(id))
 			if k := id / 600; k != 4 {
 				row[1] = sqltypes.NewInt8(int8(k))
@@ -183,7 +186,7 @@ func TestNullAggregatesAgainstMariaDB(t *testing.T) {
 		var vals []string
 		var args []any
 		for _, r := range rows[lo:min(lo+500, len(rows))] {
-			vals = append(vals, "(?,?,?,?,?,?,?,?,?,?)")
+			vals = append(vals, "(?,?,?,?,?,?,?,?,?,?,?)")
 			for _, v := range r {
 				if v.IsNull() {
 					args = append(args, nil)
@@ -221,19 +224,22 @@ func TestNullAggregatesAgainstMariaDB(t *testing.T) {
 			fields []*querypb.Field
 		}{{aggs, aggFields}, {[]string{"COUNT(`" + col + "`)"}, []*querypb.Field{bigint}}}
 		for _, where := range []string{"", "`id` BETWEEN 1500 AND 3700", "`id` % 3 <> 1", "`k` >= 0"} {
-			for _, key := range []string{"", "k", "k2"} {
+			for _, key := range []string{"", "k", "k2", "k, k3"} {
 				for _, list := range lists {
 					sel, fs := strings.Join(list.aggs, ", "), list.fields
 					if key != "" {
-						sel = "`" + key + "`, " + sel
-						fs = append([]*querypb.Field{byName[key]}, fs...)
+						keys := strings.Split(key, ", ")
+						sel = "`" + strings.Join(keys, "`, `") + "`, " + sel
+						for i := len(keys) - 1; i >= 0; i-- {
+							fs = append([]*querypb.Field{byName[keys[i]]}, fs...)
+						}
 					}
 					q := "SELECT " + sel + " FROM {t}"
 					if where != "" {
 						q += " WHERE " + where
 					}
 					if key != "" {
-						q += " GROUP BY `" + key + "`"
+						q += " GROUP BY " + key
 					}
 					var want []string
 					for _, r := range oracleRows(t, db, strings.ReplaceAll(q, "{t}", "pinned_oracle_nulls")) {

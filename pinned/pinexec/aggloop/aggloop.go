@@ -23,6 +23,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"unsafe"
 )
 
@@ -400,4 +401,46 @@ func MinMaxFloat(vals []float64, sel []int32, gs Groups, v Valid, cnt []int64, m
 		}
 		cnt[g]++
 	}
+}
+
+// Runs splits sel into runs of rows whose codes agree in every one of
+// keys (each indexed by row): it returns the index in sel of each run's
+// first row, then len(sel); nil when the runs average fewer than minRun
+// rows (given up on early: rows change keys from the start). buf is
+// reused. Data pinned in time order, grouped by year or month, comes in
+// runs of thousands of rows, each aggregated as one group.
+func Runs(keys [][]int32, sel []int32, minRun int, buf []int32) []int32 {
+	limit := len(sel) / minRun
+	runs := append(buf[:0], 0)
+	first, whole := span(sel)
+	for _, codes := range keys {
+		if whole {
+			cs := codes[first : first+len(sel)]
+			for i := 1; i < len(cs); i++ {
+				if cs[i] != cs[i-1] {
+					if len(runs) > limit*len(keys) {
+						return nil
+					}
+					runs = append(runs, int32(i))
+				}
+			}
+			continue
+		}
+		for i := 1; i < len(sel); i++ {
+			if codes[sel[i]] != codes[sel[i-1]] {
+				if len(runs) > limit*len(keys) {
+					return nil
+				}
+				runs = append(runs, int32(i))
+			}
+		}
+	}
+	if len(keys) > 1 {
+		slices.Sort(runs)
+		runs = slices.Compact(runs)
+	}
+	if len(runs) > max(limit, 1) {
+		return nil
+	}
+	return append(runs, int32(len(sel)))
 }

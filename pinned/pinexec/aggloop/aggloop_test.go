@@ -276,3 +276,52 @@ func TestSumFloatNegativeZero(t *testing.T) {
 		t.Errorf("sum %v (sign %v), count %d", sum[0], math.Signbit(sum[0]), cnt[0])
 	}
 }
+
+// TestRuns checks Runs against the runs of a row-at-a-time scan, for
+// keys that change together, apart, often and never, under whole and
+// sparse selections.
+func TestRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 5000
+	for _, every := range []int{1, 3, 300, 700, n} {
+		for _, nkeys := range []int{1, 2, 3} {
+			keys := make([][]int32, nkeys)
+			for j := range keys {
+				keys[j] = make([]int32, n)
+				for r := range n {
+					keys[j][r] = int32(r / (every * (j + 1)))
+					if every == 3 {
+						keys[j][r] = int32(rng.IntN(4)) // apart, at random
+					}
+				}
+			}
+			sparse := []int32{}
+			for r := range n {
+				if rng.IntN(4) != 0 {
+					sparse = append(sparse, int32(r))
+				}
+			}
+			for _, sel := range [][]int32{identity(n), identity(n)[100:4000], sparse} {
+				var want []int32
+				for i := range sel {
+					changed := i == 0
+					for _, k := range keys {
+						changed = changed || k[sel[i]] != k[sel[i-1]]
+					}
+					if changed {
+						want = append(want, int32(i))
+					}
+				}
+				long := len(want) <= max(len(sel)/64, 1)
+				want = append(want, int32(len(sel)))
+				got := Runs(keys, sel, 64, nil)
+				switch {
+				case !long && got != nil:
+					t.Errorf("every %d, %d keys, %d rows: %d runs, want none (short)", every, nkeys, len(sel), len(got)-1)
+				case long && fmt.Sprint(got) != fmt.Sprint(want):
+					t.Errorf("every %d, %d keys, %d rows: runs %v, want %v", every, nkeys, len(sel), got, want)
+				}
+			}
+		}
+	}
+}
