@@ -416,13 +416,11 @@ func Runs(keys [][]int32, sel []int32, minRun int, buf []int32) []int32 {
 	for _, codes := range keys {
 		if whole {
 			cs := codes[first : first+len(sel)]
-			for i := 1; i < len(cs); i++ {
-				if cs[i] != cs[i-1] {
-					if len(runs) > limit*len(keys) {
-						return nil
-					}
-					runs = append(runs, int32(i))
+			for i := sameFrom(cs, 1); i < len(cs); i = sameFrom(cs, i+1) {
+				if len(runs) > limit*len(keys) {
+					return nil
 				}
+				runs = append(runs, int32(i))
 			}
 			continue
 		}
@@ -443,4 +441,25 @@ func Runs(keys [][]int32, sel []int32, minRun int, buf []int32) []int32 {
 		return nil
 	}
 	return append(runs, int32(len(sel)))
+}
+
+// sameFrom is the first i' >= i where cs changes (cs[i'] != cs[i'-1]),
+// or len(cs): the tight loop of Runs, eight codes at a time.
+func sameFrom(cs []int32, i int) int {
+	if i >= len(cs) {
+		return len(cs)
+	}
+	v := cs[i-1]
+	for ; i+8 <= len(cs); i += 8 {
+		b := cs[i : i+8 : i+8]
+		if (b[0]^v)|(b[1]^v)|(b[2]^v)|(b[3]^v)|(b[4]^v)|(b[5]^v)|(b[6]^v)|(b[7]^v) != 0 {
+			break
+		}
+	}
+	for ; i < len(cs); i++ {
+		if cs[i] != v {
+			break
+		}
+	}
+	return i
 }
