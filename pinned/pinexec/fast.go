@@ -34,7 +34,10 @@ import (
 // tables; group keys become tables of dense group numbers (codes that
 // compare equal under the key's collation share one), combined across keys
 // by mixed-radix arithmetic into one group id; aggregates read bare numeric
-// columns directly (DECIMALs of up to 18 digits as scaled integers) or
+// columns directly (DECIMALs of up to 18 digits as scaled integers), in
+// package aggloop's loops (NULLs read from the validity bitmap a word at
+// a time; a statement without GROUP BY, or a batch whose groups come in
+// long runs, folded one group at a time without per-row group ids), or
 // integer-valued lookup tables. A statement runs here
 // only if every WHERE conjunct, key and aggregate argument fits; otherwise
 // the whole statement takes the generic path.
