@@ -28,6 +28,10 @@ func ontimeLike(b *testing.B, n int) *pinned.Table {
 		field("OriginState", sqltypes.Char, 45, 8),
 		field("DestState", sqltypes.Char, 45, 8),
 		field("ArrDelayMinutes", sqltypes.Int32, 63, 11),
+		field("Quarter", sqltypes.Int8, 63, 4),
+		field("DepDelayMinutes", sqltypes.Int32, 63, 11),
+		field("Cancelled", sqltypes.Int8, 63, 4),
+		field("Diverted", sqltypes.Int8, 63, 4),
 	}
 	schema := arrowexec.SchemaFor(fields)
 	mem := memory.NewGoAllocator()
@@ -49,6 +53,14 @@ func ontimeLike(b *testing.B, n int) *pinned.Table {
 			} else {
 				rb.Field(5).(*array.Int64Builder).Append(int64(h>>8%300) - 30)
 			}
+			rb.Field(6).(*array.Int64Builder).Append(int64(i*29*4/n%4 + 1))
+			if h>>24%60 == 0 {
+				rb.Field(7).AppendNull()
+			} else {
+				rb.Field(7).(*array.Int64Builder).Append(int64(h >> 12 % 400))
+			}
+			rb.Field(8).(*array.Int64Builder).Append(int64(b2i(h>>32%1000 < 17)))
+			rb.Field(9).(*array.Int64Builder).Append(int64(b2i(h>>42%1000 < 3)))
 		}
 		batches = append(batches, rb.NewRecordBatch())
 		rb.Release()
@@ -121,6 +133,54 @@ func BenchmarkPercona(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
 			})
 		}
+	}
+}
+
+// BenchmarkDashboard runs the pin's fragments of two dashboard charts
+// (bench/dashboard) over the table of BenchmarkPercona: kpi_tiles (no
+// GROUP BY) and quarterly_delays (AVG split into SUM and COUNT), both
+// aggregating nullable columns. ns/row is per input row.
+func BenchmarkDashboard(b *testing.B) {
+	n := 1_000_000
+	if s := os.Getenv("SHOAL_BENCH_ROWS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	tbl := ontimeLike(b, n)
+	env, err := evalexpr.NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dec := field("s", sqltypes.Decimal, 63, 33)
+	bigint := field("c", sqltypes.Int64, 63, 21)
+	queries := []struct {
+		name   string
+		frag   string
+		fields []*querypb.Field
+	}{
+		{"kpi_tiles", "SELECT COUNT(1), SUM(`Cancelled`), SUM(`Diverted`), SUM(`ArrDelayMinutes`), COUNT(`ArrDelayMinutes`), MAX(`DepDelayMinutes`) FROM `ontime`.`ontime` WHERE (`YearD` >= 1988) AND (TRUE)",
+			[]*querypb.Field{bigint, dec, dec, dec, bigint, field("m", sqltypes.Int32, 63, 11)}},
+		{"quarterly_delays", "SELECT `YearD`, `Quarter`, SUM(`DepDelayMinutes`), COUNT(`DepDelayMinutes`), SUM(`ArrDelayMinutes`), COUNT(`ArrDelayMinutes`), SUM(`Diverted`), COUNT(1) FROM `ontime`.`ontime` WHERE (`YearD` >= 1988) AND (TRUE) GROUP BY `YearD`, `Quarter`",
+			[]*querypb.Field{field("YearD", sqltypes.Int16, 63, 6), field("Quarter", sqltypes.Int8, 63, 4), dec, bigint, dec, bigint, dec, bigint}},
+	}
+	for _, q := range queries {
+		b.Run(q.name, func(b *testing.B) {
+			p, err := Compile(env, tbl, q.frag, q.fields)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if p.fast == nil {
+				b.Fatal("not vectorized")
+			}
+			mem := memory.NewGoAllocator()
+			b.ResetTimer()
+			for range b.N {
+				err := p.Run(context.Background(), mem, Options{Parallel: 1}, func([]arrow.RecordBatch) error { return nil })
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+		})
 	}
 }
 

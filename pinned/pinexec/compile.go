@@ -383,23 +383,23 @@ func (p *Program) finish(used map[int]bool) {
 	}
 	if p.join != nil {
 		p.join.finish(used)
-		p.ordered = p.textKeys()
+		p.ordered = textKeys(p)
 		return // the vectorized path covers one table only
 	}
 	p.fast = planFast(p)
 	if p.fast != nil && !p.fast.rowsOnly {
 		p.ordered = slices.ContainsFunc(p.fast.keys, func(k *fastKey) bool { return k.spellings != nil })
 	} else {
-		p.ordered = p.textKeys()
+		p.ordered = textKeys(p)
 	}
 }
 
-// textKeys reports whether a group key is text: one group may hold
+// textKeys reports whether one of p's group keys is text: one group may hold
 // several spellings ('Hello', 'hello' under a _ci collation; 'a', 'a '
 // under PAD SPACE), and MySQL shows the first row's in key order, which
 // one partition reading the batches in order keeps (the generic path's
 // hash aggregate keeps the first key values it sees).
-func (p *Program) textKeys() bool {
+func textKeys(p *Program) bool {
 	for i := range p.keys {
 		if i < len(p.fields) && p.fields[i] != nil && sqltypes.IsText(p.fields[i].Type) {
 			return true

@@ -18,6 +18,7 @@ import (
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/pinned/pinexec/aggloop"
 	"github.com/shoaldb/shoal/pinned/pinexec/fold"
 	"github.com/shoaldb/shoal/pinned/pinexec/valrange"
 )
@@ -33,7 +34,10 @@ import (
 // tables; group keys become tables of dense group numbers (codes that
 // compare equal under the key's collation share one), combined across keys
 // by mixed-radix arithmetic into one group id; aggregates read bare numeric
-// columns directly (DECIMALs of up to 18 digits as scaled integers) or
+// columns directly (DECIMALs of up to 18 digits as scaled integers), in
+// package aggloop's loops (NULLs read from the validity bitmap a word at
+// a time; a statement without GROUP BY, or a batch whose groups come in
+// long runs, folded one group at a time without per-row group ids), or
 // integer-valued lookup tables. A statement runs here
 // only if every WHERE conjunct, key and aggregate argument fits; otherwise
 // the whole statement takes the generic path.
@@ -89,6 +93,10 @@ type fastAgg struct {
 	byRank []int32
 	field  *querypb.Field
 	scale  int32 // a DECIMAL column's
+	// countOf: a COUNT(col) whose count is aggregate countOf's, another
+	// over the same bare column (every aggregate counts its non-NULL
+	// rows); -1 when it counts for itself.
+	countOf int
 }
 
 type fastPlan struct {
@@ -354,7 +362,7 @@ func planFast(p *Program) *fastPlan {
 	f.distinct = len(f.keys) > 0 && !slices.ContainsFunc(f.keys, func(k *fastKey) bool { return !k.distinct })
 	nk := len(p.keys)
 	for i, a := range p.aggs {
-		fa := &fastAgg{fn: a.fn, col: -1, field: p.fields[nk+i]}
+		fa := &fastAgg{fn: a.fn, col: -1, field: p.fields[nk+i], countOf: -1}
 		if a.fn >= aggBitAnd {
 			return nil
 		}
@@ -416,7 +424,27 @@ func planFast(p *Program) *fastPlan {
 		}
 		f.aggs = append(f.aggs, fa)
 	}
+	shareCounts(f.aggs)
 	return f
+}
+
+// shareCounts points each COUNT(col) of a bare column at the count of
+// another aggregate over that column (a SUM or MIN or MAX first, else
+// the first COUNT), so AVG's SUM(x), COUNT(x) reads x's NULLs once.
+func shareCounts(aggs []*fastAgg) {
+	owner := map[int]int{}
+	for _, countPass := range []bool{false, true} {
+		for j, a := range aggs {
+			if a.star || a.lk != nil || a.col < 0 || (a.fn == aggCount) != countPass {
+				continue
+			}
+			if k, ok := owner[a.col]; ok && a.fn == aggCount {
+				a.countOf = k
+			} else if !ok {
+				owner[a.col] = j
+			}
+		}
+	}
 }
 
 func isColumn(x *expr) bool {
@@ -455,7 +483,10 @@ type fastState struct {
 	wide  []int64         // scratch for narrow integer columns
 	sel   []int32
 	gid   []int32
-	grows []int64 // rows per group
+	runs  []int32 // a batch's runs of one group (aggloop.Runs)
+	// keyCodes: the batch's codes of each key.
+	keyCodes [][]int32
+	grows    []int64 // rows per group
 	// first[j][g]: the code of key j in group g's first row, -1 before
 	// one; nil for a key without spellings (fastKey.spellings).
 	first [][]int32
@@ -482,6 +513,7 @@ type fastScratch struct {
 	codes, bufs map[int][]int32
 	wide        []int64
 	sel, gid    []int32
+	runs        []int32
 	ints        []int64   // the accumulators' int arrays, carved per group count
 	floats      []float64 // and float arrays
 }
@@ -493,13 +525,13 @@ var scratchPool = sync.Pool{New: func() any {
 func newFastState(f *fastPlan) *fastState {
 	sc := scratchPool.Get().(*fastScratch)
 	clear(sc.codes)
-	s := &fastState{f: f, codes: sc.codes, bufs: sc.bufs, wide: sc.wide, sel: sc.sel[:0], gid: sc.gid, sc: sc}
+	s := &fastState{f: f, codes: sc.codes, bufs: sc.bufs, wide: sc.wide, sel: sc.sel[:0], gid: sc.gid, runs: sc.runs, sc: sc}
 	if f.rowsOnly {
 		return s
 	}
 	nInt, nFloat := 1, 0 // grows
 	for _, a := range f.aggs {
-		if !a.star {
+		if !a.star && a.countOf < 0 {
 			nInt++ // cnt
 		}
 		switch {
@@ -525,11 +557,15 @@ func newFastState(f *fastPlan) *fastState {
 	s.grows = nextInt()
 	for _, a := range f.aggs {
 		var acc *fastAcc
-		if a.star {
+		switch {
+		case a.star:
 			// COUNT(*) of a group is its row count: the same slice,
 			// counted once per row (batch).
 			acc = &fastAcc{cnt: s.grows}
-		} else {
+		case a.countOf >= 0:
+			// Set below, once the owner's count exists.
+			acc = &fastAcc{}
+		default:
 			acc = &fastAcc{cnt: nextInt()}
 		}
 		switch {
@@ -543,6 +579,11 @@ func newFastState(f *fastPlan) *fastState {
 			acc.imm = nextInt()
 		}
 		s.accs = append(s.accs, acc)
+	}
+	for j, a := range f.aggs {
+		if a.countOf >= 0 {
+			s.accs[j].cnt = s.accs[a.countOf].cnt
+		}
 	}
 	return s
 }
@@ -565,7 +606,7 @@ func (s *fastState) release() {
 		return
 	}
 	s.sc = nil
-	sc.bufs, sc.wide, sc.sel, sc.gid = s.bufs, s.wide, s.sel, s.gid
+	sc.bufs, sc.wide, sc.sel, sc.gid, sc.runs = s.bufs, s.wide, s.sel, s.gid, s.runs
 	clear(sc.codes)
 	scratchPool.Put(sc)
 }
@@ -656,7 +697,7 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 		return s.sel
 	}
 	if n <= len(identity) {
-		if len(s.f.filters) == 0 {
+		if !slices.ContainsFunc(s.f.filters, func(ff *fastFilter) bool { return !passesAll(ff, b) }) {
 			return identity[:n:n] // read only: no filter compacts it
 		}
 		s.sel = append(s.sel, identity[:n]...)
@@ -668,6 +709,9 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	for _, ff := range s.f.filters {
 		if len(s.sel) == 0 {
 			break
+		}
+		if passesAll(ff, b) {
+			continue
 		}
 		if ff.kind == fVals {
 			s.sel = ff.vals.Select(b.Column(ff.col), s.wide, s.sel, ff.neg)
@@ -683,23 +727,50 @@ func (s *fastState) filter(b arrow.RecordBatch) []int32 {
 	return s.sel
 }
 
+// passesAll reports whether ff passes every row of b: it passes every
+// value of its column, and b has no NULL there.
+func passesAll(ff *fastFilter, b arrow.RecordBatch) bool {
+	return ff.all && b.Column(ff.col).NullN() == 0
+}
+
 func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 	sel := s.filter(b)
 	if len(sel) == 0 {
 		return nil
 	}
 	f := s.f
-	// Group ids.
+	if len(f.keys) == 0 {
+		// One group: no group ids.
+		s.grows[0] += int64(len(sel))
+		s.aggregate(b, sel, nil, nil)
+		return nil
+	}
 	if cap(s.gid) < len(sel) {
 		s.gid = make([]int32, len(sel), int(b.NumRows()))
 	}
 	gid := s.gid[:len(sel)]
-	if len(f.keys) == 0 {
-		clear(gid)
+	keyCodes := s.keyCodes[:0]
+	for _, k := range f.keys {
+		keyCodes = append(keyCodes, s.codesOf(b, k.lk.src.col))
+	}
+	s.keyCodes = keyCodes
+	if runs := aggloop.Runs(keyCodes, sel, minRun, s.runs); runs != nil {
+		// Group ids of the runs' first rows only (all eachRun reads).
+		s.runs = runs
+		for i := range len(runs) - 1 {
+			r, g := sel[runs[i]], int32(0)
+			for j, k := range f.keys {
+				g += k.canon[keyCodes[j][r]] * k.stride
+			}
+			gid[runs[i]] = g
+			s.grows[g] += int64(runs[i+1] - runs[i])
+		}
+		s.noteFirst(keyCodes, sel, gid, runs)
+		s.aggregate(b, sel, gid, runs)
+		return nil
 	}
 	for j, k := range f.keys {
-		codes := s.codesOf(b, k.lk.src.col)
-		canon, stride := k.canon, k.stride
+		codes, canon, stride := keyCodes[j], k.canon, k.stride
 		if j == 0 {
 			for i, r := range sel {
 				gid[i] = canon[codes[r]] * stride
@@ -713,163 +784,181 @@ func (s *fastState) batch(part *partition, b arrow.RecordBatch) error {
 	for _, g := range gid {
 		s.grows[g]++
 	}
-	for j, k := range f.keys {
+	s.noteFirst(keyCodes, sel, gid, nil)
+	s.aggregate(b, sel, gid, nil)
+	return nil
+}
+
+// noteFirst records, for each key with spellings, the code of each
+// group's first row (fastState.first): gid holds the selected rows'
+// groups, or with runs set only those of each run's first row.
+func (s *fastState) noteFirst(keyCodes [][]int32, sel, gid, runs []int32) {
+	for j, k := range s.f.keys {
 		if k.spellings == nil {
 			continue
 		}
 		if s.first == nil {
-			s.first = make([][]int32, len(f.keys))
+			s.first = make([][]int32, len(s.f.keys))
 		}
 		first := s.first[j]
 		if first == nil {
-			first = make([]int32, f.groups)
+			first = make([]int32, s.f.groups)
 			for g := range first {
 				first[g] = -1
 			}
 			s.first[j] = first
 		}
-		codes := s.codesOf(b, k.lk.src.col)
+		codes := keyCodes[j]
+		if runs != nil {
+			for i := range len(runs) - 1 {
+				if g := gid[runs[i]]; first[g] < 0 {
+					first[g] = codes[sel[runs[i]]]
+				}
+			}
+			continue
+		}
 		for i, r := range sel {
 			if g := gid[i]; first[g] < 0 {
 				first[g] = codes[r]
 			}
 		}
 	}
-	for j, a := range f.aggs {
+}
+
+// minRun is the shortest average run of one group's rows for which a
+// batch is aggregated run by run, each run as one group (aggloop.Runs).
+const minRun = 256
+
+// aggregate folds the selected rows of batch b into the accumulators:
+// gid is each row's group (nil: the one group, 0); runs, when set,
+// splits sel into runs of one group each.
+func (s *fastState) aggregate(b arrow.RecordBatch, sel, gid, runs []int32) {
+	for j, a := range s.f.aggs {
 		acc := s.accs[j]
 		switch {
 		case a.star:
-			// acc.cnt is s.grows (newFastState), counted above.
+			// acc.cnt is s.grows (newFastState), counted by the caller.
+		case a.countOf >= 0:
+			// acc.cnt is another aggregate's over the column, counted there.
 		case a.lk != nil:
 			codes := s.codesOf(b, a.lk.src.col)
-			for i, r := range sel {
-				c := codes[r]
-				if a.isNull[c] {
-					continue
+			eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+				for i, r := range sel {
+					c := codes[r]
+					if a.isNull[c] {
+						continue
+					}
+					g := gs.One
+					if gs.Gid != nil {
+						g = gs.Gid[i]
+					}
+					acc.cnt[g]++
+					if a.fn != aggCount {
+						acc.addInt(a.fn, g, a.ints[c])
+					}
 				}
-				g := gid[i]
-				acc.cnt[g]++
-				if a.fn != aggCount {
-					acc.addInt(a.fn, g, a.ints[c])
-				}
-			}
+			})
 		default:
-			s.columnAgg(a, acc, b, sel, gid)
+			s.columnAgg(a, acc, b, sel, gid, runs)
 		}
 	}
-	return nil
 }
 
-func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel, gid []int32) {
+// eachRun calls fn with sel's rows and their groups: once with gid
+// (nil: group 0), or once per run when runs is set.
+func eachRun(sel, gid, runs []int32, fn func(sel []int32, gs aggloop.Groups)) {
+	switch {
+	case runs != nil:
+		for i := range len(runs) - 1 {
+			lo, hi := runs[i], runs[i+1]
+			fn(sel[lo:hi], aggloop.Groups{One: gid[lo]})
+		}
+	case gid != nil:
+		fn(sel, aggloop.Groups{Gid: gid})
+	default:
+		fn(sel, aggloop.Groups{})
+	}
+}
+
+// columnAgg folds the selected rows of a bare column (aggloop's loops).
+func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel, gid, runs []int32) {
 	arr := b.Column(a.col)
-	nulls := arr.NullN() > 0
+	var valid aggloop.Valid
+	if arr.NullN() > 0 {
+		valid = aggloop.Valid{Bits: arr.NullBitmapBytes(), Off: arr.Data().Offset()}
+	}
+	isMin := a.fn == aggMin
 	switch {
 	case a.fn == aggCount:
-		for i, r := range sel {
-			if !nulls || !arr.IsNull(int(r)) {
-				acc.cnt[gid[i]]++
-			}
+		eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+			aggloop.Count(sel, gs, valid, acc.cnt)
+		})
+	case a.kind == pinned.KindInt:
+		switch x := arr.(type) {
+		case *array.Int8:
+			intAgg(a.fn, x.Int8Values(), sel, gid, runs, valid, acc)
+		case *array.Int16:
+			intAgg(a.fn, x.Int16Values(), sel, gid, runs, valid, acc)
+		case *array.Int32:
+			intAgg(a.fn, x.Int32Values(), sel, gid, runs, valid, acc)
+		default:
+			intAgg(a.fn, pinned.IntValues(arr, s.wide), sel, gid, runs, valid, acc)
 		}
-	case a.kind == pinned.KindInt && !nulls && (a.fn == aggMin || a.fn == aggMax) && minMaxNarrow(arr, sel, gid, acc, a.fn == aggMin):
-		// MIN/MAX over a column without NULLs, at its own width.
-	case a.kind == pinned.KindInt || a.kind == pinned.KindDecimal:
-		var vals []int64 // integers, or DECIMALs as scaled integers
-		if a.kind == pinned.KindDecimal {
-			vals = valrange.DecimalInts(arr.(*array.Decimal128), s.wide)
-		} else {
-			vals = pinned.IntValues(arr, s.wide)
-		}
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
-			}
-			g := gid[i]
-			acc.cnt[g]++
-			acc.addInt(a.fn, g, vals[r])
-		}
+	case a.kind == pinned.KindDecimal:
+		// Scaled integers.
+		intAgg(a.fn, valrange.DecimalInts(arr.(*array.Decimal128), s.wide), sel, gid, runs, valid, acc)
 	case a.kind == pinned.KindDate:
-		vals := arr.(*array.Date32).Date32Values()
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
-			}
-			g := gid[i]
-			acc.cnt[g]++
-			acc.addInt(a.fn, g, int64(vals[r]))
-		}
+		intAgg(a.fn, arr.(*array.Date32).Date32Values(), sel, gid, runs, valid, acc)
 	case a.kind == pinned.KindFloat:
 		vals := arr.(*array.Float64).Float64Values()
-		for i, r := range sel {
-			if nulls && arr.IsNull(int(r)) {
-				continue
+		eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+			if a.fn == aggSum {
+				aggloop.SumFloat(vals, sel, gs, valid, acc.cnt, acc.fsum)
+			} else {
+				aggloop.MinMaxFloat(vals, sel, gs, valid, acc.cnt, acc.fmm, isMin)
 			}
-			g := gid[i]
-			v := vals[r]
-			first := acc.cnt[g] == 0
-			acc.cnt[g]++
-			switch a.fn {
-			case aggSum:
-				acc.fsum[g] += v
-			case aggMin:
-				if first || v < acc.fmm[g] {
-					acc.fmm[g] = v
-				}
-			case aggMax:
-				if first || v > acc.fmm[g] {
-					acc.fmm[g] = v
-				}
-			}
-		}
+		})
 	case a.kind == pinned.KindDict:
 		codes := s.codesOf(b, a.col)
-		for i, r := range sel {
-			rk := a.rank[codes[r]]
-			if rk < 0 {
-				continue
+		eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+			for i, r := range sel {
+				rk := a.rank[codes[r]]
+				if rk < 0 {
+					continue
+				}
+				g := gs.One
+				if gs.Gid != nil {
+					g = gs.Gid[i]
+				}
+				acc.cnt[g]++
+				acc.minMax(a.fn, g, int64(rk))
 			}
-			g := gid[i]
-			acc.cnt[g]++
-			acc.minMax(a.fn, g, int64(rk))
-		}
+		})
 	}
 }
 
-// minMaxNarrow folds the selected rows of arr, an integer array without
-// NULLs, into acc's MIN (isMin) or MAX; false for another array type.
-func minMaxNarrow(arr arrow.Array, sel, gid []int32, acc *fastAcc, isMin bool) bool {
-	switch a := arr.(type) {
-	case *array.Int8:
-		minMaxRows(a.Int8Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	case *array.Int16:
-		minMaxRows(a.Int16Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	case *array.Int32:
-		minMaxRows(a.Int32Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	case *array.Int64:
-		minMaxRows(a.Int64Values(), sel, gid, acc.cnt, acc.imm, isMin)
-	default:
-		return false
-	}
-	return true
+// intAgg folds integer values (or DECIMALs as scaled integers, or dates
+// as days) into acc's SUM, MIN or MAX.
+func intAgg[T aggloop.Int](fn aggFunc, vals []T, sel, gid, runs []int32, valid aggloop.Valid, acc *fastAcc) {
+	eachRun(sel, gid, runs, func(sel []int32, gs aggloop.Groups) {
+		if fn == aggSum {
+			aggloop.Sum(vals, sel, gs, valid, acc.cnt, acc.isum, acc.carry)
+		} else {
+			aggloop.MinMax(vals, sel, gs, valid, acc.cnt, acc.imm, fn == aggMin)
+		}
+	})
 }
 
-func minMaxRows[T int8 | int16 | int32 | int64](vals []T, sel, gid []int32, cnt, mm []int64, isMin bool) {
-	if isMin {
-		for i, r := range sel {
-			g, v := gid[i], int64(vals[r])
-			if cnt[g] == 0 || v < mm[g] {
-				mm[g] = v
-			}
-			cnt[g]++
-		}
-		return
+// carry moves group g's running sum a into its exact overflow sum: the
+// int64 sum restarts.
+func (acc *fastAcc) carry(g int32, a int64) {
+	if acc.ovf == nil {
+		acc.ovf = make([]*big.Int, len(acc.isum))
 	}
-	for i, r := range sel {
-		g, v := gid[i], int64(vals[r])
-		if cnt[g] == 0 || v > mm[g] {
-			mm[g] = v
-		}
-		cnt[g]++
+	if acc.ovf[g] == nil {
+		acc.ovf[g] = new(big.Int)
 	}
+	acc.ovf[g].Add(acc.ovf[g], big.NewInt(a))
 }
 
 // addInt adds v to group g's SUM, MIN or MAX; cnt[g] already counts v.
@@ -882,13 +971,7 @@ func (acc *fastAcc) addInt(fn aggFunc, g int32, v int64) {
 	sum := a + v
 	if (v > 0 && sum < a) || (v < 0 && sum > a) {
 		// Past int64: carry the running sum exactly and restart.
-		if acc.ovf == nil {
-			acc.ovf = make([]*big.Int, len(acc.isum))
-		}
-		if acc.ovf[g] == nil {
-			acc.ovf[g] = new(big.Int)
-		}
-		acc.ovf[g].Add(acc.ovf[g], big.NewInt(a))
+		acc.carry(g, a)
 		sum = v
 	}
 	acc.isum[g] = sum

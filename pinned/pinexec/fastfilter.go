@@ -68,6 +68,9 @@ type fastFilter struct {
 	off1, off2 int64
 	want       [3]bool
 	vals       *valrange.Filter
+	// all: every non-NULL value passes (fRange over the column's whole
+	// domain), so a batch without NULLs in col is not filtered at all.
+	all bool
 }
 
 func (ff *fastFilter) apply(c1, c2 []int32, sel []int32) []int32 {
@@ -333,7 +336,10 @@ func (p *Program) recognize(w *expr) (*fastFilter, bool) {
 		if lo > hi {
 			lo, hi = 1, 0
 		}
-		return &fastFilter{kind: fRange, col: c, ord: sp.ord, null: sp.null, lo: int32(lo), hi: int32(hi), neg: neg}
+		// On an integer or DATE column, the interval may hold every
+		// value the column has (YearD >= 1988 over a pin of 1988 on).
+		all := sp.ord == nil && ((!neg && lo == 0 && hi == sp.n-1) || (neg && lo > hi))
+		return &fastFilter{kind: fRange, col: c, ord: sp.ord, null: sp.null, lo: int32(lo), hi: int32(hi), neg: neg, all: all}
 	}
 	switch e := w.ast.(type) {
 	case *sqlparser.ComparisonExpr:
