@@ -18,6 +18,70 @@ import (
 // 1105 over a pin, and a group's spelling ('Hello' vs 'hello') taken
 // from any partition over a pin. What it skips is listed in docs/sql.md.
 func TestTypeMatrix(t *testing.T) {
+	name := typeMatrixTable(t)
+
+	shapes := []string{
+		"SELECT %[1]s, COUNT(*) FROM %[2]s GROUP BY %[1]s ORDER BY %[1]s LIMIT 50",
+		"SELECT MIN(%[1]s), MAX(%[1]s), COUNT(%[1]s), COUNT(DISTINCT %[1]s) FROM %[2]s",
+		"SELECT SUM(%[1]s), AVG(%[1]s) FROM %[2]s",
+		"SELECT e, MIN(%[1]s), MAX(%[1]s), SUM(%[1]s), AVG(%[1]s), STDDEV(%[1]s), VAR_SAMP(%[1]s) FROM %[2]s GROUP BY e",
+		"SELECT y %% 7 AS yy, COUNT(DISTINCT %[1]s), MAX(%[1]s) FROM %[2]s GROUP BY yy",
+		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s = %[3]s",
+		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s > %[3]s",
+		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s IS NULL",
+		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s IN (%[3]s, %[3]s)",
+		"SELECT HEX(%[1]s) h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
+		"SELECT CONCAT(%[1]s, '|') h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
+		"SELECT %[1]s + 0 h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
+		"SELECT CAST(%[1]s AS CHAR) h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
+		"SELECT LOWER(%[1]s) h, LENGTH(%[1]s) l, COUNT(*) FROM %[2]s GROUP BY h, l ORDER BY h, l LIMIT 20",
+		"SELECT GROUP_CONCAT(%[1]s ORDER BY k SEPARATOR ',') FROM %[2]s WHERE k < 200",
+		"SELECT e, GROUP_CONCAT(DISTINCT %[1]s ORDER BY %[1]s) FROM %[2]s WHERE k < 2000 GROUP BY e",
+		"SELECT k, %[1]s FROM %[2]s ORDER BY %[1]s DESC, k LIMIT 7",
+		"SELECT %[1]s, e, COUNT(*) FROM %[2]s WHERE k < 5000 GROUP BY %[1]s, e ORDER BY COUNT(*) DESC, %[1]s, e LIMIT 10",
+		"SELECT MAX(%[1]s) - MIN(%[1]s), MAX(%[1]s) = MIN(%[1]s), COALESCE(MAX(%[1]s), 'none') FROM %[2]s",
+		"SELECT IF(%[1]s IS NULL, 'n', 'v') z, COUNT(*), MIN(%[1]s) FROM %[2]s GROUP BY z",
+	}
+	// Values only: LONG_BLOB/MEDIUM_BLOB results go out as BLOB (252).
+	valuesOnly := func(col, q string) bool {
+		return (col == "j" || col == "tx") && (strings.Contains(q, "MIN(") || strings.Contains(q, "MAX("))
+	}
+	for _, pinned := range []bool{false, true} {
+		if pinned {
+			shoalExec(t, "CACHE TABLE ontime."+name)
+			t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + name) })
+		}
+		ran, where := 0, 0
+		for _, col := range typeMatrixCols {
+			for _, shape := range shapes {
+				q := fmt.Sprintf(shape, col, name, typeMatrixLits[col])
+				if typeMatrixSkip(col, q, pinned) || col == "e" && strings.Contains(shape, "GROUP BY %[1]s, e") {
+					continue
+				}
+				ran++
+				plan := explain(t, q)
+				if pinned && strings.Contains(plan, "in memory:") || !pinned && strings.HasPrefix(plan, "split ") {
+					where++
+				}
+				if valuesOnly(col, q) {
+					diffValues(t, q, true)
+				} else {
+					diff(t, q, true)
+				}
+			}
+		}
+		t.Logf("pinned %v: %d statements, %d of them distributed or in memory", pinned, ran, where)
+		// Most of them run where Shoal runs them, not on a replica.
+		if where*10 < ran*6 {
+			t.Errorf("pinned %v: only %d of %d statements distributed or in memory", pinned, where, ran)
+		}
+	}
+}
+
+// typeMatrixTable creates the table TestTypeMatrix and
+// TestTypeMatrixRandom read: 8,000 rows of every column type, with NULLs.
+func typeMatrixTable(t *testing.T) string {
+	t.Helper()
 	const name = "type_matrix"
 	directExec(t,
 		"DROP TABLE IF EXISTS "+name,
@@ -42,87 +106,33 @@ func TestTypeMatrix(t *testing.T) {
 		FROM seq_1_to_8000`)
 	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS " + name) })
 	replicasAndCatalog(t)
+	return name
+}
 
-	lits := map[string]string{"i": "5", "u": "100", "m": "-3", "b": "0", "d": "12.5", "dn": "100.3333333333",
-		"f": "10.5", "g": "3.3", "dt": "'2001-06-01 10:00:00.5'", "ts": "'2005-01-01'", "t": "'-10:00:00'", "y": "2000",
-		"day": "'2000-02-29'", "c": "'ab'", "v": "'hello'", "vb": "'a'", "e": "'green'", "s": "'a,b'", "bt": "7",
-		"bl": "'1'", "tx": "'ttt'", "j": "'{}'"}
-	cols := []string{"i", "u", "m", "b", "d", "dn", "f", "g", "dt", "ts", "t", "y", "day", "c", "v", "vb", "e", "s", "bt", "bl", "tx", "j"}
-	shapes := []string{
-		"SELECT %[1]s, COUNT(*) FROM %[2]s GROUP BY %[1]s ORDER BY %[1]s LIMIT 50",
-		"SELECT MIN(%[1]s), MAX(%[1]s), COUNT(%[1]s), COUNT(DISTINCT %[1]s) FROM %[2]s",
-		"SELECT SUM(%[1]s), AVG(%[1]s) FROM %[2]s",
-		"SELECT e, MIN(%[1]s), MAX(%[1]s), SUM(%[1]s), AVG(%[1]s), STDDEV(%[1]s), VAR_SAMP(%[1]s) FROM %[2]s GROUP BY e",
-		"SELECT y %% 7 AS yy, COUNT(DISTINCT %[1]s), MAX(%[1]s) FROM %[2]s GROUP BY yy",
-		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s = %[3]s",
-		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s > %[3]s",
-		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s IS NULL",
-		"SELECT COUNT(*) FROM %[2]s WHERE %[1]s IN (%[3]s, %[3]s)",
-		"SELECT HEX(%[1]s) h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
-		"SELECT CONCAT(%[1]s, '|') h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
-		"SELECT %[1]s + 0 h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
-		"SELECT CAST(%[1]s AS CHAR) h, COUNT(*) FROM %[2]s GROUP BY h ORDER BY h LIMIT 20",
-		"SELECT LOWER(%[1]s) h, LENGTH(%[1]s) l, COUNT(*) FROM %[2]s GROUP BY h, l ORDER BY h, l LIMIT 20",
-		"SELECT GROUP_CONCAT(%[1]s ORDER BY k SEPARATOR ',') FROM %[2]s WHERE k < 200",
-		"SELECT e, GROUP_CONCAT(DISTINCT %[1]s ORDER BY %[1]s) FROM %[2]s WHERE k < 2000 GROUP BY e",
-		"SELECT k, %[1]s FROM %[2]s ORDER BY %[1]s DESC, k LIMIT 7",
-		"SELECT %[1]s, e, COUNT(*) FROM %[2]s WHERE k < 5000 GROUP BY %[1]s, e ORDER BY COUNT(*) DESC, %[1]s, e LIMIT 10",
-		"SELECT MAX(%[1]s) - MIN(%[1]s), MAX(%[1]s) = MIN(%[1]s), COALESCE(MAX(%[1]s), 'none') FROM %[2]s",
-		"SELECT IF(%[1]s IS NULL, 'n', 'v') z, COUNT(*), MIN(%[1]s) FROM %[2]s GROUP BY z",
+var typeMatrixLits = map[string]string{"i": "5", "u": "100", "m": "-3", "b": "0", "d": "12.5", "dn": "100.3333333333",
+	"f": "10.5", "g": "3.3", "dt": "'2001-06-01 10:00:00.5'", "ts": "'2005-01-01'", "t": "'-10:00:00'", "y": "2000",
+	"day": "'2000-02-29'", "c": "'ab'", "v": "'hello'", "vb": "'a'", "e": "'green'", "s": "'a,b'", "bt": "7",
+	"bl": "'1'", "tx": "'ttt'", "j": "'{}'"}
+var typeMatrixCols = []string{"i", "u", "m", "b", "d", "dn", "f", "g", "dt", "ts", "t", "y", "day", "c", "v", "vb", "e", "s", "bt", "bl", "tx", "j"}
+
+// typeMatrixSkip names the documented differences (docs/sql.md): FLOAT in
+// arithmetic, MIN/MAX of BIT, BLOB bytes read as a number or as
+// invalid UTF-8 over a pin, an indexed ENUM's MIN/MAX over a pin.
+func typeMatrixSkip(col, q string, pinned bool) bool {
+	minmax := strings.Contains(q, "MIN(") || strings.Contains(q, "MAX(")
+	switch {
+	case col == "f" && (strings.Contains(q, "+ 0") || strings.Contains(q, ") - MIN(")):
+		return true
+	case col == "bt" && minmax:
+		return true
+	case pinned && col == "bl" && (strings.Contains(q, "+ 0") || strings.Contains(q, "CAST(")):
+		return true
+	case col == "e" && minmax && !strings.Contains(q, "GROUP BY"):
+		// MariaDB reads an indexed ENUM's MIN/MAX off the index, in
+		// member order; fragments (and a pin) compare the strings.
+		// Routed by cost, the statement passes through (e2e runs
+		// with routing off).
+		return true
 	}
-	// skip names the documented differences (docs/sql.md): FLOAT in
-	// arithmetic, MIN/MAX of BIT, BLOB bytes read as a number or as
-	// invalid UTF-8 over a pin, an indexed ENUM's MIN/MAX over a pin.
-	skip := func(col, q string, pinned bool) bool {
-		minmax := strings.Contains(q, "MIN(") || strings.Contains(q, "MAX(")
-		switch {
-		case col == "f" && (strings.Contains(q, "+ 0") || strings.Contains(q, ") - MIN(")):
-			return true
-		case col == "bt" && minmax:
-			return true
-		case pinned && col == "bl" && (strings.Contains(q, "+ 0") || strings.Contains(q, "CAST(")):
-			return true
-		case col == "e" && minmax && !strings.Contains(q, "GROUP BY"):
-			// MariaDB reads an indexed ENUM's MIN/MAX off the index, in
-			// member order; fragments (and a pin) compare the strings.
-			// Routed by cost, the statement passes through (e2e runs
-			// with routing off).
-			return true
-		}
-		return false
-	}
-	// Values only: LONG_BLOB/MEDIUM_BLOB results go out as BLOB (252).
-	valuesOnly := func(col, q string) bool {
-		return (col == "j" || col == "tx") && (strings.Contains(q, "MIN(") || strings.Contains(q, "MAX("))
-	}
-	for _, pinned := range []bool{false, true} {
-		if pinned {
-			shoalExec(t, "CACHE TABLE ontime."+name)
-			t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + name) })
-		}
-		ran, where := 0, 0
-		for _, col := range cols {
-			for _, shape := range shapes {
-				q := fmt.Sprintf(shape, col, name, lits[col])
-				if skip(col, q, pinned) || col == "e" && strings.Contains(shape, "GROUP BY %[1]s, e") {
-					continue
-				}
-				ran++
-				plan := explain(t, q)
-				if pinned && strings.Contains(plan, "in memory:") || !pinned && strings.HasPrefix(plan, "split ") {
-					where++
-				}
-				if valuesOnly(col, q) {
-					diffValues(t, q, true)
-				} else {
-					diff(t, q, true)
-				}
-			}
-		}
-		t.Logf("pinned %v: %d statements, %d of them distributed or in memory", pinned, ran, where)
-		// Most of them run where Shoal runs them, not on a replica.
-		if where*10 < ran*6 {
-			t.Errorf("pinned %v: only %d of %d statements distributed or in memory", pinned, where, ran)
-		}
-	}
+	return false
 }

@@ -605,6 +605,30 @@ func (a *aggPlanner) noteEnumKey(e ast.ExprNode, restored string) {
 	}
 }
 
+// squareFits reports whether e is a column whose square x*x cannot
+// overflow: an integer of at most 32 bits (its product fits BIGINT or
+// BIGINT UNSIGNED), DECIMAL (exact, unbounded), FLOAT or DOUBLE.
+func (a *aggPlanner) squareFits(e ast.ExprNode) bool {
+	switch x := e.(type) {
+	case *ast.ParenthesesExpr:
+		return a.squareFits(x.Expr)
+	case *ast.ColumnNameExpr:
+		for _, s := range a.srcs {
+			if x.Name.Table.O != "" && x.Name.Table.O != s.alias {
+				continue
+			}
+			if col, ok := s.tbl.Column(x.Name.Name.O); ok {
+				switch col.Type {
+				case "tinyint", "smallint", "mediumint", "int", "integer", "decimal", "float", "double":
+					return true
+				}
+				return false
+			}
+		}
+	}
+	return false
+}
+
 // isEnumColumn reports whether e is an ENUM or SET column.
 func (a *aggPlanner) isEnumColumn(e ast.ExprNode) bool {
 	switch x := e.(type) {
@@ -859,7 +883,7 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 		if a.doubleShown != "" {
 			return nil, notDist("%s", a.doubleShown)
 		}
-		return a.variance(f, arg)
+		return a.variance(f, arg, a.squareFits(x.Args[0]))
 	}
 	kind := map[string]AggKind{"count": MergeCount, "sum": MergeSum, "min": MergeMin, "max": MergeMax,
 		"bit_and": MergeBitAnd, "bit_or": MergeBitOr, "bit_xor": MergeBitXor}[f]
@@ -883,10 +907,21 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 // before the one conversion to DOUBLE, so no cancellation error reaches
 // the result for those arguments (a DOUBLE argument's sums are rounded
 // already, as MySQL's own running sums are).
-func (a *aggPlanner) variance(f, arg string) (ast.ExprNode, error) {
+//
+// The square of an argument that may not fit BIGINT (a BIGINT column, a
+// TIMESTAMP read as the number 20010101000000, an expression) is
+// computed as x*(x+0.0): DECIMAL, exact and unbounded for integers and
+// temporal values, the same DOUBLE for DOUBLE and text (x+0.0 is x).
+// x*x failed with error 1690 in the fragment where MariaDB's own running
+// variance does not overflow.
+func (a *aggPlanner) variance(f, arg string, squareFits bool) (ast.ExprNode, error) {
 	n := a.partial(MergeCount, "COUNT("+arg+")")
 	s := a.partial(MergeSum, "SUM("+arg+")")
-	sq := a.partial(MergeSum, "SUM(("+arg+")*("+arg+"))")
+	square := "(" + arg + ")*(" + arg + ")"
+	if !squareFits {
+		square = "(" + arg + ")*((" + arg + ")+0.0)"
+	}
+	sq := a.partial(MergeSum, "SUM("+square+")")
 	ns, ss, sqs := sqlparse.MustRestore(n), sqlparse.MustRestore(s), sqlparse.MustRestore(sq)
 	// dev is n times the population variance, Σx² − (Σx)²/n, written as
 	// (n·Σx² − (Σx)²)/n: the numerator is exact for integer and DECIMAL
