@@ -201,7 +201,9 @@ func ownCollations(conn *mysql.Conn, src string, fields []*querypb.Field) (map[s
 	return out, nil
 }
 
-// keyOf encodes a primary key's values.
+// keyOf encodes a primary key's values. A FLOAT or DOUBLE is encoded as
+// its number: the snapshot's text (MariaDB's, "1e20") and the binary
+// log's (Go's, "1e+20") of one value differ.
 func keyOf(vals []sqltypes.Value) string {
 	var b []byte
 	for _, v := range vals {
@@ -209,9 +211,15 @@ func keyOf(vals []sqltypes.Value) string {
 			b = append(b, 'N')
 			continue
 		}
-		b = strconv.AppendInt(b, int64(len(v.Raw())), 10)
+		raw := v.Raw()
+		if v.Type() == sqltypes.Float32 || v.Type() == sqltypes.Float64 {
+			if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
+				raw = strconv.AppendFloat(nil, x, 'g', -1, 64)
+			}
+		}
+		b = strconv.AppendInt(b, int64(len(raw)), 10)
 		b = append(b, ':')
-		b = append(b, v.Raw()...)
+		b = append(b, raw...)
 	}
 	return string(b)
 }

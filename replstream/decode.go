@@ -191,9 +191,18 @@ func decodeRow(t *Table, tm *mysql.TableMap, cols, nulls mysql.Bitmap, data []by
 
 // textValue retypes a decoded value as the column's field and writes it
 // as the text protocol does: FLOAT rounded to 6 significant digits, TIMESTAMP in
-// the session's time zone. The bytes are copied out of the event.
+// the session's time zone, BINARY(n) padded with zero bytes to n. The bytes are copied out of the event.
 func textValue(f *querypb.Field, v sqltypes.Value, loc *time.Location) (sqltypes.Value, error) {
 	switch f.Type {
+	case sqltypes.Binary:
+		// The binary log holds BINARY(n) without its trailing zero
+		// bytes (vitess pads only when told the column's SQL type); a
+		// SELECT shows all n.
+		b := append([]byte(nil), v.Raw()...)
+		if n := int(f.ColumnLength); len(b) < n && n <= 255 {
+			b = append(b, make([]byte, n-len(b))...)
+		}
+		return sqltypes.MakeTrusted(f.Type, b), nil
 	case sqltypes.Float32, sqltypes.Float64:
 		// Equal as numbers to what a SELECT shows (MariaDB prints FLOAT
 		// to 6 significant digits), not always in the same notation.

@@ -1,0 +1,391 @@
+package e2e
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestLivePinHunt is a differential hunt over live pins: tables of many
+// column types and key shapes are pinned live (whole, filtered with a
+// projection, aggregated), the primary takes one write pattern per phase,
+// and after each phase every pin, once at the primary's position, must
+// answer exactly as the primary does: rows and aggregates as the text
+// protocol sends them, column names and types.
+
+// huntCol is a column of hunt_types and how to write a random value of it.
+type huntCol struct {
+	name, def string
+	gen       func(r *rand.Rand) string
+}
+
+func pick(r *rand.Rand, vals ...string) string { return vals[r.IntN(len(vals))] }
+
+var huntCols = []huntCol{
+	{"grp", "INT NULL", func(r *rand.Rand) string { return pick(r, "1", "2", "3", "NULL") }},
+	{"ti", "TINYINT NULL", func(r *rand.Rand) string { return pick(r, "-128", "127", "0", "-1", fmt.Sprint(r.IntN(256)-128)) }},
+	{"tiu", "TINYINT UNSIGNED NULL", func(r *rand.Rand) string { return pick(r, "0", "255", "128", fmt.Sprint(r.IntN(256))) }},
+	{"si", "SMALLINT NULL", func(r *rand.Rand) string { return pick(r, "-32768", "32767", fmt.Sprint(r.IntN(65536)-32768)) }},
+	{"siu", "SMALLINT UNSIGNED NULL", func(r *rand.Rand) string { return pick(r, "65535", "32768", fmt.Sprint(r.IntN(65536))) }},
+	{"mi", "MEDIUMINT NULL", func(r *rand.Rand) string {
+		return pick(r, "-8388608", "8388607", "-1", fmt.Sprint(r.IntN(1<<24)-(1<<23)))
+	}},
+	{"miu", "MEDIUMINT UNSIGNED NULL", func(r *rand.Rand) string { return pick(r, "16777215", "8388608", fmt.Sprint(r.IntN(1<<24))) }},
+	{"i", "INT NULL", func(r *rand.Rand) string { return pick(r, "-2147483648", "2147483647", "NULL", fmt.Sprint(r.Int32())) }},
+	{"iu", "INT UNSIGNED NULL", func(r *rand.Rand) string { return pick(r, "4294967295", "2147483648", fmt.Sprint(r.Uint32())) }},
+	{"bi", "BIGINT NULL", func(r *rand.Rand) string {
+		return pick(r, "-9223372036854775808", "9223372036854775807", fmt.Sprint(r.Int64()), fmt.Sprint(-r.Int64()))
+	}},
+	{"biu", "BIGINT UNSIGNED NULL", func(r *rand.Rand) string {
+		return pick(r, "18446744073709551615", "9223372036854775808", "0", fmt.Sprint(r.Uint64()))
+	}},
+	{"d30", "DECIMAL(30,10) NULL", func(r *rand.Rand) string {
+		return pick(r, "-99999999999999999999.9999999999", "99999999999999999999.9999999999", "-0.0000000001", "0", "NULL",
+			fmt.Sprintf("%d.%010d", r.Int64N(1e18)-5e17, r.Int64N(1e10)))
+	}},
+	{"d5", "DECIMAL(5,0) NULL", func(r *rand.Rand) string { return pick(r, "-99999", "99999", "0", fmt.Sprint(r.IntN(2e5)-1e5)) }},
+	{"d65", "DECIMAL(65,30) NULL", func(r *rand.Rand) string {
+		return pick(r, "-12345678901234567890123456789012345.123456789012345678901234567890", "0.000000000000000000000000000001",
+			fmt.Sprintf("%d.%d", r.Int64()-r.Int64(), r.Int64()))
+	}},
+	{"du", "DECIMAL(10,3) UNSIGNED NULL", func(r *rand.Rand) string {
+		return pick(r, "9999999.999", "0.001", fmt.Sprintf("%d.%03d", r.IntN(1e7), r.IntN(1000)))
+	}},
+	{"f", "FLOAT NULL", func(r *rand.Rand) string {
+		return pick(r, "3.4e38", "-1.17549e-38", "1e6", "0.1", "123456789", "-0", fmt.Sprint(r.NormFloat64()*1e4))
+	}},
+	{"dbl", "DOUBLE NULL", func(r *rand.Rand) string {
+		return pick(r, "1.7976931348623157e308", "2.2250738585072014e-308", "1e20", "0.1", "-1e-7", "123456789012345678", fmt.Sprint(r.NormFloat64()*1e9))
+	}},
+	{"dt", "DATE NULL", func(r *rand.Rand) string {
+		return pick(r, "'1000-01-01'", "'9999-12-31'", "'2024-02-29'", fmt.Sprintf("'20%02d-%02d-%02d'", r.IntN(100), r.IntN(12)+1, r.IntN(28)+1))
+	}},
+	{"dtt", "DATETIME(6) NULL", func(r *rand.Rand) string {
+		return pick(r, "'9999-12-31 23:59:59.999999'", "'1000-01-01 00:00:00.000001'",
+			fmt.Sprintf("'2024-%02d-%02d %02d:%02d:%02d.%06d'", r.IntN(12)+1, r.IntN(28)+1, r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1e6)))
+	}},
+	{"ts", "TIMESTAMP(3) NULL DEFAULT NULL", func(r *rand.Rand) string {
+		return pick(r, "'1970-01-01 00:00:01'", "'2038-01-19 03:14:07.999'", "NULL",
+			fmt.Sprintf("'2024-%02d-%02d %02d:%02d:%02d.%03d'", r.IntN(12)+1, r.IntN(28)+1, r.IntN(24), r.IntN(60), r.IntN(60), r.IntN(1000)))
+	}},
+	{"tm", "TIME(3) NULL", func(r *rand.Rand) string {
+		return pick(r, "'-838:59:59'", "'838:59:59'", "'-00:00:00.500'", "'-01:02:03.004'", "'00:00:00'",
+			fmt.Sprintf("'%d:%02d:%02d.%03d'", r.IntN(1600)-800, r.IntN(60), r.IntN(60), r.IntN(1000)))
+	}},
+	{"yr", "YEAR NULL", func(r *rand.Rand) string { return pick(r, "0", "1901", "2155", "1999", fmt.Sprint(1901+r.IntN(254))) }},
+	{"ch", "CHAR(10) CHARACTER SET utf8mb4 NULL", func(r *rand.Rand) string {
+		return pick(r, "''", "'a  '", "'  b'", "'ÄÖü€😀'", "'abcdefghij'", "NULL", fmt.Sprintf("'c%d '", r.IntN(100)))
+	}},
+	{"vc", "VARCHAR(40) CHARACTER SET utf8mb4 NULL", func(r *rand.Rand) string {
+		return pick(r, "''", "'trail   '", "'Straße'", "'日本語テキスト'", "'😀 emoji'", "'x'", "NULL", fmt.Sprintf("'v%d'", r.IntN(1000)))
+	}},
+	{"vb3", "VARCHAR(20) CHARACTER SET utf8mb3 COLLATE utf8mb3_bin NULL", func(r *rand.Rand) string {
+		return pick(r, "'AbC'", "'abc'", "'é '", "''", fmt.Sprintf("'w%d'", r.IntN(50)))
+	}},
+	{"asci", "VARCHAR(10) CHARACTER SET ascii NULL", func(r *rand.Rand) string { return pick(r, "'plain'", "' '", "''") }},
+	{"bn", "BINARY(4) NULL", func(r *rand.Rand) string { return pick(r, "'ab'", "''", "X'00'", "X'01020304'", "'a '", "X'6100'") }},
+	{"vbn", "VARBINARY(20) NULL", func(r *rand.Rand) string { return pick(r, "X'00ff00'", "''", "'a '", "X'e282ac'") }},
+	{"bt", "BIT(10) NULL", func(r *rand.Rand) string {
+		return pick(r, "b'0'", "b'1111111111'", "b'1000000000'", fmt.Sprint(r.IntN(1024)))
+	}},
+	{"bt64", "BIT(64) NULL", func(r *rand.Rand) string { return pick(r, "b'0'", "18446744073709551615", fmt.Sprint(r.Uint64())) }},
+	{"bl", "BLOB NULL", func(r *rand.Rand) string { return pick(r, "X'00010203'", "''", "REPEAT('z', 300)", "NULL") }},
+	{"tx", "TEXT CHARACTER SET utf8mb4 NULL", func(r *rand.Rand) string {
+		return pick(r, "'long ÄÖ text   '", "''", "REPEAT('ü', 200)", "NULL")
+	}},
+	{"js", "JSON NULL", func(r *rand.Rand) string {
+		return pick(r, `'{"a": 1, "b": [1, 2.5, "x"]}'`, `'[]'`, `'null'`, `'"str"'`, `'{"k":{"n":-1.25e3}}'`, "NULL")
+	}},
+}
+
+func huntRow(r *rand.Rand, id int) string {
+	vals := []string{fmt.Sprint(id)}
+	for _, c := range huntCols {
+		if r.IntN(10) == 0 {
+			vals = append(vals, "NULL")
+		} else {
+			vals = append(vals, c.gen(r))
+		}
+	}
+	return "(" + strings.Join(vals, ",") + ")"
+}
+
+func huntNames() string {
+	var names []string
+	for _, c := range huntCols {
+		names = append(names, c.name)
+	}
+	return "id," + strings.Join(names, ",")
+}
+
+// huntExec runs the statements on one connection of the primary, as one
+// transaction when tx.
+func huntExec(t *testing.T, tx bool, qs ...string) {
+	t.Helper()
+	conn, err := env.direct.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if tx {
+		qs = append(append([]string{"BEGIN"}, qs...), "COMMIT")
+	}
+	for _, q := range qs {
+		if _, err := conn.ExecContext(t.Context(), q); err != nil {
+			conn.ExecContext(t.Context(), "ROLLBACK")
+			t.Fatalf("%.300s: %v", q, err)
+		}
+	}
+}
+
+func TestLivePinHunt(t *testing.T) {
+	var defs []string
+	for _, c := range huntCols {
+		defs = append(defs, c.name+" "+c.def)
+	}
+	tables := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_other", "hunt_latin", "hunt_enum", "hunt_set", "hunt_nopk", "hunt_myisam", "hunt_uniq"}
+	pins := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_f", "hunt_g", "hunt_gv", "hunt_myisam", "hunt_uniq"}
+	var drop []string
+	for _, n := range tables {
+		drop = append(drop, "DROP TABLE IF EXISTS ontime."+n)
+	}
+	t.Cleanup(func() {
+		for _, n := range pins {
+			env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + n)
+		}
+		for _, q := range drop {
+			env.direct.Exec(q)
+		}
+	})
+	huntExec(t, false, drop...)
+	huntExec(t, false,
+		"CREATE TABLE ontime.hunt_types (id INT NOT NULL PRIMARY KEY, "+strings.Join(defs, ", ")+") CHARACTER SET utf8mb4",
+		// A text primary key (case-insensitive, PAD SPACE) and a
+		// composite one; keys of other types.
+		"CREATE TABLE ontime.hunt_vpk (k VARCHAR(20) CHARACTER SET utf8mb4 NOT NULL PRIMARY KEY, n INT NULL, s VARCHAR(10) NULL) CHARACTER SET utf8mb4",
+		"CREATE TABLE ontime.hunt_cpk (a INT NOT NULL, b VARCHAR(8) CHARACTER SET utf8mb4 NOT NULL, v DECIMAL(12,4) NULL, w BIGINT UNSIGNED NULL, PRIMARY KEY (a, b)) CHARACTER SET utf8mb4",
+		"CREATE TABLE ontime.hunt_oddpk (bn BINARY(4) NOT NULL, d DECIMAL(10,3) NOT NULL, t DATETIME(3) NOT NULL, db DOUBLE NOT NULL, v INT NULL, PRIMARY KEY (bn, d, t, db))",
+		"CREATE TABLE ontime.hunt_other (id INT NOT NULL PRIMARY KEY, v INT NULL)",
+		"CREATE TABLE ontime.hunt_latin (id INT NOT NULL PRIMARY KEY, s VARCHAR(10) CHARACTER SET latin1 NULL)",
+		"CREATE TABLE ontime.hunt_enum (id INT NOT NULL PRIMARY KEY, e ENUM('a','b','c') NULL)",
+		"CREATE TABLE ontime.hunt_set (id INT NOT NULL PRIMARY KEY, e SET('a','b','c') NULL)",
+		"CREATE TABLE ontime.hunt_nopk (id INT NULL, v INT NULL)",
+		"CREATE TABLE ontime.hunt_myisam (id INT NOT NULL PRIMARY KEY, v INT NULL) ENGINE=MyISAM",
+		// A unique key besides the primary key: REPLACE deletes rows of
+		// other keys.
+		"CREATE TABLE ontime.hunt_uniq (id INT NOT NULL PRIMARY KEY, u INT NOT NULL, v VARCHAR(10) NULL, UNIQUE KEY (u))",
+	)
+	r := rand.New(rand.NewPCG(2026, 12))
+	var vals []string
+	for id := 1; id <= 400; id++ {
+		vals = append(vals, huntRow(r, id))
+	}
+	cols := huntNames()
+	huntExec(t, false, "INSERT INTO ontime.hunt_types ("+cols+") VALUES "+strings.Join(vals, ","),
+		"INSERT INTO ontime.hunt_vpk VALUES ('a', 1, 'x'), ('B', 2, NULL), ('c ', 3, 'y'), ('Ö', 4, 'z'), ('', 5, ''), ('日本', 6, 'jp')",
+		"INSERT INTO ontime.hunt_cpk SELECT seq % 50, CONCAT('k', seq DIV 50), seq / 7, seq * 1000000007 FROM seq_1_to_500",
+		"INSERT INTO ontime.hunt_oddpk VALUES ('ab', 1.5, '2024-01-01 00:00:00.123', 1e20, 1), (X'00', -0.001, '1000-01-01 00:00:00', 0.1, 2), ('abcd', 99999.999, '2024-01-01', -1.5e-7, 3), ('a ', 0, '2024-01-01', 123456789.125, 4)",
+		"INSERT INTO ontime.hunt_other VALUES (1, 1)",
+		"INSERT INTO ontime.hunt_myisam SELECT seq, seq FROM seq_1_to_20",
+		"INSERT INTO ontime.hunt_uniq SELECT seq, seq * 10, CONCAT('u', seq) FROM seq_1_to_50",
+	)
+	replicasAndCatalog(t)
+
+	// What cannot be followed is refused, with 1235 and the reason.
+	for q, want := range map[string]string{
+		"CACHE TABLE ontime.hunt_latin OPTIONS ('refresh' = 'live')": "latin1",
+		"CACHE TABLE ontime.hunt_enum OPTIONS ('refresh' = 'live')":  "ENUM",
+		"CACHE TABLE ontime.hunt_set OPTIONS ('refresh' = 'live')":   "SET",
+		"CACHE TABLE ontime.hunt_nopk OPTIONS ('refresh' = 'live')":  "primary key",
+	} {
+		_, err := env.shoal.Exec(q)
+		if err == nil || !strings.Contains(err.Error(), "1235") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want error 1235 naming %s", q, err, want)
+		}
+	}
+
+	for _, q := range []string{
+		"CACHE TABLE ontime.hunt_types OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE ontime.hunt_vpk OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE ontime.hunt_cpk OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE ontime.hunt_oddpk OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE ontime.hunt_myisam OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE ontime.hunt_uniq OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE hunt_f OPTIONS ('refresh' = 'live') AS SELECT id, biu, d30, vc, ts, bn, tm, f FROM hunt_types WHERE " + huntWhere,
+		"CACHE TABLE hunt_g OPTIONS ('refresh' = 'live') AS " + huntAgg,
+		"CACHE TABLE hunt_gv OPTIONS ('refresh' = 'live') AS " + huntAggV,
+	} {
+		shoalExec(t, q)
+	}
+
+	comparisons := 0
+	check := func(what string) {
+		t.Helper()
+		for _, n := range pins {
+			liveCaughtUp(t, n)
+		}
+		for _, q := range huntQueries() {
+			got, err := rawShoal.query(q[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := rawDirect.query(q[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(q[0], "hunt_g") {
+				// An aggregated pin's column definitions are a static
+				// pin's of its query (TestLiveAggregatedPin).
+				got.defs, want.defs = nil, nil
+			}
+			compare(t, what+": "+q[0], got, want, true)
+			comparisons++
+		}
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	check("loaded")
+
+	next := 401
+	ins := func(n int) string {
+		var vs []string
+		for range n {
+			vs = append(vs, huntRow(r, next))
+			next++
+		}
+		return "INSERT INTO ontime.hunt_types (" + cols + ") VALUES " + strings.Join(vs, ",")
+	}
+	// Each column set to a fresh random value on some rows.
+	updCols := func() []string {
+		var qs []string
+		for _, c := range huntCols {
+			qs = append(qs, fmt.Sprintf("UPDATE ontime.hunt_types SET %s = %s WHERE id %% 7 = %d", c.name, c.gen(r), r.IntN(7)))
+		}
+		return qs
+	}
+	phases := []struct {
+		name string
+		tx   bool
+		qs   []string
+	}{
+		{"multi-row insert", false, []string{ins(50), ins(30)}},
+		{"updates of every column", false, updCols()},
+		{"updates of every column in one transaction", true, updCols()},
+		{"primary key updates", false, []string{
+			"UPDATE ontime.hunt_types SET id = id + 100000 WHERE id % 11 = 0",
+			"UPDATE ontime.hunt_types SET id = -id WHERE id % 13 = 1",
+			"UPDATE ontime.hunt_vpk SET k = 'A' WHERE k = 'a'",
+			"UPDATE ontime.hunt_vpk SET k = 'c' WHERE k = 'c '",
+			"UPDATE ontime.hunt_vpk SET k = 'ö', n = 40 WHERE k = 'Ö'",
+			"UPDATE ontime.hunt_cpk SET b = CONCAT(b, 'x') WHERE a % 5 = 0",
+			"UPDATE ontime.hunt_cpk SET a = a + 1000 WHERE b = 'k3'",
+			"UPDATE ontime.hunt_oddpk SET v = v + 10",
+			"UPDATE ontime.hunt_oddpk SET bn = 'ab  ' WHERE v = 11",
+			"UPDATE ontime.hunt_oddpk SET d = d + 1, db = db * 2 WHERE v = 13",
+		}},
+		{"rows into and out of the filter", false, []string{
+			"UPDATE ontime.hunt_types SET grp = NULL WHERE id % 5 = 0",
+			"UPDATE ontime.hunt_types SET grp = 2, i = 5 WHERE id % 5 = 1",
+			"UPDATE ontime.hunt_types SET biu = 18446744073709551615, vc = 'in' WHERE id % 9 = 2",
+			"UPDATE ontime.hunt_types SET biu = 1 WHERE id % 9 = 3",
+		}},
+		{"NULL and back", false, []string{
+			"UPDATE ontime.hunt_types SET d30 = NULL, ts = NULL, js = NULL, bt = NULL, bn = NULL WHERE id % 4 = 0",
+			"UPDATE ontime.hunt_types SET d30 = 1.5, ts = '2024-05-05 05:05:05.005', js = '{}', bt = b'101', bn = 'q' WHERE id % 8 = 0",
+			"UPDATE ontime.hunt_vpk SET n = NULL, s = NULL", "UPDATE ontime.hunt_vpk SET n = 7 WHERE k <> 'B'",
+		}},
+		{"no-op updates and updates outside the projection", false, []string{
+			"UPDATE ontime.hunt_types SET grp = grp, d30 = d30",
+			"UPDATE ontime.hunt_types SET si = si + 1 WHERE si < 32767",
+			"UPDATE ontime.hunt_types SET tx = 'changed' WHERE id % 3 = 0",
+		}},
+		{"delete ranges", false, []string{
+			"DELETE FROM ontime.hunt_types WHERE id BETWEEN 20 AND 60",
+			"DELETE FROM ontime.hunt_types WHERE id < 0 AND id % 2 = 0",
+			"DELETE FROM ontime.hunt_cpk WHERE a BETWEEN 10 AND 14",
+			"DELETE FROM ontime.hunt_vpk WHERE k = 'B'",
+		}},
+		{"REPLACE and ON DUPLICATE KEY UPDATE", false, []string{
+			"REPLACE INTO ontime.hunt_types (" + cols + ") VALUES " + strings.TrimPrefix(huntRow(r, 100), "") + "," + huntRow(r, 2000),
+			"REPLACE INTO ontime.hunt_vpk VALUES ('a', 100, 'rep'), ('new', 101, 'rep')",
+			"REPLACE INTO ontime.hunt_uniq VALUES (1, 20, 'two'), (3, 40, 'four'), (1000, 50, 'fifty')",
+			"INSERT INTO ontime.hunt_types (id, grp, d30, biu, vc) VALUES (1, 3, 7.25, 42, 'odku'), (3000, 1, -1, 3, 'odku') ON DUPLICATE KEY UPDATE grp = VALUES(grp), d30 = d30 + VALUES(d30), biu = VALUES(biu), vc = VALUES(vc)",
+			"INSERT INTO ontime.hunt_cpk VALUES (1, 'k0', 1, 1), (1, 'new', 2, 2) ON DUPLICATE KEY UPDATE v = v * 3, w = NULL",
+			"INSERT INTO ontime.hunt_uniq VALUES (2000, 70, 'dup') ON DUPLICATE KEY UPDATE v = 'odku'",
+		}},
+		{"writes to other tables in the transaction", true, []string{
+			"UPDATE ontime.hunt_other SET v = v + 1", ins(5),
+			"INSERT INTO ontime.hunt_other VALUES (2, 2)", "UPDATE ontime.hunt_types SET grp = 3 WHERE id % 10 = 3",
+			"DELETE FROM ontime.hunt_other WHERE id = 2", "UPDATE ontime.hunt_cpk SET w = w + 1 WHERE a = 2",
+		}},
+	}
+	for _, ph := range phases {
+		huntExec(t, ph.tx, ph.qs...)
+		check(ph.name)
+	}
+
+	// A rolled back transaction changes nothing, in the pin either.
+	conn, err := env.direct.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"BEGIN", ins(10), "UPDATE ontime.hunt_types SET grp = 9", "DELETE FROM ontime.hunt_cpk",
+		// MyISAM keeps its change: the binary log holds it in the rolled
+		// back transaction.
+		"UPDATE ontime.hunt_myisam SET v = v + 100 WHERE id < 5", "ROLLBACK"} {
+		if _, err := conn.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("%.200s: %v", q, err)
+		}
+	}
+	conn.Close()
+	huntExec(t, false, "UPDATE ontime.hunt_other SET v = v + 1") // a position past the rollback
+	check("rolled back transaction")
+
+	// One big transaction.
+	huntExec(t, true, "INSERT INTO ontime.hunt_cpk SELECT 100 + seq % 1000, CONCAT('b', seq DIV 1000), seq / 3, seq FROM seq_1_to_50000",
+		"UPDATE ontime.hunt_cpk SET w = w * 2 WHERE a % 3 = 0", ins(200))
+	check("one 50k-row transaction")
+
+	// DDL on pinned tables: the pins reload (and say why) and answer as
+	// the altered table does.
+	huntExec(t, false, "ALTER TABLE ontime.hunt_cpk ADD COLUMN extra VARCHAR(5) NOT NULL DEFAULT 'e'",
+		"UPDATE ontime.hunt_cpk SET extra = 'f' WHERE a % 4 = 0",
+		"ALTER TABLE ontime.hunt_vpk MODIFY n BIGINT NULL", "UPDATE ontime.hunt_vpk SET n = n * 10000000000",
+		"ALTER TABLE ontime.hunt_types MODIFY d5 DECIMAL(8,2) NULL", "UPDATE ontime.hunt_types SET d5 = d5 + 0.25 WHERE id % 2 = 0")
+	check("DDL")
+	for _, n := range []string{"hunt_cpk", "hunt_vpk", "hunt_types"} {
+		if st := cachedRow(t, n)["Live_state"]; st != "following" && !strings.Contains(st, "DDL") {
+			t.Errorf("%s after DDL: %q", n, st)
+		}
+	}
+
+	t.Logf("%d comparisons", comparisons)
+}
+
+const huntWhere = "grp IS NOT NULL AND (biu > 1000 OR vc = 'in' OR i BETWEEN 0 AND 100)"
+
+const huntAgg = "SELECT grp, COUNT(*) AS n, COUNT(d30) AS nd, SUM(d30) AS s30, AVG(i) AS ai, SUM(biu) AS sbiu, MIN(dt) AS mindt, MAX(dtt) AS maxdtt, " +
+	"MIN(d65) AS mind65, SUM(du) AS sdu, AVG(mi) AS ami, MAX(yr) AS maxyr FROM hunt_types GROUP BY grp"
+
+const huntAggV = "SELECT b, COUNT(*) AS n, SUM(v) AS sv, MAX(w) AS mw, AVG(w) AS aw FROM hunt_cpk WHERE v IS NOT NULL GROUP BY b"
+
+// huntQueries are the comparisons: through Shoal, on the primary.
+func huntQueries() [][2]string {
+	same := func(q string) [2]string { return [2]string{q, q} }
+	return [][2]string{
+		same("SELECT * FROM hunt_types ORDER BY id"),
+		same("SELECT * FROM hunt_vpk ORDER BY n, k"),
+		same("SELECT * FROM hunt_cpk ORDER BY a, b"),
+		same("SELECT * FROM hunt_oddpk ORDER BY v"),
+		same("SELECT * FROM hunt_myisam ORDER BY id"),
+		same("SELECT * FROM hunt_uniq ORDER BY id"),
+		{"SELECT * FROM hunt_f ORDER BY id", "SELECT id, biu, d30, vc, ts, bn, tm, f FROM hunt_types WHERE " + huntWhere + " ORDER BY id"},
+		{"SELECT * FROM hunt_g ORDER BY grp", huntAgg + " ORDER BY grp"},
+		{"SELECT * FROM hunt_gv ORDER BY b", huntAggV + " ORDER BY b"},
+		same("SELECT COUNT(*), SUM(biu), MIN(biu), MAX(bi), SUM(d30), MIN(d65), MAX(d65), SUM(iu), MIN(ts), MAX(tm), COUNT(js), MIN(dt), MAX(ch), MIN(vc) FROM hunt_types"),
+		same("SELECT grp, COUNT(*), SUM(d5), MAX(dbl), MIN(f), SUM(tiu), BIT_XOR(bt64) FROM hunt_types GROUP BY grp ORDER BY grp"),
+		same("SELECT COUNT(*), SUM(v), SUM(w), COUNT(DISTINCT b) FROM hunt_cpk"),
+	}
+}
