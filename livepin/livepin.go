@@ -224,8 +224,14 @@ func (p *Pin) loaded(st *state) {
 func (p *Pin) run(ctx context.Context, st *state) {
 	defer close(p.done)
 	pubDone := make(chan struct{})
-	go func() { defer close(pubDone); p.publisher(ctx) }()
-	defer func() { <-pubDone }()
+	pctx, pcancel := context.WithCancel(ctx)
+	go func() { defer close(pubDone); p.publisher(pctx) }()
+	defer func() {
+		// A pin that stops by itself ends its publisher too: Done
+		// closes only then.
+		pcancel()
+		<-pubDone
+	}()
 	wait := time.Second
 	for {
 		err := p.follow(ctx, st)
@@ -270,6 +276,14 @@ func (p *Pin) run(ctx context.Context, st *state) {
 				}
 				wait = time.Second
 				break
+			}
+			var nl *ErrNotLive
+			if errors.As(err, &nl) {
+				// The table changed into one a live pin cannot follow
+				// (an ENUM column added, …): stop rather than keep
+				// answering with the rows before.
+				p.setState("stopped: " + err.Error())
+				return
 			}
 			why = "reload failed: " + err.Error()
 			select {

@@ -34,6 +34,9 @@ type liveRegistry struct {
 
 type liveEntry struct {
 	pin *livepin.Pin // nil while the first load runs
+	// stopped: the pin stopped by itself and its table was unpinned;
+	// the entry stays for SHOW CACHED TABLES until UNCACHE or CACHE.
+	stopped bool
 }
 
 // PinOptions parses an OPTIONS clause's body: 'key' = 'value', …
@@ -363,6 +366,18 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	go func() {
 		defer s.wg.Done()
 		<-p.Done()
+		s.live.mu.Lock()
+		defer s.live.mu.Unlock()
+		if s.live.pins[key] == e && s.ctx.Err() == nil {
+			// The pin stopped by itself (a value it cannot hold, a
+			// reload it cannot make): its last version would answer
+			// with rows that no longer are the table's. Statements go
+			// to the replicas (or fail, for a pinned query result);
+			// SHOW CACHED TABLES keeps showing why.
+			s.pins.Delete(spec.DB, spec.Name)
+			e.stopped = true
+			s.log.Warn("live pin stopped; unpinned", "table", key, "state", p.Status().State)
+		}
 	}()
 	s.log.Info("live pin following", "table", key, "rows", t.Rows, "position", p.Status().Position, "replica", p.Status().Replica)
 	return t, nil
@@ -396,16 +411,31 @@ func (s *Store) stopLive(db, name string, drop bool) (found bool) {
 	var p *livepin.Pin
 	if e := s.live.pins[key]; e != nil {
 		p = e.pin
+		found = e.stopped // unpinned already, but shown
 	}
 	delete(s.live.pins, key)
 	if drop {
-		found = s.pins.Delete(db, name)
+		found = s.pins.Delete(db, name) || found
 	}
 	s.live.mu.Unlock()
 	if p != nil {
 		p.Stop()
 	}
 	return found
+}
+
+// stoppedLive returns the live pins that stopped by themselves (and were
+// unpinned), with their status, for SHOW CACHED TABLES.
+func (s *Store) stoppedLive() map[string]*livepin.Pin {
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	out := map[string]*livepin.Pin{}
+	for key, e := range s.live.pins {
+		if e.stopped && e.pin != nil {
+			out[key] = e.pin
+		}
+	}
+	return out
 }
 
 // liveStatus is the status of the live pin db.name; ok is false for a
