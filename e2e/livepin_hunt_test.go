@@ -160,7 +160,7 @@ func TestLivePinHunt(t *testing.T) {
 		drop = append(drop, "DROP TABLE IF EXISTS ontime."+n)
 	}
 	t.Cleanup(func() {
-		for _, n := range append(pins, "hunt_dates", "hunt_enumlater") {
+		for _, n := range append(pins, "hunt_dates", "hunt_enumlater", "hunt_dq") {
 			env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + n)
 		}
 		for _, q := range drop {
@@ -233,6 +233,7 @@ func TestLivePinHunt(t *testing.T) {
 		"CACHE TABLE ontime.hunt_keys OPTIONS ('refresh' = 'live')",
 		"CACHE TABLE ontime.hunt_dates OPTIONS ('refresh' = 'live')",
 		"CACHE TABLE ontime.hunt_enumlater OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE hunt_dq OPTIONS ('refresh' = 'live') AS SELECT id, d FROM hunt_dates",
 		"CACHE TABLE hunt_f OPTIONS ('refresh' = 'live') AS SELECT id, biu, d30, vc, ts, bn, tm, f FROM hunt_types WHERE " + huntWhere,
 		"CACHE TABLE hunt_g OPTIONS ('refresh' = 'live') AS " + huntAgg,
 		"CACHE TABLE hunt_gv OPTIONS ('refresh' = 'live') AS " + huntAggV,
@@ -368,6 +369,15 @@ func TestLivePinHunt(t *testing.T) {
 	huntExec(t, false, "UPDATE ontime.hunt_other SET v = v + 1") // a position past the rollback
 	check("rolled back transaction")
 
+	// XA transactions: prepared then committed, one phase, prepared
+	// then rolled back.
+	huntExec(t, false, "XA START 'hunt1'", "INSERT INTO ontime.hunt_cpk VALUES (9000, 'xa', 1, 1)", "UPDATE ontime.hunt_types SET grp = 1 WHERE id % 10 = 4",
+		"XA END 'hunt1'", "XA PREPARE 'hunt1'", "XA COMMIT 'hunt1'",
+		"XA START 'hunt2'", "UPDATE ontime.hunt_cpk SET v = 5 WHERE a = 9000", "XA END 'hunt2'", "XA COMMIT 'hunt2' ONE PHASE",
+		"XA START 'hunt3'", "INSERT INTO ontime.hunt_cpk VALUES (9001, 'xa', 1, 1)", "XA END 'hunt3'", "XA PREPARE 'hunt3'", "XA ROLLBACK 'hunt3'",
+		"UPDATE ontime.hunt_other SET v = v + 1")
+	check("XA transactions")
+
 	// One big transaction.
 	huntExec(t, true, "INSERT INTO ontime.hunt_cpk SELECT 100 + seq % 1000, CONCAT('b', seq DIV 1000), seq / 3, seq FROM seq_1_to_50000",
 		"UPDATE ontime.hunt_cpk SET w = w * 2 WHERE a % 3 = 0", ins(200))
@@ -380,7 +390,7 @@ func TestLivePinHunt(t *testing.T) {
 	// TABLES says why.
 	huntExec(t, false, "INSERT INTO ontime.hunt_dates VALUES (2, '0000-00-00', '2024-00-00 10:00:00')",
 		"ALTER TABLE ontime.hunt_enumlater ADD COLUMN e ENUM('x', 'y') NULL", "UPDATE ontime.hunt_enumlater SET e = 'y', v = 5 WHERE id = 2")
-	for name, want := range map[string]string{"hunt_dates": "0000-00-00", "hunt_enumlater": "ENUM"} {
+	for name, want := range map[string]string{"hunt_dates": "0000-00-00", "hunt_dq": "0000-00-00", "hunt_enumlater": "ENUM"} {
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			st := cachedRow(t, name)["Live_state"]
 			if strings.HasPrefix(st, "stopped") && strings.Contains(st, want) {
@@ -405,6 +415,10 @@ func TestLivePinHunt(t *testing.T) {
 		}
 		compare(t, "stopped pins: "+q, got, want, true)
 		comparisons++
+	}
+	// A stopped pinned query result is no table: its statements fail.
+	if _, err := env.shoal.Exec("SELECT * FROM hunt_dq"); err == nil || !strings.Contains(err.Error(), "1146") {
+		t.Errorf("SELECT over a stopped pinned query result: %v, want error 1146", err)
 	}
 	shoalExec(t, "UNCACHE TABLE hunt_dates")
 	if cachedRow(t, "hunt_dates") != nil {

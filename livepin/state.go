@@ -339,6 +339,12 @@ func (st *state) apply(tx *replstream.Tx) (int, error) {
 			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
 		}
 	}
+	if tx.XACommit != "" && !st.reloadedFor[tx.GTID] {
+		// The rows of an XA transaction are logged with its PREPARE,
+		// not its COMMIT: the pin reads them by reloading (a snapshot
+		// before the commit's position brings it again, see reloadedFor).
+		return 0, &ReloadError{Reason: fmt.Sprintf("an XA transaction committed at %s (%.80s): its rows are read by reloading", tx.GTID, tx.XACommit), DDL: tx.GTID}
+	}
 	n := 0
 	for _, c := range tx.Changes {
 		if c.Table != st.table {

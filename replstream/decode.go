@@ -29,6 +29,68 @@ type decoder struct {
 	cur    *Tx // the open transaction
 	gtid   replication.GTID
 	inTx   bool
+	// XA: xaID is the open transaction's XA id (from its XA END);
+	// xaSeen holds the ids whose XA PREPARE this connection read,
+	// xaTouched those whose prepared rows changed a followed table.
+	xaID              string
+	xaSeen, xaTouched map[string]bool
+}
+
+// eXAPrepare is MariaDB's XA_PREPARE_LOG_EVENT, which ends the group of
+// an XA PREPARE (vitess does not name it).
+const eXAPrepare = 38
+
+// xaPrepared ends an XA PREPARE's group: its rows are not committed yet
+// and are not delivered (an XA COMMIT later says so, see xaVerb); the
+// position moves past it.
+func (d *decoder) xaPrepared() *Tx {
+	if d.cur == nil {
+		return nil
+	}
+	if d.xaSeen == nil {
+		d.xaSeen, d.xaTouched = map[string]bool{}, map[string]bool{}
+	}
+	d.xaSeen[d.xaID] = true
+	d.xaTouched[d.xaID] = len(d.cur.Changes) > 0
+	d.cur.Changes, d.cur.Queries = nil, nil
+	return d.commit()
+}
+
+// xaVerb handles an XA statement of the log; done is false for other
+// statements.
+func (d *decoder) xaVerb(sql string) (tx *Tx, done bool) {
+	up := strings.ToUpper(sql)
+	verb, xid, ok := strings.Cut(strings.TrimPrefix(up, "XA "), " ")
+	if !strings.HasPrefix(up, "XA ") || !ok {
+		return nil, false
+	}
+	xid = strings.TrimSpace(xid)
+	switch verb {
+	case "START", "BEGIN":
+		// MariaDB logs no XA START (the GTID event holds the id) but
+		// logs XA END.
+		return nil, true
+	case "END":
+		d.xaID = strings.TrimSuffix(xid, " SUSPEND")
+		return nil, true
+	case "PREPARE":
+		return d.xaPrepared(), true
+	case "COMMIT":
+		if strings.HasSuffix(xid, " ONE PHASE") {
+			return d.commit(), true // its rows are in this group
+		}
+		if d.cur != nil && (!d.xaSeen[xid] || d.xaTouched[xid]) {
+			d.cur.Changes = nil
+			d.cur.XACommit = sql
+		}
+		return d.commit(), true
+	case "ROLLBACK":
+		if d.cur != nil {
+			d.cur.Changes = nil
+		}
+		return d.commit(), true
+	}
+	return nil, false
 }
 
 // event consumes one event; it returns a transaction when ev completed
@@ -53,6 +115,7 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 	if ev, _, err = ev.StripChecksum(d.format); err != nil {
 		return nil, false, err
 	}
+
 	f := d.format
 	switch {
 	case ev.IsHeartbeat():
@@ -79,6 +142,9 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 			d.cur, d.inTx = nil, false
 			return nil, false, nil
 		}
+		if tx, ok := d.xaVerb(strings.TrimSpace(q.SQL)); ok {
+			return tx, false, nil
+		}
 		if d.cur == nil {
 			return nil, false, nil // outside any GTID transaction: nothing to deliver
 		}
@@ -88,6 +154,8 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 		}
 	case ev.IsXID():
 		return d.commit(), false, nil
+	case len(ev.Bytes()) > 4 && ev.Bytes()[4] == eXAPrepare: // the type byte of the header
+		return d.xaPrepared(), false, nil
 	case ev.IsTableMap():
 		tm, err := ev.TableMap(f)
 		if err != nil {

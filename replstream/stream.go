@@ -96,6 +96,13 @@ type Tx struct {
 	Time    time.Time
 	Changes []Change
 	Queries []Query
+	// XACommit is set (to the statement) when the transaction is the
+	// XA COMMIT of one prepared earlier whose rows changed a followed
+	// table, or whose XA PREPARE this stream did not read: those rows
+	// were logged with the PREPARE, are not delivered, and the consumer
+	// must read the tables afresh. A prepared transaction's rows are
+	// never delivered as committed; an XA ROLLBACK delivers nothing.
+	XACommit string
 }
 
 // Batch is what Follow delivers at a time: the transactions read since
