@@ -178,6 +178,11 @@ func withWhere(spec livepin.Spec, sel *ast.SelectStmt, notLive func(string) (liv
 	if sub.found {
 		return notLive("its WHERE has a subquery")
 	}
+	var vol volatileFinder
+	sel.Where.Accept(&vol)
+	if vol.what != "" {
+		return notLive("its WHERE reads " + vol.what + ", whose value changes without a row changing (a row's membership is decided when the row changes)")
+	}
 	w, err := sqlparse.Restore(sel.Where)
 	if err != nil {
 		return spec, err
@@ -284,6 +289,38 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	return n, false
 }
 func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// volatileFuncs are the functions whose value depends on the time, the
+// session or chance rather than on the row.
+var volatileFuncs = map[string]bool{"now": true, "current_timestamp": true, "localtime": true, "localtimestamp": true,
+	"sysdate": true, "curdate": true, "current_date": true, "curtime": true, "current_time": true, "utc_date": true,
+	"utc_time": true, "utc_timestamp": true, "rand": true, "uuid": true, "uuid_short": true, "sys_guid": true,
+	"connection_id": true, "user": true, "current_user": true, "session_user": true, "system_user": true,
+	"current_role": true, "database": true, "schema": true, "last_insert_id": true, "found_rows": true,
+	"row_count": true, "sleep": true, "get_lock": true, "is_free_lock": true, "is_used_lock": true,
+	"release_lock": true, "benchmark": true, "nextval": true, "lastval": true, "setval": true}
+
+// volatileFinder finds a volatile function (or UNIX_TIMESTAMP() without
+// an argument) or a variable in an expression.
+type volatileFinder struct{ what string }
+
+func (v *volatileFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch e := n.(type) {
+	case *ast.FuncCallExpr:
+		if volatileFuncs[e.FnName.L] || (e.FnName.L == "unix_timestamp" && len(e.Args) == 0) {
+			v.what = strings.ToUpper(e.FnName.O) + "()"
+			return n, true
+		}
+	case *ast.VariableExpr:
+		v.what = "the variable @" + e.Name
+		if e.IsSystem {
+			v.what = "the variable @@" + e.Name
+		}
+		return n, true
+	}
+	return n, false
+}
+func (v *volatileFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 type subqueryFinder struct{ found bool }
 
