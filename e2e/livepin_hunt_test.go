@@ -87,8 +87,8 @@ var huntCols = []huntCol{
 	{"lc", "CHAR(100) CHARACTER SET utf8mb4 NULL", func(r *rand.Rand) string {
 		return pick(r, "REPEAT('€', 100)", "'trailing   '", "''", fmt.Sprintf("REPEAT('%c', %d)", 'A'+r.IntN(26), r.IntN(100)))
 	}},
-	{"mt", "MEDIUMTEXT NULL", func(r *rand.Rand) string { return pick(r, "REPEAT('medium ', 5000)", "''", "'m'") }},
-	{"lb", "LONGBLOB NULL", func(r *rand.Rand) string { return pick(r, "REPEAT(X'00ff', 1000)", "''", "X'7f'") }},
+	{"mt", "MEDIUMTEXT NULL", func(r *rand.Rand) string { return pick(r, "REPEAT('medium ', 1000)", "''", "'m'") }},
+	{"lb", "LONGBLOB NULL", func(r *rand.Rand) string { return pick(r, "REPEAT(X'00ff', 300)", "''", "X'7f'") }},
 	{"vb3", "VARCHAR(20) CHARACTER SET utf8mb3 COLLATE utf8mb3_bin NULL", func(r *rand.Rand) string {
 		return pick(r, "'AbC'", "'abc'", "'é '", "''", fmt.Sprintf("'w%d'", r.IntN(50)))
 	}},
@@ -477,4 +477,125 @@ func huntQueries() [][2]string {
 		same("SELECT grp, COUNT(*), SUM(d5), MAX(dbl), MIN(f), SUM(tiu), BIT_XOR(bt64) FROM hunt_types GROUP BY grp ORDER BY grp"),
 		same("SELECT COUNT(*), SUM(v), SUM(w), COUNT(DISTINCT b) FROM hunt_cpk"),
 	}
+}
+
+// huntPredicates are the WHEREs of TestLivePinHuntWhere: each is the
+// filter of a live pin over hunt_w, decided by MariaDB for the rows the
+// pin loads and by Shoal's evaluator for every row changed after.
+var huntPredicates = []string{
+	"vc > 5", "vc = 'TRAIL'", "vc LIKE '%a_%'", "vc LIKE 'v1%' ESCAPE '!'", "ch IN ('a', 'A', '')", "lc = REPEAT('€', 100)",
+	"tm > '10:00:00'", "tm < 0", "tm = '-00:00:00.5'", "yr >= 2000", "yr = 0", "bt = 1023", "bt > b'1000'", "bt64 > 9223372036854775807",
+	"biu > -1", "biu >= 9223372036854775808", "bi < -9000000000000000000", "iu = 4294967295", "miu > 8388608",
+	"d30 = 0", "d30 BETWEEN -1 AND 1", "d65 > 1e10", "d5 = 99999", "du = 0.001", "d30 = 1.5",
+	"f > 1e6", "f = 0.1", "dbl = 0.1", "dbl < -1e-8", "dt < '2024-02-29'", "dtt >= '2024-06-01 12:00:00.5'",
+	"ts BETWEEN '2024-01-01' AND '2024-06-30 23:59:59.999'", "ts > '2024-06-01'",
+	"bn = 'ab'", "bn = X'61620000'", "vbn = 'a '", "vbn = X'00ff00'", "bl = ''", "LENGTH(bl) > 100", "tx LIKE 'long%'",
+	"js = '[]'", "asci = ' '", "vb3 = 'abc'", "vb3 = 'é'", "COALESCE(i, 0) > 0", "IFNULL(grp, 9) = 9", "i IS NULL", "NOT (grp <=> 2)",
+	"mi % 7 = 3", "si DIV 100 = 5", "ABS(ti) > 100", "tiu & 1 = 1", "siu >> 8 = 255", "CONCAT(vc, ch) LIKE '%x%'",
+	"LOWER(vc) = 'straße'", "UPPER(asci) = 'PLAIN'", "DATE(dtt) = '2024-06-01'", "YEAR(dt) > 2050", "HOUR(tm) > 100",
+	"CASE WHEN grp = 1 THEN i > 0 ELSE d5 < 0 END", "vc = ch", "dt = DATE(dtt)", "LEFT(lv, 3) = 'ééé'", "CHAR_LENGTH(lc) = 100",
+}
+
+// TestLivePinHuntWhere pins a filtered live pin per predicate and
+// compares each with the primary's WHERE after writes that move rows in
+// and out of it. A refusal (1235) is an answer too; a pin accepted must
+// be exact.
+func TestLivePinHuntWhere(t *testing.T) {
+	var defs, names []string
+	var wcols []huntCol // hunt_types' but the large ones: 60 pins stream every row image
+	for _, c := range huntCols {
+		if c.name != "mt" && c.name != "lb" {
+			wcols = append(wcols, c)
+			defs = append(defs, c.name+" "+c.def)
+			names = append(names, c.name)
+		}
+	}
+	huntExec(t, false, "DROP TABLE IF EXISTS ontime.hunt_w", "CREATE TABLE ontime.hunt_w (id INT NOT NULL PRIMARY KEY, "+strings.Join(defs, ", ")+") CHARACTER SET utf8mb4")
+	var pins []string
+	t.Cleanup(func() {
+		for _, n := range pins {
+			env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + n)
+		}
+		env.direct.Exec("DROP TABLE IF EXISTS ontime.hunt_w")
+	})
+	r := rand.New(rand.NewPCG(99, 1))
+	cols := "id," + strings.Join(names, ",")
+	ins := func(from, to int) string {
+		var vs []string
+		for id := from; id < to; id++ {
+			vals := []string{fmt.Sprint(id)}
+			for _, c := range wcols {
+				if r.IntN(10) == 0 {
+					vals = append(vals, "NULL")
+				} else {
+					vals = append(vals, c.gen(r))
+				}
+			}
+			vs = append(vs, "("+strings.Join(vals, ",")+")")
+		}
+		return "INSERT INTO ontime.hunt_w (" + cols + ") VALUES " + strings.Join(vs, ",")
+	}
+	huntExec(t, false, ins(1, 201))
+	replicasAndCatalog(t)
+	refused := 0
+	for i, p := range huntPredicates {
+		name := fmt.Sprintf("hunt_w%d", i)
+		_, err := env.shoal.Exec("CACHE TABLE " + name + " OPTIONS ('refresh' = 'live') AS SELECT id FROM hunt_w WHERE " + p)
+		switch {
+		case err == nil:
+			pins = append(pins, name)
+		case strings.Contains(err.Error(), "1235"):
+			refused++
+			t.Logf("refused: %s: %v", p, err)
+		default:
+			t.Fatalf("WHERE %s: %v", p, err)
+		}
+	}
+	check := func(what string) {
+		t.Helper()
+		for _, n := range pins {
+			liveCaughtUp(t, n)
+		}
+		for i, p := range huntPredicates {
+			name := fmt.Sprintf("hunt_w%d", i)
+			if !slicesContains(pins, name) {
+				continue
+			}
+			got, err := rawShoal.query("SELECT id FROM " + name + " ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := rawDirect.query("SELECT id FROM hunt_w WHERE " + p + " ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.defs, want.defs = nil, nil
+			compare(t, what+": WHERE "+p, got, want, true)
+		}
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	check("loaded")
+	for round := range 2 {
+		var qs []string
+		for _, c := range wcols {
+			for k := range 2 {
+				qs = append(qs, fmt.Sprintf("UPDATE ontime.hunt_w SET %s = %s WHERE id %% 6 = %d", c.name, c.gen(r), (round+k)%6))
+			}
+		}
+		qs = append(qs, ins(1000*(round+1), 1000*(round+1)+40), fmt.Sprintf("DELETE FROM ontime.hunt_w WHERE id %% 17 = %d", round))
+		huntExec(t, round == 1, qs...)
+		check(fmt.Sprintf("round %d", round))
+	}
+	t.Logf("%d predicates: %d live pins compared 3 times, %d refused", len(huntPredicates), len(pins), refused)
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }

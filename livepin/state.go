@@ -33,6 +33,7 @@ type state struct {
 	// selectCols are the key then the pin's columns: what the load reads.
 	selectCols []string
 	where      *evalexpr.Expr // over the table's row; nil: every row
+	bitCols    []int          // BIT columns, read by the WHERE as integers (whereRow)
 	ev         *evalexpr.Evaluator
 	mentions   *regexp.Regexp // a statement naming the table
 
@@ -159,13 +160,36 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	}
 	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc}
 	if spec.Where != "" {
-		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, r.Fields)); err != nil {
+		wfields := make([]*querypb.Field, len(r.Fields))
+		for i, f := range r.Fields {
+			wfields[i] = f
+			switch f.Type {
+			case sqltypes.Bit:
+				c := f.CloneVT()
+				c.Type, c.Charset, c.Flags = sqltypes.Uint64, 63, f.Flags|uint32(querypb.MySqlFlag_UNSIGNED_FLAG)
+				wfields[i] = c
+				st.bitCols = append(st.bitCols, i)
+			case sqltypes.Time:
+				// vitess' evaluator compares a TIME with a string as
+				// text ('10:00:00.000' = '10:00:00' is false).
+				if mentions(spec.Where, names[i]) {
+					return &ErrNotLive{fmt.Sprintf("its WHERE reads the TIME column %s, which changed rows could not be compared as MariaDB compares it; filter it in the queries over the pin", names[i])}
+				}
+			}
+		}
+		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, wfields)); err != nil {
 			return &ErrNotLive{"the WHERE cannot be evaluated on row changes: " + err.Error()}
 		}
 		st.ev = env.NewEvaluator()
 	}
 	st.mentions = regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(spec.SrcTable) + `($|[^0-9a-z_$])`)
 	return nil
+}
+
+// mentions says whether the SQL text where names the column (a name in
+// a string literal counts too: a refusal then is the safe side).
+func mentions(where, col string) bool {
+	return regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(col) + `($|[^0-9a-z_$])`).MatchString(where)
 }
 
 // ownCollations reads each column's own collation: a converted result
@@ -212,7 +236,9 @@ func keyOf(vals []sqltypes.Value) string {
 			continue
 		}
 		raw := v.Raw()
+		v = replstream.ShowFloat(v) // a FLOAT key as the snapshot reads it
 		if v.Type() == sqltypes.Float32 || v.Type() == sqltypes.Float64 {
+			raw = v.Raw()
 			if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
 				raw = strconv.AppendFloat(nil, x, 'g', -1, 64)
 			}
@@ -293,7 +319,7 @@ func (st *state) remove(k string) {
 func (st *state) upsert(row []sqltypes.Value) error {
 	k := st.key(row)
 	if st.where != nil {
-		ok, err := st.ev.True(st.where, row)
+		ok, err := st.ev.True(st.where, st.whereRow(row))
 		if err != nil {
 			return &ReloadError{Reason: "evaluating the WHERE on a changed row: " + err.Error()}
 		}
@@ -311,13 +337,35 @@ func (st *state) upsert(row []sqltypes.Value) error {
 
 // pinRow is the pin's columns of a table row, followed by the key's
 // values (kept for compaction; live() drops them).
+// FLOAT values are shown as a SELECT shows them (the WHERE read their
+// exact values).
 func (st *state) pinRow(row []sqltypes.Value) []sqltypes.Value {
 	out := make([]sqltypes.Value, 0, len(st.projIdx)+len(st.keyIdx))
 	for _, i := range st.projIdx {
-		out = append(out, row[i])
+		out = append(out, replstream.ShowFloat(row[i]))
 	}
 	for _, i := range st.keyIdx {
-		out = append(out, row[i])
+		out = append(out, replstream.ShowFloat(row[i]))
+	}
+	return out
+}
+
+// whereRow is row as the WHERE reads it: BIT values as the unsigned
+// integers MariaDB compares (the evaluator compares BIT bytes as a
+// string), see prepare.
+func (st *state) whereRow(row []sqltypes.Value) []sqltypes.Value {
+	if len(st.bitCols) == 0 {
+		return row
+	}
+	out := slices.Clone(row)
+	for _, i := range st.bitCols {
+		if v := out[i]; !v.IsNull() {
+			var n uint64
+			for _, b := range v.Raw() {
+				n = n<<8 | uint64(b)
+			}
+			out[i] = sqltypes.NewUint64(n)
+		}
 	}
 	return out
 }

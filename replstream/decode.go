@@ -257,8 +257,22 @@ func decodeRow(t *Table, tm *mysql.TableMap, cols, nulls mysql.Bitmap, data []by
 	return vals, nil
 }
 
+// ShowFloat returns a FLOAT value of a row change as a SELECT shows it:
+// rounded to 6 significant digits (equal as a number, not always in
+// the same notation). Other values are returned as they are.
+func ShowFloat(v sqltypes.Value) sqltypes.Value {
+	if v.Type() != sqltypes.Float32 {
+		return v
+	}
+	x, err := strconv.ParseFloat(v.ToString(), 64)
+	if err != nil {
+		return v
+	}
+	return sqltypes.MakeTrusted(v.Type(), strconv.AppendFloat(nil, x, 'g', 6, 32))
+}
+
 // textValue retypes a decoded value as the column's field and writes it
-// as the text protocol does: FLOAT rounded to 6 significant digits, TIMESTAMP in
+// as the text protocol does (a FLOAT exactly, see ShowFloat), TIMESTAMP in
 // the session's time zone, BINARY(n) padded with zero bytes to n. The bytes are copied out of the event.
 func textValue(f *querypb.Field, v sqltypes.Value, loc *time.Location) (sqltypes.Value, error) {
 	switch f.Type {
@@ -272,14 +286,17 @@ func textValue(f *querypb.Field, v sqltypes.Value, loc *time.Location) (sqltypes
 		}
 		return sqltypes.MakeTrusted(f.Type, b), nil
 	case sqltypes.Float32, sqltypes.Float64:
-		// Equal as numbers to what a SELECT shows (MariaDB prints FLOAT
-		// to 6 significant digits), not always in the same notation.
-		x, err := strconv.ParseFloat(v.ToString(), 64)
+		// A DOUBLE equal as a number to what a SELECT shows, not always
+		// in the same notation. A FLOAT is the double its float holds
+		// (0.10000000149011612 for 0.1), which is what MariaDB compares
+		// in a WHERE; a SELECT shows it to 6 significant digits (ShowFloat).
+		bits := 64
+		if f.Type == sqltypes.Float32 {
+			bits = 32
+		}
+		x, err := strconv.ParseFloat(v.ToString(), bits)
 		if err != nil {
 			return sqltypes.NULL, err
-		}
-		if f.Type == sqltypes.Float32 {
-			return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'g', 6, 32)), nil
 		}
 		return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'g', -1, 64)), nil
 	case sqltypes.Timestamp:
