@@ -599,3 +599,59 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
+
+// TestLivePinHuntCascade: rows a foreign key's ON DELETE/UPDATE CASCADE
+// or SET NULL changes are not in the binary log (each server's InnoDB
+// applies the cascade itself), so a live pin of the child table would
+// miss them: such a table is refused, as are tables with columns a
+// SELECT * does not show (INVISIBLE, system versioning).
+func TestLivePinHuntCascade(t *testing.T) {
+	drop := []string{"DROP TABLE IF EXISTS ontime.hunt_child", "DROP TABLE IF EXISTS ontime.hunt_child2", "DROP TABLE IF EXISTS ontime.hunt_parent",
+		"DROP TABLE IF EXISTS ontime.hunt_invis", "DROP TABLE IF EXISTS ontime.hunt_versioned"}
+	t.Cleanup(func() {
+		for _, n := range []string{"hunt_child", "hunt_child2", "hunt_parent", "hunt_invis", "hunt_versioned"} {
+			env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + n)
+		}
+		for _, q := range drop {
+			env.direct.Exec(q)
+		}
+	})
+	huntExec(t, false, drop...)
+	huntExec(t, false,
+		"CREATE TABLE ontime.hunt_parent (id INT NOT NULL PRIMARY KEY, v INT NULL)",
+		"CREATE TABLE ontime.hunt_child (id INT NOT NULL PRIMARY KEY, pid INT NULL, v INT NULL, FOREIGN KEY (pid) REFERENCES ontime.hunt_parent (id) ON DELETE CASCADE ON UPDATE CASCADE)",
+		"CREATE TABLE ontime.hunt_child2 (id INT NOT NULL PRIMARY KEY, pid INT NULL, FOREIGN KEY (pid) REFERENCES ontime.hunt_parent (id) ON DELETE SET NULL ON UPDATE SET NULL)",
+		"CREATE TABLE ontime.hunt_invis (id INT NOT NULL PRIMARY KEY, v INT NULL, h INT INVISIBLE DEFAULT 7)",
+		"CREATE TABLE ontime.hunt_versioned (id INT NOT NULL PRIMARY KEY, v INT NULL) WITH SYSTEM VERSIONING",
+		"INSERT INTO ontime.hunt_parent SELECT seq, seq FROM seq_1_to_10",
+		"INSERT INTO ontime.hunt_child SELECT seq, seq % 10 + 1, seq FROM seq_1_to_50",
+		"INSERT INTO ontime.hunt_child2 SELECT seq, seq % 10 + 1 FROM seq_1_to_50",
+		"INSERT INTO ontime.hunt_invis (id, v) SELECT seq, seq FROM seq_1_to_10",
+		"INSERT INTO ontime.hunt_versioned SELECT seq, seq FROM seq_1_to_10")
+	replicasAndCatalog(t)
+	for q, want := range map[string]string{
+		"CACHE TABLE ontime.hunt_child OPTIONS ('refresh' = 'live')":  "CASCADE",
+		"CACHE TABLE ontime.hunt_child2 OPTIONS ('refresh' = 'live')": "SET NULL",
+		"CACHE TABLE ontime.hunt_invis OPTIONS ('refresh' = 'live')":  "INVISIBLE",
+		// Not in Shoal's catalog at all.
+		"CACHE TABLE ontime.hunt_versioned OPTIONS ('refresh' = 'live')": "1146",
+	} {
+		_, err := env.shoal.Exec(q)
+		if err == nil || !(strings.Contains(err.Error(), "1235") || want == "1146") || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a refusal naming %s", q, err, want)
+		}
+	}
+	// The parent side follows: its own changes are logged.
+	shoalExec(t, "CACHE TABLE ontime.hunt_parent OPTIONS ('refresh' = 'live')")
+	huntExec(t, false, "DELETE FROM ontime.hunt_parent WHERE id = 3", "UPDATE ontime.hunt_parent SET id = 30 WHERE id = 4")
+	liveCaughtUp(t, "hunt_parent")
+	got, err := rawShoal.query("SELECT * FROM hunt_parent ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := rawDirect.query("SELECT * FROM hunt_parent ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare(t, "parent", got, want, true)
+}

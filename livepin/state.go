@@ -113,11 +113,27 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 			return &ErrNotLive{fmt.Sprintf("column %s is in character set %s; the binary log holds its bytes unconverted, so only utf8mb4, utf8mb3 and ascii text can be followed", name, cs)}
 		case strings.Contains(extra, "virtual") || strings.Contains(extra, "generated") || strings.Contains(extra, "persistent") || strings.Contains(extra, "stored"):
 			return &ErrNotLive{fmt.Sprintf("column %s is generated (%s)", name, extra)}
+		case strings.Contains(extra, "invisible"):
+			return &ErrNotLive{fmt.Sprintf("column %s is INVISIBLE: the binary log holds it, SELECT * does not", name)}
 		}
 		hasTimestamp = hasTimestamp || typ == "timestamp"
 	}
 	if hasTimestamp && locErr != nil {
 		return locErr
+	}
+	// InnoDB applies a foreign key's cascade on each server itself: the
+	// rows it changes are not in the binary log.
+	fks, err := conn.ExecuteFetch("SELECT CONSTRAINT_NAME, DELETE_RULE, UPDATE_RULE FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = "+
+		sqlparse.QuoteString([]byte(spec.SrcDB))+" AND TABLE_NAME = "+sqlparse.QuoteString([]byte(spec.SrcTable)), 1000, false)
+	if err != nil {
+		return err
+	}
+	for _, r := range fks.Rows {
+		for i, on := range []string{"DELETE", "UPDATE"} {
+			if rule := strings.ToUpper(r[1+i].ToString()); rule != "RESTRICT" && rule != "NO ACTION" {
+				return &ErrNotLive{fmt.Sprintf("its foreign key %s is ON %s %s: the rows a cascade changes are not in the binary log", r[0].ToString(), on, rule)}
+			}
+		}
 	}
 	keys, err := conn.ExecuteFetch("SELECT COLUMN_NAME FROM information_schema.STATISTICS"+where+" AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX", 100, false)
 	if err != nil {
