@@ -653,9 +653,20 @@ func TestLivePinHuntCascade(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal naming %s", q, err, want)
 		}
 	}
+	// Names differ by case only (lower_case_table_names=0): the pin
+	// follows its own table, not the other's changes.
+	huntExec(t, false, "DROP TABLE IF EXISTS ontime.HUNT_PARENT", "CREATE TABLE ontime.HUNT_PARENT (id INT NOT NULL PRIMARY KEY, v INT NULL)")
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS ontime.HUNT_PARENT") })
+	var lower int
+	if err := env.direct.QueryRow("SELECT @@lower_case_table_names").Scan(&lower); err != nil {
+		t.Fatal(err)
+	}
 	// The parent side follows: its own changes are logged.
 	shoalExec(t, "CACHE TABLE ontime.hunt_parent OPTIONS ('refresh' = 'live')")
 	huntExec(t, false, "DELETE FROM ontime.hunt_parent WHERE id = 3", "UPDATE ontime.hunt_parent SET id = 30 WHERE id = 4")
+	if lower == 0 {
+		huntExec(t, false, "INSERT INTO ontime.HUNT_PARENT VALUES (500, 500), (1, 1)", "DELETE FROM ontime.HUNT_PARENT WHERE id = 1")
+	}
 	liveCaughtUp(t, "hunt_parent")
 	got, err := rawShoal.query("SELECT * FROM hunt_parent ORDER BY id")
 	if err != nil {

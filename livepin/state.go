@@ -174,7 +174,22 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	if st.collations, err = ownCollations(conn, src, r.Fields); err != nil {
 		return err
 	}
-	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc}
+	lower, err := conn.ExecuteFetch("SELECT @@lower_case_table_names", 1, false)
+	if err != nil {
+		return err
+	}
+	if len(lower.Rows) != 1 {
+		return fmt.Errorf("SELECT @@lower_case_table_names: %d rows", len(lower.Rows))
+	}
+	// With lower_case_table_names=0, t and T are two tables: the pin
+	// follows its own (spelled as the server spells it) and not the other.
+	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc,
+		CaseSensitive: lower.Rows[0][0].ToString() == "0"}
+	if st.table.CaseSensitive {
+		if st.table.DB, st.table.Name, err = serverName(conn, spec); err != nil {
+			return err
+		}
+	}
 	if spec.Where != "" {
 		wfields := make([]*querypb.Field, len(r.Fields))
 		for i, f := range r.Fields {
@@ -200,6 +215,20 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	}
 	st.mentions = regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(spec.SrcTable) + `($|[^0-9a-z_$])`)
 	return nil
+}
+
+// serverName is the table's database and name as the server spells
+// them (what its TABLE_MAP events say).
+func serverName(conn *mysql.Conn, spec Spec) (db, name string, err error) {
+	r, err := conn.ExecuteFetch("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = "+
+		sqlparse.QuoteString([]byte(spec.SrcDB))+" AND TABLE_NAME = "+sqlparse.QuoteString([]byte(spec.SrcTable)), 10, false)
+	if err != nil {
+		return "", "", err
+	}
+	if len(r.Rows) != 1 {
+		return "", "", &ErrNotLive{fmt.Sprintf("%s.%s names %d tables on the replica", spec.SrcDB, spec.SrcTable, len(r.Rows))}
+	}
+	return r.Rows[0][0].ToString(), r.Rows[0][1].ToString(), nil
 }
 
 // mentions says whether the SQL text where names the column (a name in

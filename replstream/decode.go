@@ -163,7 +163,7 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 		}
 		m := &mapped{tm: tm}
 		for _, t := range d.cfg.Tables {
-			if strings.EqualFold(t.DB, tm.Database) && strings.EqualFold(t.Name, tm.Name) {
+			if t.is(tm.Database, tm.Name) {
 				m.t = t
 				if len(tm.Types) != len(t.Columns) {
 					return nil, false, &SchemaError{Table: t.DB + "." + t.Name,

@@ -47,6 +47,18 @@ type Table struct {
 	// Loc is the server session's time zone: the binary log holds
 	// TIMESTAMP values as UTC seconds, a SELECT shows them in it. nil: UTC.
 	Loc *time.Location
+	// CaseSensitive matches DB and Name to a TABLE_MAP's exactly, as a
+	// server with lower_case_table_names=0 tells t and T apart;
+	// otherwise they match in any case.
+	CaseSensitive bool
+}
+
+// is says whether the TABLE_MAP of db.name is t's.
+func (t *Table) is(db, name string) bool {
+	if t.CaseSensitive {
+		return t.DB == db && t.Name == name
+	}
+	return strings.EqualFold(t.DB, db) && strings.EqualFold(t.Name, name)
 }
 
 // Kind is a row change's kind.
