@@ -434,6 +434,11 @@ func TestLivePinHunt(t *testing.T) {
 	if cachedRow(t, "hunt_dates") != nil {
 		t.Error("UNCACHE TABLE left the stopped pin in SHOW CACHED TABLES")
 	}
+	// Pinning the table again is refused, naming the zero date.
+	if _, err := env.shoal.Exec("CACHE TABLE ontime.hunt_dates OPTIONS ('refresh' = 'live')"); err == nil ||
+		!strings.Contains(err.Error(), "1235") || !strings.Contains(err.Error(), "zero or partial date") {
+		t.Errorf("CACHE TABLE of a table with a zero date: %v, want 1235 naming the zero date", err)
+	}
 
 	// DDL on pinned tables: the pins reload (and say why) and answer as
 	// the altered table does.
