@@ -379,6 +379,13 @@ func TestLivePinHunt(t *testing.T) {
 	huntExec(t, false, "UPDATE ontime.hunt_other SET v = v + 1") // a position past the rollback
 	check("rolled back transaction")
 
+	// A savepoint rolled back to after a non-transactional change: the
+	// log holds the rows before the ROLLBACK TO.
+	huntExec(t, true, "UPDATE ontime.hunt_types SET grp = 7 WHERE id % 10 = 5", "SAVEPOINT s1",
+		"UPDATE ontime.hunt_types SET grp = 8 WHERE id % 10 = 6", "UPDATE ontime.hunt_myisam SET v = v + 1000 WHERE id = 7",
+		"UPDATE ontime.hunt_cpk SET w = 1 WHERE a = 4", "ROLLBACK TO SAVEPOINT s1", "UPDATE ontime.hunt_cpk SET w = 0 WHERE a = 3")
+	check("rolled back to a savepoint")
+
 	// XA transactions: prepared then committed, one phase, prepared
 	// then rolled back.
 	huntExec(t, false, "XA START 'hunt1'", "INSERT INTO ontime.hunt_cpk VALUES (9000, 'xa', 1, 1)", "UPDATE ontime.hunt_types SET grp = 1 WHERE id % 10 = 4",

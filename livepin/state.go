@@ -432,11 +432,12 @@ func (st *state) apply(tx *replstream.Tx) (int, error) {
 			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
 		}
 	}
-	if tx.XACommit != "" && !st.reloadedFor[tx.GTID] {
-		// The rows of an XA transaction are logged with its PREPARE,
-		// not its COMMIT: the pin reads them by reloading (a snapshot
-		// before the commit's position brings it again, see reloadedFor).
-		return 0, &ReloadError{Reason: fmt.Sprintf("an XA transaction committed at %s (%.80s): its rows are read by reloading", tx.GTID, tx.XACommit), DDL: tx.GTID}
+	if tx.Reread != "" && !st.reloadedFor[tx.GTID] {
+		// Changes the stream could not deliver as committed (an XA
+		// COMMIT, a rollback in the log): the pin reads them by
+		// reloading (a snapshot before the transaction's position
+		// brings it again, see reloadedFor).
+		return 0, &ReloadError{Reason: fmt.Sprintf("at %s %.160s; the pin reads the table afresh", tx.GTID, tx.Reread), DDL: tx.GTID}
 	}
 	n := 0
 	for _, c := range tx.Changes {

@@ -81,7 +81,7 @@ func (d *decoder) xaVerb(sql string) (tx *Tx, done bool) {
 		}
 		if d.cur != nil && (!d.xaSeen[xid] || d.xaTouched[xid]) {
 			d.cur.Changes = nil
-			d.cur.XACommit = sql
+			d.cur.Reread = "an XA transaction's rows are logged with its XA PREPARE: " + sql
 		}
 		return d.commit(), true
 	case "ROLLBACK":
@@ -139,7 +139,24 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 		case "COMMIT":
 			return d.commit(), false, nil
 		case "ROLLBACK":
+			// A transaction is logged with ROLLBACK only when it changed
+			// a non-transactional table, whose changes stay: when it
+			// changed a followed table, the consumer reads it afresh.
+			if d.cur != nil && len(d.cur.Changes) > 0 {
+				d.cur.Changes = nil
+				d.cur.Reread = "a transaction that changed the table rolled back in the binary log (it changed a non-transactional table, whose changes stay)"
+				return d.commit(), false, nil
+			}
 			d.cur, d.inTx = nil, false
+			return nil, false, nil
+		}
+		if up := strings.ToUpper(strings.TrimSpace(q.SQL)); strings.HasPrefix(up, "ROLLBACK TO ") || strings.HasPrefix(up, "SAVEPOINT ") {
+			// Logged only in a transaction that changed a
+			// non-transactional table; the rows before ROLLBACK TO are
+			// in the log.
+			if d.cur != nil && strings.HasPrefix(up, "ROLLBACK TO ") && len(d.cur.Changes) > 0 {
+				d.cur.Reread = "a transaction rolled back to a savepoint after changing the table (" + q.SQL + ")"
+			}
 			return nil, false, nil
 		}
 		if tx, ok := d.xaVerb(strings.TrimSpace(q.SQL)); ok {

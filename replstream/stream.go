@@ -108,13 +108,15 @@ type Tx struct {
 	Time    time.Time
 	Changes []Change
 	Queries []Query
-	// XACommit is set (to the statement) when the transaction is the
-	// XA COMMIT of one prepared earlier whose rows changed a followed
-	// table, or whose XA PREPARE this stream did not read: those rows
-	// were logged with the PREPARE, are not delivered, and the consumer
-	// must read the tables afresh. A prepared transaction's rows are
-	// never delivered as committed; an XA ROLLBACK delivers nothing.
-	XACommit string
+	// Reread, when set, says why the transaction's changes of the
+	// followed tables are not (all) delivered and the consumer must read
+	// the tables afresh: the XA COMMIT of a transaction prepared earlier
+	// that changed one (its rows were logged with the PREPARE), or whose
+	// PREPARE this stream did not read; a transaction that rolled back
+	// in the log (what a non-transactional table changed stays) or rolled
+	// back to a savepoint after changing one. A prepared transaction's
+	// rows are never delivered as committed.
+	Reread string
 }
 
 // Batch is what Follow delivers at a time: the transactions read since
