@@ -115,7 +115,6 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 	if ev, _, err = ev.StripChecksum(d.format); err != nil {
 		return nil, false, err
 	}
-
 	f := d.format
 	switch {
 	case ev.IsHeartbeat():
