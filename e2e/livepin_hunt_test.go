@@ -155,7 +155,7 @@ func TestLivePinHunt(t *testing.T) {
 		defs = append(defs, c.name+" "+c.def)
 	}
 	tables := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_other", "hunt_latin", "hunt_enum", "hunt_set", "hunt_nopk", "hunt_myisam", "hunt_uniq", "hunt_keys", "hunt_dates", "hunt_enumlater"}
-	pins := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_f", "hunt_g", "hunt_gv", "hunt_f2", "hunt_myisam", "hunt_uniq", "hunt_keys", "hunt_g2", "hunt_f3", "hunt_f4"}
+	pins := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_f", "hunt_g", "hunt_gv", "hunt_f2", "hunt_myisam", "hunt_uniq", "hunt_keys", "hunt_g2", "hunt_f3", "hunt_f4", "hunt_fp"}
 	var drop []string
 	for _, n := range tables {
 		drop = append(drop, "DROP TABLE IF EXISTS ontime."+n)
@@ -244,6 +244,8 @@ func TestLivePinHunt(t *testing.T) {
 		"CACHE TABLE hunt_f OPTIONS ('refresh' = 'live') AS SELECT id, biu, d30, vc, ts, bn, tm, f FROM hunt_types WHERE " + huntWhere,
 		"CACHE TABLE hunt_g OPTIONS ('refresh' = 'live') AS " + huntAgg,
 		"CACHE TABLE hunt_g2 OPTIONS ('refresh' = 'live') AS " + huntAgg2,
+		// Every column, following the primary's binary log.
+		"CACHE TABLE hunt_fp OPTIONS ('refresh' = 'live', 'follow' = 'primary') AS SELECT " + cols + " FROM hunt_types WHERE grp IS NOT NULL",
 		"CACHE TABLE hunt_f3 OPTIONS ('refresh' = 'live') AS SELECT vc AS name, d30, bt FROM hunt_types WHERE grp = 2 OR f > 0.1",
 		"CACHE TABLE hunt_f4 OPTIONS ('refresh' = 'live') AS SELECT b, v FROM hunt_cpk WHERE a < 20 OR w > 100000000000",
 		"CACHE TABLE hunt_gv OPTIONS ('refresh' = 'live') AS " + huntAggV,
@@ -494,6 +496,7 @@ func huntQueries() [][2]string {
 		{"SELECT * FROM hunt_g ORDER BY grp", huntAgg + " ORDER BY grp"},
 		{"SELECT * FROM hunt_gv ORDER BY b", huntAggV + " ORDER BY b"},
 		{"SELECT * FROM hunt_g2 ORDER BY yr, bn", huntAgg2 + " ORDER BY yr, bn"},
+		{"SELECT * FROM hunt_fp ORDER BY id", "SELECT * FROM hunt_types WHERE grp IS NOT NULL ORDER BY id"},
 		// Projections without the key (compared as sets of rows).
 		{"SELECT * FROM hunt_f3", "SELECT vc AS name, d30, bt FROM hunt_types WHERE grp = 2 OR f > 0.1"},
 		{"SELECT * FROM hunt_f4", "SELECT b, v FROM hunt_cpk WHERE a < 20 OR w > 100000000000"},
