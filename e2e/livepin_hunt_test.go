@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -692,4 +693,88 @@ func TestLivePinHuntCascade(t *testing.T) {
 		t.Fatal(err)
 	}
 	compare(t, "parent", got, want, true)
+}
+
+// TestLivePinHuntTimeZone: with the servers in another time zone than
+// UTC the binary log still holds TIMESTAMP values as UTC seconds; a
+// live pin shows and filters them in the replica's zone, as a session of
+// it does.
+func TestLivePinHuntTimeZone(t *testing.T) {
+	var old string
+	if err := env.direct.QueryRow("SELECT @@global.time_zone").Scan(&old); err != nil {
+		t.Fatal(err)
+	}
+	servers := append([]string{env.cluster.Primary}, func() (a []string) {
+		for _, r := range env.cluster.Replicas {
+			a = append(a, r.MySQL)
+		}
+		return a
+	}()...)
+	setZone := func(tz string) {
+		for _, s := range servers {
+			db, err := sql.Open("mysql", env.cluster.DSN(s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = db.Exec("SET GLOBAL time_zone = '" + tz + "'")
+			db.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	setZone("+05:30")
+	t.Cleanup(func() {
+		env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime.hunt_tz")
+		env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime.hunt_tzf")
+		env.direct.Exec("DROP TABLE IF EXISTS ontime.hunt_tz")
+		setZone(old)
+	})
+	// A session of the new zone on the primary.
+	direct, err := sql.Open("mysql", env.cluster.DSN(env.cluster.Primary))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer direct.Close()
+	var zone string
+	if err := direct.QueryRow("SELECT @@time_zone").Scan(&zone); err != nil || zone != "+05:30" {
+		t.Fatalf("a new session's time zone is %q (%v), want +05:30", zone, err)
+	}
+	for _, q := range []string{"DROP TABLE IF EXISTS ontime.hunt_tz",
+		"CREATE TABLE ontime.hunt_tz (id INT NOT NULL PRIMARY KEY, ts TIMESTAMP(3) NULL DEFAULT NULL, t0 TIMESTAMP NULL DEFAULT NULL, dt DATETIME NULL)",
+		"INSERT INTO ontime.hunt_tz VALUES (1, '2024-06-01 00:00:00.5', '2024-06-01 05:29:59', '2024-06-01 00:00:00'), (2, '1970-01-01 05:30:01', '2038-01-19 08:44:07', NULL), (3, NULL, '2024-12-31 23:59:59', '2024-12-31 23:59:59')"} {
+		if _, err := direct.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	replicasAndCatalog(t)
+	shoalExec(t, "CACHE TABLE ontime.hunt_tz OPTIONS ('refresh' = 'live')")
+	shoalExec(t, "CACHE TABLE hunt_tzf OPTIONS ('refresh' = 'live') AS SELECT id, ts FROM hunt_tz WHERE ts >= '2024-06-01 00:00:00.5' OR t0 < '2000-01-01'")
+	for i, q := range []string{
+		"INSERT INTO ontime.hunt_tz VALUES (4, '2024-03-31 02:30:00.25', '2024-06-01 00:00:00', NOW())",
+		"UPDATE ontime.hunt_tz SET ts = ts - INTERVAL 1 SECOND, t0 = '1990-05-05 10:00:00' WHERE id IN (1, 3)",
+		"UPDATE ontime.hunt_tz SET ts = '2024-06-01 00:00:00.499' WHERE id = 2",
+	} {
+		if _, err := direct.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		liveCaughtUp(t, "hunt_tz")
+		liveCaughtUp(t, "hunt_tzf")
+		for _, c := range [][2]string{
+			{"SELECT * FROM hunt_tz ORDER BY id", "SELECT * FROM ontime.hunt_tz ORDER BY id"},
+			{"SELECT * FROM hunt_tzf ORDER BY id", "SELECT id, ts FROM ontime.hunt_tz WHERE ts >= '2024-06-01 00:00:00.5' OR t0 < '2000-01-01' ORDER BY id"},
+		} {
+			got, err := query(env.shoal, c[0])
+			if err != nil || got.err != nil {
+				t.Fatal(err, got.err)
+			}
+			want, err := query(direct, c[1])
+			if err != nil || want.err != nil {
+				t.Fatal(err, want.err)
+			}
+			if fmt.Sprint(got.rows) != fmt.Sprint(want.rows) {
+				t.Fatalf("after write %d, %s:\nshoal  %v\ndirect %v", i, c[0], got.rows, want.rows)
+			}
+		}
+	}
 }
