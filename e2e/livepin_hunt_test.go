@@ -156,13 +156,13 @@ func TestLivePinHunt(t *testing.T) {
 		defs = append(defs, c.name+" "+c.def)
 	}
 	tables := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_other", "hunt_latin", "hunt_enum", "hunt_set", "hunt_nopk", "hunt_myisam", "hunt_uniq", "hunt_keys", "hunt_dates", "hunt_enumlater"}
-	pins := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_f", "hunt_g", "hunt_gv", "hunt_f2", "hunt_myisam", "hunt_uniq", "hunt_keys", "hunt_g2", "hunt_f3", "hunt_f4", "hunt_fp"}
+	pins := []string{"hunt_types", "hunt_vpk", "hunt_cpk", "hunt_oddpk", "hunt_f", "hunt_g", "hunt_gv", "hunt_f2", "hunt_myisam", "hunt_uniq", "hunt_keys", "hunt_g2", "hunt_f3", "hunt_f4", "hunt_fp", "hunt_enum", "hunt_enumf"}
 	var drop []string
 	for _, n := range tables {
 		drop = append(drop, "DROP TABLE IF EXISTS ontime."+n)
 	}
 	t.Cleanup(func() {
-		for _, n := range append(pins, "hunt_dates", "hunt_enumlater", "hunt_dq") {
+		for _, n := range append(pins, "hunt_dates", "hunt_enumlater", "hunt_dq", "hunt_enumw", "hunt_enumg") {
 			env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + n)
 		}
 		for _, q := range drop {
@@ -184,7 +184,9 @@ func TestLivePinHunt(t *testing.T) {
 		"CREATE TABLE ontime.hunt_enumlater (id INT NOT NULL PRIMARY KEY, v INT NULL)",
 		"CREATE TABLE ontime.hunt_other (id INT NOT NULL PRIMARY KEY, v INT NULL)",
 		"CREATE TABLE ontime.hunt_latin (id INT NOT NULL PRIMARY KEY, s VARCHAR(10) CHARACTER SET latin1 NULL)",
-		"CREATE TABLE ontime.hunt_enum (id INT NOT NULL PRIMARY KEY, e ENUM('a','b','c') NULL)",
+		// ENUM and SET: the log holds indexes and bit masks.
+		"CREATE TABLE ontime.hunt_enum (id INT NOT NULL PRIMARY KEY, e ENUM('a','B','it''s','Ä ü','10','') NULL, e2 ENUM('x','y') NOT NULL DEFAULT 'y', "+
+			"st SET('a','b','c','d','e','f','g','h','i') NULL, st2 SET('ö','p q') NOT NULL DEFAULT '', v INT NULL) CHARACTER SET utf8mb4",
 		"CREATE TABLE ontime.hunt_set (id INT NOT NULL PRIMARY KEY, e SET('a','b','c') NULL)",
 		"CREATE TABLE ontime.hunt_nopk (id INT NULL, v INT NULL)",
 		"CREATE TABLE ontime.hunt_myisam (id INT NOT NULL PRIMARY KEY, v INT NULL) ENGINE=MyISAM",
@@ -204,6 +206,7 @@ func TestLivePinHunt(t *testing.T) {
 		"INSERT INTO ontime.hunt_oddpk VALUES ('ab', 1.5, '2024-01-01 00:00:00.123', 1e20, 1), (X'00', -0.001, '1000-01-01 00:00:00', 0.1, 2), ('abcd', 99999.999, '2024-01-01', -1.5e-7, 3), ('a ', 0, '2024-01-01', 123456789.125, 4)",
 		"INSERT INTO ontime.hunt_other VALUES (1, 1)",
 		"INSERT INTO ontime.hunt_enumlater VALUES (1, 1), (2, 2)",
+		"INSERT INTO ontime.hunt_enum VALUES (1, 'a', 'x', 'a,i', '', 1), (2, 'it''s', 'y', '', 'ö,p q', 2), (3, NULL, 'x', NULL, 'p q', 3), (4, 'Ä ü', 'y', 'b,c,h', 'ö', 4), (5, '10', 'x', 'i,a,c', '', 5), (6, '', 'y', 'd', '', 6)",
 		"INSERT INTO ontime.hunt_keys VALUES ('a', '2024-01-01 10:00:00.5', '-01:00:00.25', 0, 123456789, 1), ('b  ', '1970-01-01 00:00:01', '838:59:59', 2155, 3.4e38, 2), ('', '2038-01-19 03:14:07.999', '00:00:00', 1901, -1.17549e-38, 3), ('ÄÖ', '2024-06-01', '12:00:00.99', 2000, 0.1, 4)",
 		"INSERT INTO ontime.hunt_dates VALUES (1, '2024-01-01', '2024-01-01 00:00:00')",
 		"INSERT INTO ontime.hunt_myisam SELECT seq, seq FROM seq_1_to_20",
@@ -213,10 +216,10 @@ func TestLivePinHunt(t *testing.T) {
 
 	// What cannot be followed is refused, with 1235 and the reason.
 	for q, want := range map[string]string{
-		"CACHE TABLE ontime.hunt_latin OPTIONS ('refresh' = 'live')": "latin1",
-		"CACHE TABLE ontime.hunt_enum OPTIONS ('refresh' = 'live')":  "ENUM",
-		"CACHE TABLE ontime.hunt_set OPTIONS ('refresh' = 'live')":   "SET",
-		"CACHE TABLE ontime.hunt_nopk OPTIONS ('refresh' = 'live')":  "primary key",
+		"CACHE TABLE ontime.hunt_latin OPTIONS ('refresh' = 'live')":                                                 "latin1",
+		"CACHE TABLE hunt_enumw OPTIONS ('refresh' = 'live') AS SELECT id FROM hunt_enum WHERE e = 1":                "ENUM",
+		"CACHE TABLE hunt_enumg OPTIONS ('refresh' = 'live') AS SELECT st, COUNT(*) AS n FROM hunt_enum GROUP BY st": "SET",
+		"CACHE TABLE ontime.hunt_nopk OPTIONS ('refresh' = 'live')":                                                  "primary key",
 		// A WHERE whose value changes while the rows do not.
 		"CACHE TABLE hunt_now OPTIONS ('refresh' = 'live') AS SELECT id FROM hunt_types WHERE ts > NOW() - INTERVAL 1 DAY":               "NOW()",
 		"CACHE TABLE hunt_now OPTIONS ('refresh' = 'live') AS SELECT id FROM hunt_types WHERE dt = CURRENT_DATE":                         "CURRENT_DATE",
@@ -239,6 +242,8 @@ func TestLivePinHunt(t *testing.T) {
 		"CACHE TABLE ontime.hunt_uniq OPTIONS ('refresh' = 'live')",
 		"CACHE TABLE hunt_f2 OPTIONS ('refresh' = 'live') AS SELECT id, vc, ch, bn, d30, dt, ts, vb3 FROM hunt_types WHERE " + huntWhere2,
 		"CACHE TABLE ontime.hunt_keys OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE ontime.hunt_enum OPTIONS ('refresh' = 'live')",
+		"CACHE TABLE hunt_enumf OPTIONS ('refresh' = 'live') AS SELECT id, st, e FROM hunt_enum WHERE v > 2",
 		"CACHE TABLE ontime.hunt_dates OPTIONS ('refresh' = 'live')",
 		"CACHE TABLE ontime.hunt_enumlater OPTIONS ('refresh' = 'live')",
 		"CACHE TABLE hunt_dq OPTIONS ('refresh' = 'live') AS SELECT id, d FROM hunt_dates",
@@ -317,6 +322,11 @@ func TestLivePinHunt(t *testing.T) {
 			"UPDATE ontime.hunt_cpk SET b = CONCAT(b, 'x') WHERE a % 5 = 0",
 			"UPDATE ontime.hunt_cpk SET a = a + 1000 WHERE b = 'k3'",
 			"UPDATE ontime.hunt_oddpk SET v = v + 10",
+			"UPDATE ontime.hunt_enum SET e = 'B', st = 'c,a,g', v = v + 1 WHERE id IN (1, 3)",
+			"UPDATE ontime.hunt_enum SET e = NULL, e2 = 'x', st2 = 'p q,ö' WHERE id = 2",
+			"INSERT INTO ontime.hunt_enum VALUES (7, 'it''s', 'y', 'a,b,c,d,e,f,g,h,i', 'ö', 1), (8, 2, 'x', 3, '', 9)",
+			"UPDATE ontime.hunt_enum SET id = id + 100, v = 0 WHERE id = 5",
+			"DELETE FROM ontime.hunt_enum WHERE id = 4",
 			"UPDATE ontime.hunt_keys SET v = v + 10",
 			"UPDATE ontime.hunt_keys SET c = 'c ', y = 1999 WHERE v = 11",
 			"UPDATE ontime.hunt_keys SET f = -f, tm = SUBTIME(tm, '00:00:01.01') WHERE v = 12",
@@ -405,12 +415,12 @@ func TestLivePinHunt(t *testing.T) {
 
 	// A value a pin cannot hold (a zero date) reaching a pin loaded
 	// without one, and a DDL that makes a table one a live pin cannot
-	// follow (an ENUM column): the pins stop and are unpinned, so
+	// follow (a latin1 column): the pins stop and are unpinned, so
 	// statements read the replicas, never the rows before; SHOW CACHED
 	// TABLES says why.
 	huntExec(t, false, "INSERT INTO ontime.hunt_dates VALUES (2, '0000-00-00', '2024-00-00 10:00:00')",
-		"ALTER TABLE ontime.hunt_enumlater ADD COLUMN e ENUM('x', 'y') NULL", "UPDATE ontime.hunt_enumlater SET e = 'y', v = 5 WHERE id = 2")
-	for name, want := range map[string]string{"hunt_dates": "0000-00-00", "hunt_dq": "0000-00-00", "hunt_enumlater": "ENUM"} {
+		"ALTER TABLE ontime.hunt_enumlater ADD COLUMN e VARCHAR(5) CHARACTER SET latin1 NULL", "UPDATE ontime.hunt_enumlater SET e = 'y', v = 5 WHERE id = 2")
+	for name, want := range map[string]string{"hunt_dates": "0000-00-00", "hunt_dq": "0000-00-00", "hunt_enumlater": "latin1"} {
 		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 			st := cachedRow(t, name)["Live_state"]
 			if strings.HasPrefix(st, "stopped") && strings.Contains(st, want) {
@@ -493,6 +503,8 @@ func huntQueries() [][2]string {
 		same("SELECT * FROM hunt_uniq ORDER BY id"),
 		{"SELECT * FROM hunt_f2 ORDER BY id", "SELECT id, vc, ch, bn, d30, dt, ts, vb3 FROM hunt_types WHERE " + huntWhere2 + " ORDER BY id"},
 		same("SELECT * FROM hunt_keys ORDER BY v"),
+		same("SELECT * FROM hunt_enum ORDER BY id"),
+		{"SELECT * FROM hunt_enumf ORDER BY id", "SELECT id, st, e FROM hunt_enum WHERE v > 2 ORDER BY id"},
 		{"SELECT * FROM hunt_f ORDER BY id", "SELECT id, biu, d30, vc, ts, bn, tm, f FROM hunt_types WHERE " + huntWhere + " ORDER BY id"},
 		{"SELECT * FROM hunt_g ORDER BY grp", huntAgg + " ORDER BY grp"},
 		{"SELECT * FROM hunt_gv ORDER BY b", huntAggV + " ORDER BY b"},

@@ -280,7 +280,7 @@ func (p *Pin) run(ctx context.Context, st *state) {
 			var nl *ErrNotLive
 			if errors.As(err, &nl) {
 				// The table changed into one a live pin cannot follow
-				// (an ENUM column added, …): stop rather than keep
+				// (a latin1 column added, …): stop rather than keep
 				// answering with the rows before.
 				p.setState("stopped: " + err.Error())
 				return

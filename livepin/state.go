@@ -87,14 +87,14 @@ type ReloadError struct {
 
 func (e *ReloadError) Error() string { return e.Reason }
 
-var unsupportedType = map[string]bool{"enum": true, "set": true, "geometry": true, "point": true, "linestring": true,
+var unsupportedType = map[string]bool{"geometry": true, "point": true, "linestring": true,
 	"polygon": true, "multipoint": true, "multilinestring": true, "multipolygon": true, "geometrycollection": true}
 
 // prepare reads the table's columns and key and compiles the WHERE.
 func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *time.Location, locErr error) error {
 	src := sqlparse.QuoteID(spec.SrcDB) + "." + sqlparse.QuoteID(spec.SrcTable)
 	where := " WHERE TABLE_SCHEMA = " + sqlparse.QuoteString([]byte(spec.SrcDB)) + " AND TABLE_NAME = " + sqlparse.QuoteString([]byte(spec.SrcTable))
-	cols, err := conn.ExecuteFetch("SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_SET_NAME, EXTRA FROM information_schema.COLUMNS"+where+" ORDER BY ORDINAL_POSITION", 10000, false)
+	cols, err := conn.ExecuteFetch("SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_SET_NAME, EXTRA, COLUMN_TYPE FROM information_schema.COLUMNS"+where+" ORDER BY ORDINAL_POSITION", 10000, false)
 	if err != nil {
 		return err
 	}
@@ -102,10 +102,25 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 		return &ErrNotLive{fmt.Sprintf("%s is not a table on the replica", src)}
 	}
 	var names []string
+	labels := make([][]string, len(cols.Rows))
 	hasTimestamp := false
-	for _, r := range cols.Rows {
+	for i, r := range cols.Rows {
 		name, typ, cs, extra := r[0].ToString(), strings.ToLower(r[1].ToString()), strings.ToLower(r[2].ToString()), strings.ToLower(r[3].ToString())
 		names = append(names, name)
+		if typ == "enum" || typ == "set" {
+			// The binary log holds an ENUM's index and a SET's bit
+			// mask: the row changes are shown by the labels.
+			var ok bool
+			if labels[i], ok = enumLabels(r[4].ToString()); !ok {
+				return &ErrNotLive{fmt.Sprintf("column %s is %s, whose labels could not be read", name, r[4].ToString())}
+			}
+			switch {
+			case spec.Agg != nil && slices.ContainsFunc(spec.Columns, func(c string) bool { return strings.EqualFold(c, name) }):
+				return &ErrNotLive{fmt.Sprintf("column %s is %s: an aggregated live pin groups and compares text, MariaDB an %s by its index", name, strings.ToUpper(typ), strings.ToUpper(typ))}
+			case spec.Where != "" && mentions(spec.Where, name):
+				return &ErrNotLive{fmt.Sprintf("its WHERE reads the %s column %s, which MariaDB compares by its index or as text depending on the other side; filter it in the queries over the pin", strings.ToUpper(typ), name)}
+			}
+		}
 		switch {
 		case unsupportedType[typ]:
 			return &ErrNotLive{fmt.Sprintf("column %s is %s, which the binary log holds as a number or a geometry blob", name, strings.ToUpper(typ))}
@@ -184,7 +199,7 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	// With lower_case_table_names=0, t and T are two tables: the pin
 	// follows its own (spelled as the server spells it) and not the other.
 	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc,
-		CaseSensitive: lower.Rows[0][0].ToString() == "0"}
+		CaseSensitive: lower.Rows[0][0].ToString() == "0", Labels: labels}
 	if st.table.CaseSensitive {
 		if st.table.DB, st.table.Name, err = serverName(conn, spec); err != nil {
 			return err
@@ -215,6 +230,56 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	}
 	st.mentions = regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(spec.SrcTable) + `($|[^0-9a-z_$])`)
 	return nil
+}
+
+// enumLabels reads the labels of an ENUM or SET column from its
+// COLUMN_TYPE, as in enum('a','b') (a quote inside a label is doubled).
+func enumLabels(colType string) ([]string, bool) {
+	lower := strings.ToLower(colType)
+	var rest string
+	switch {
+	case strings.HasPrefix(lower, "enum(") && strings.HasSuffix(lower, ")"):
+		rest = colType[len("enum(") : len(colType)-1]
+	case strings.HasPrefix(lower, "set(") && strings.HasSuffix(lower, ")"):
+		rest = colType[len("set(") : len(colType)-1]
+	default:
+		return nil, false
+	}
+	var out []string
+	for rest != "" {
+		if rest[0] != '\'' {
+			return nil, false
+		}
+		var b strings.Builder
+		i := 1
+		for {
+			if i >= len(rest) {
+				return nil, false
+			}
+			if rest[i] == '\'' {
+				if i+1 < len(rest) && rest[i+1] == '\'' {
+					b.WriteByte('\'')
+					i += 2
+					continue
+				}
+				break
+			}
+			if rest[i] == '\\' {
+				return nil, false // escapes whose reading is not certain: refuse
+			}
+			b.WriteByte(rest[i])
+			i++
+		}
+		out = append(out, b.String())
+		rest = rest[i+1:]
+		if rest != "" {
+			if rest[0] != ',' {
+				return nil, false
+			}
+			rest = rest[1:]
+		}
+	}
+	return out, len(out) > 0
 }
 
 // serverName is the table's database and name as the server spells

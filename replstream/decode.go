@@ -266,11 +266,54 @@ func decodeRow(t *Table, tm *mysql.TableMap, cols, nulls mysql.Bitmap, data []by
 			return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, t.Columns[c].Name, err)
 		}
 		pos += l
+		if f := t.Columns[c]; f.Type == sqltypes.Enum || f.Type == sqltypes.Set {
+			var labels []string
+			if c < len(t.Labels) {
+				labels = t.Labels[c]
+			}
+			if vals[c], err = labelValue(f, v, labels); err != nil {
+				return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, f.Name, err)
+			}
+			continue
+		}
 		if vals[c], err = textValue(t.Columns[c], v, t.Loc); err != nil {
 			return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, t.Columns[c].Name, err)
 		}
 	}
 	return vals, nil
+}
+
+// labelValue is an ENUM's index or a SET's bit mask as the labels a
+// SELECT shows: the empty string for the index 0 (an invalid value), a SET's labels
+// in their definition order, joined by commas.
+func labelValue(f *querypb.Field, v sqltypes.Value, labels []string) (sqltypes.Value, error) {
+	if len(labels) == 0 {
+		return sqltypes.NULL, fmt.Errorf("no labels for the %s column", f.Type)
+	}
+	n, err := strconv.ParseUint(v.ToString(), 10, 64)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
+	if f.Type == sqltypes.Enum {
+		if n > uint64(len(labels)) {
+			return sqltypes.NULL, fmt.Errorf("ENUM index %d of %d labels", n, len(labels))
+		}
+		if n == 0 {
+			return sqltypes.MakeTrusted(f.Type, []byte{}), nil
+		}
+		return sqltypes.MakeTrusted(f.Type, []byte(labels[n-1])), nil
+	}
+	var out []string
+	for i, l := range labels {
+		if i < 64 && n&(1<<i) != 0 {
+			out = append(out, l)
+			n &^= 1 << i
+		}
+	}
+	if n != 0 {
+		return sqltypes.NULL, fmt.Errorf("SET bits %#x beyond its %d labels", n, len(labels))
+	}
+	return sqltypes.MakeTrusted(f.Type, []byte(strings.Join(out, ","))), nil
 }
 
 // ShowFloat returns a FLOAT value of a row change as a SELECT shows it:

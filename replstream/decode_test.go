@@ -1,6 +1,7 @@
 package replstream
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -93,4 +94,38 @@ func TestXAVerbs(t *testing.T) {
 	if d.pos.String() != "0-1-7" {
 		t.Fatalf("position %s after the XA transactions, want 0-1-7", d.pos)
 	}
+}
+
+// TestLabelValue: an ENUM's index and a SET's bit mask as their labels.
+func TestLabelValue(t *testing.T) {
+	labels := []string{"a", "it's", ""}
+	for _, c := range []struct {
+		typ     querypb.Type
+		in, out string
+	}{
+		{sqltypes.Enum, "0", ""}, {sqltypes.Enum, "1", "a"}, {sqltypes.Enum, "2", "it's"}, {sqltypes.Enum, "3", ""},
+		{sqltypes.Set, "0", ""}, {sqltypes.Set, "3", "a,it's"}, {sqltypes.Set, "5", "a,"},
+	} {
+		got, err := labelValue(&querypb.Field{Type: c.typ}, sqltypes.NewUint64(mustUint(t, c.in)), labels)
+		if err != nil || got.ToString() != c.out || got.Type() != c.typ {
+			t.Errorf("%s %s: %q %v, want %q", c.typ, c.in, got.ToString(), err, c.out)
+		}
+	}
+	for _, c := range []struct {
+		typ querypb.Type
+		in  string
+	}{{sqltypes.Enum, "4"}, {sqltypes.Set, "8"}} {
+		if _, err := labelValue(&querypb.Field{Type: c.typ}, sqltypes.NewUint64(mustUint(t, c.in)), labels); err == nil {
+			t.Errorf("%s %s beyond the labels: no error", c.typ, c.in)
+		}
+	}
+}
+
+func mustUint(t *testing.T, s string) uint64 {
+	t.Helper()
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

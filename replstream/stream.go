@@ -51,6 +51,11 @@ type Table struct {
 	// server with lower_case_table_names=0 tells t and T apart;
 	// otherwise they match in any case.
 	CaseSensitive bool
+	// Labels are the labels of the ENUM and SET columns (nil for the
+	// others), by column: the binary log holds an ENUM's index and a
+	// SET's bit mask, which are delivered as the labels a SELECT shows.
+	// An ENUM or SET column without them fails the row.
+	Labels [][]string
 }
 
 // is says whether the TABLE_MAP of db.name is t's.
