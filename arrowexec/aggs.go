@@ -516,8 +516,8 @@ func (a *minmaxAcc) result(g int) sqltypes.Value {
 	case mmBinary:
 		v = sqltypes.MakeTrusted(sqltypes.VarBinary, clone(a.b[g]))
 	}
-	if a.retype != 0 {
-		v = sqltypes.MakeTrusted(a.retype, v.Raw())
+	if a.retype != 0 && !v.IsNull() {
+		v = retyped(a.retype, v)
 	}
 	return v
 }

@@ -308,7 +308,7 @@ func (h *HashAgg) rerank(g int32, rank int, rec arrow.RecordBatch, r int) {
 	for i := range h.keys {
 		v := fieldValue(rec.Column(i), rec.Schema().Field(i), r)
 		if t := h.keys[i].retype; t != 0 && !v.IsNull() {
-			v = sqltypes.MakeTrusted(t, v.Raw())
+			v = retyped(t, v)
 		}
 		h.used += int64(v.Len() - vals[i].Len())
 		vals[i] = v
@@ -327,7 +327,7 @@ func (h *HashAgg) newGroup(key string, rec arrow.RecordBatch, r int) error {
 	for i := range h.keys {
 		v := fieldValue(rec.Column(i), rec.Schema().Field(i), r)
 		if t := h.keys[i].retype; t != 0 && !v.IsNull() {
-			v = sqltypes.MakeTrusted(t, v.Raw())
+			v = retyped(t, v)
 		}
 		h.keyVals = append(h.keyVals, v)
 		cost += valueOverhead + int64(v.Len())

@@ -1,6 +1,7 @@
 package arrowexec
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -106,7 +107,7 @@ func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
 				v, arena = valueInto(arena, col, r)
 			}
 			if retype[c] != 0 && !v.IsNull() {
-				v = sqltypes.MakeTrusted(retype[c], v.Raw())
+				v = retyped(retype[c], v)
 			}
 			rows[r][c] = v
 		}
@@ -190,6 +191,19 @@ func metaType(f arrow.Field) querypb.Type {
 		return sqltypes.Timestamp
 	}
 	return 0
+}
+
+// retyped gives v, a non-NULL value of a field's Arrow carrier, the type
+// the field's metadata asks for (metaType), written as MariaDB writes
+// it: YEAR 0 is 0000.
+func retyped(t querypb.Type, v sqltypes.Value) sqltypes.Value {
+	if t == sqltypes.Year && len(v.Raw()) < 4 {
+		n, err := v.ToInt64()
+		if err == nil {
+			return sqltypes.MakeTrusted(t, fmt.Appendf(nil, "%04d", n))
+		}
+	}
+	return sqltypes.MakeTrusted(t, v.Raw())
 }
 
 func clone(b []byte) []byte { return append([]byte(nil), b...) }

@@ -224,8 +224,14 @@ func (p *Pin) loaded(st *state) {
 func (p *Pin) run(ctx context.Context, st *state) {
 	defer close(p.done)
 	pubDone := make(chan struct{})
-	go func() { defer close(pubDone); p.publisher(ctx) }()
-	defer func() { <-pubDone }()
+	pctx, pcancel := context.WithCancel(ctx)
+	go func() { defer close(pubDone); p.publisher(pctx) }()
+	defer func() {
+		// A pin that stops by itself ends its publisher too: Done
+		// closes only then.
+		pcancel()
+		<-pubDone
+	}()
 	wait := time.Second
 	for {
 		err := p.follow(ctx, st)
@@ -270,6 +276,14 @@ func (p *Pin) run(ctx context.Context, st *state) {
 				}
 				wait = time.Second
 				break
+			}
+			var nl *ErrNotLive
+			if errors.As(err, &nl) {
+				// The table changed into one a live pin cannot follow
+				// (a latin1 column added, …): stop rather than keep
+				// answering with the rows before.
+				p.setState("stopped: " + err.Error())
+				return
 			}
 			why = "reload failed: " + err.Error()
 			select {
@@ -435,7 +449,9 @@ func (p *Pin) publisher(ctx context.Context) {
 			case p.dirty <- struct{}{}:
 			default:
 			}
-		} else if err == nil && p.st == st { // a reload may have replaced st meanwhile
+		} else if err != nil {
+			err = errors.New(unpinnable(err))
+		} else if p.st == st { // a reload may have replaced st meanwhile
 			t.LoadTook = time.Since(last)
 			t.Position = d.pos
 			if err = p.cfg.Publish(t); err == nil {
@@ -448,6 +464,16 @@ func (p *Pin) publisher(ctx context.Context) {
 		}
 		p.mu.Unlock()
 	}
+}
+
+// unpinnable says why a version could not be built, naming a zero date
+// as such.
+func unpinnable(err error) string {
+	msg := err.Error()
+	if strings.Contains(msg, "parsing time") && (strings.Contains(msg, "out of range") || strings.Contains(msg, `"0000-`)) {
+		msg += " (a zero or partial date such as 0000-00-00 or 2024-00-00 has no value in a pin)"
+	}
+	return msg
 }
 
 // load reads the pin at a known position on the first replica that can.
@@ -471,7 +497,9 @@ func (p *Pin) load(ctx context.Context) (*state, *pinned.Table, error) {
 			d, _ := st.snapshot()
 			t, err := st.next(memory.NewGoAllocator(), p.spec, d)
 			if err != nil {
-				return nil, nil, err
+				// A value a pin has no representation for (a zero
+				// date): the table cannot be pinned as it is.
+				return nil, nil, &ErrNotLive{"its rows cannot be pinned: " + unpinnable(err)}
 			}
 			t.LoadTook, t.Position = time.Since(start), st.pos
 			return st, t, nil

@@ -196,10 +196,10 @@ func TestLivePin(t *testing.T) {
 
 func TestNotLive(t *testing.T) {
 	c := dial(t)
-	exec(t, c, "CREATE DATABASE IF NOT EXISTS lp", "DROP TABLE IF EXISTS lp.nopk, lp.en",
-		"CREATE TABLE lp.nopk (a INT)", "CREATE TABLE lp.en (id INT PRIMARY KEY, e ENUM('a','b'))")
+	exec(t, c, "CREATE DATABASE IF NOT EXISTS lp", "DROP TABLE IF EXISTS lp.nopk, lp.en, lp.l1",
+		"CREATE TABLE lp.nopk (a INT)", "CREATE TABLE lp.l1 (id INT PRIMARY KEY, e VARCHAR(5) CHARACTER SET latin1)")
 	env, _ := evalexpr.NewEnv("")
-	for _, tbl := range []string{"nopk", "en"} {
+	for _, tbl := range []string{"nopk", "l1"} {
 		_, _, err := Start(context.Background(), Spec{DB: "lp", Name: tbl, SrcDB: "lp", SrcTable: tbl, Whole: true},
 			Config{Addrs: []string{testAddr}, User: "root", Env: env, Publish: func(*pinned.Table) error { return nil }})
 		var nl *ErrNotLive

@@ -33,6 +33,7 @@ type state struct {
 	// selectCols are the key then the pin's columns: what the load reads.
 	selectCols []string
 	where      *evalexpr.Expr // over the table's row; nil: every row
+	bitCols    []int          // BIT columns, read by the WHERE as integers (whereRow)
 	ev         *evalexpr.Evaluator
 	mentions   *regexp.Regexp // a statement naming the table
 
@@ -86,14 +87,14 @@ type ReloadError struct {
 
 func (e *ReloadError) Error() string { return e.Reason }
 
-var unsupportedType = map[string]bool{"enum": true, "set": true, "geometry": true, "point": true, "linestring": true,
+var unsupportedType = map[string]bool{"geometry": true, "point": true, "linestring": true,
 	"polygon": true, "multipoint": true, "multilinestring": true, "multipolygon": true, "geometrycollection": true}
 
 // prepare reads the table's columns and key and compiles the WHERE.
 func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *time.Location, locErr error) error {
 	src := sqlparse.QuoteID(spec.SrcDB) + "." + sqlparse.QuoteID(spec.SrcTable)
 	where := " WHERE TABLE_SCHEMA = " + sqlparse.QuoteString([]byte(spec.SrcDB)) + " AND TABLE_NAME = " + sqlparse.QuoteString([]byte(spec.SrcTable))
-	cols, err := conn.ExecuteFetch("SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_SET_NAME, EXTRA FROM information_schema.COLUMNS"+where+" ORDER BY ORDINAL_POSITION", 10000, false)
+	cols, err := conn.ExecuteFetch("SELECT COLUMN_NAME, DATA_TYPE, CHARACTER_SET_NAME, EXTRA, COLUMN_TYPE FROM information_schema.COLUMNS"+where+" ORDER BY ORDINAL_POSITION", 10000, false)
 	if err != nil {
 		return err
 	}
@@ -101,10 +102,25 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 		return &ErrNotLive{fmt.Sprintf("%s is not a table on the replica", src)}
 	}
 	var names []string
+	labels := make([][]string, len(cols.Rows))
 	hasTimestamp := false
-	for _, r := range cols.Rows {
+	for i, r := range cols.Rows {
 		name, typ, cs, extra := r[0].ToString(), strings.ToLower(r[1].ToString()), strings.ToLower(r[2].ToString()), strings.ToLower(r[3].ToString())
 		names = append(names, name)
+		if typ == "enum" || typ == "set" {
+			// The binary log holds an ENUM's index and a SET's bit
+			// mask: the row changes are shown by the labels.
+			var ok bool
+			if labels[i], ok = enumLabels(r[4].ToString()); !ok {
+				return &ErrNotLive{fmt.Sprintf("column %s is %s, whose labels could not be read", name, r[4].ToString())}
+			}
+			switch {
+			case spec.Agg != nil && slices.ContainsFunc(spec.Columns, func(c string) bool { return strings.EqualFold(c, name) }):
+				return &ErrNotLive{fmt.Sprintf("column %s is %s: an aggregated live pin groups and compares text, MariaDB an %s by its index", name, strings.ToUpper(typ), strings.ToUpper(typ))}
+			case spec.Where != "" && mentions(spec.Where, name):
+				return &ErrNotLive{fmt.Sprintf("its WHERE reads the %s column %s, which MariaDB compares by its index or as text depending on the other side; filter it in the queries over the pin", strings.ToUpper(typ), name)}
+			}
+		}
 		switch {
 		case unsupportedType[typ]:
 			return &ErrNotLive{fmt.Sprintf("column %s is %s, which the binary log holds as a number or a geometry blob", name, strings.ToUpper(typ))}
@@ -112,11 +128,27 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 			return &ErrNotLive{fmt.Sprintf("column %s is in character set %s; the binary log holds its bytes unconverted, so only utf8mb4, utf8mb3 and ascii text can be followed", name, cs)}
 		case strings.Contains(extra, "virtual") || strings.Contains(extra, "generated") || strings.Contains(extra, "persistent") || strings.Contains(extra, "stored"):
 			return &ErrNotLive{fmt.Sprintf("column %s is generated (%s)", name, extra)}
+		case strings.Contains(extra, "invisible"):
+			return &ErrNotLive{fmt.Sprintf("column %s is INVISIBLE: the binary log holds it, SELECT * does not", name)}
 		}
 		hasTimestamp = hasTimestamp || typ == "timestamp"
 	}
 	if hasTimestamp && locErr != nil {
 		return locErr
+	}
+	// InnoDB applies a foreign key's cascade on each server itself: the
+	// rows it changes are not in the binary log.
+	fks, err := conn.ExecuteFetch("SELECT CONSTRAINT_NAME, DELETE_RULE, UPDATE_RULE FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = "+
+		sqlparse.QuoteString([]byte(spec.SrcDB))+" AND TABLE_NAME = "+sqlparse.QuoteString([]byte(spec.SrcTable)), 1000, false)
+	if err != nil {
+		return err
+	}
+	for _, r := range fks.Rows {
+		for i, on := range []string{"DELETE", "UPDATE"} {
+			if rule := strings.ToUpper(r[1+i].ToString()); rule != "RESTRICT" && rule != "NO ACTION" {
+				return &ErrNotLive{fmt.Sprintf("its foreign key %s is ON %s %s: the rows a cascade changes are not in the binary log", r[0].ToString(), on, rule)}
+			}
+		}
 	}
 	keys, err := conn.ExecuteFetch("SELECT COLUMN_NAME FROM information_schema.STATISTICS"+where+" AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX", 100, false)
 	if err != nil {
@@ -157,15 +189,117 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 	if st.collations, err = ownCollations(conn, src, r.Fields); err != nil {
 		return err
 	}
-	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc}
+	lower, err := conn.ExecuteFetch("SELECT @@lower_case_table_names", 1, false)
+	if err != nil {
+		return err
+	}
+	if len(lower.Rows) != 1 {
+		return fmt.Errorf("SELECT @@lower_case_table_names: %d rows", len(lower.Rows))
+	}
+	// With lower_case_table_names=0, t and T are two tables: the pin
+	// follows its own (spelled as the server spells it) and not the other.
+	st.table = &replstream.Table{DB: spec.SrcDB, Name: spec.SrcTable, Columns: r.Fields, Loc: loc,
+		CaseSensitive: lower.Rows[0][0].ToString() == "0", Labels: labels}
+	if st.table.CaseSensitive {
+		if st.table.DB, st.table.Name, err = serverName(conn, spec); err != nil {
+			return err
+		}
+	}
 	if spec.Where != "" {
-		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, r.Fields)); err != nil {
+		wfields := make([]*querypb.Field, len(r.Fields))
+		for i, f := range r.Fields {
+			wfields[i] = f
+			switch f.Type {
+			case sqltypes.Bit:
+				c := f.CloneVT()
+				c.Type, c.Charset, c.Flags = sqltypes.Uint64, 63, f.Flags|uint32(querypb.MySqlFlag_UNSIGNED_FLAG)
+				wfields[i] = c
+				st.bitCols = append(st.bitCols, i)
+			case sqltypes.Time:
+				// vitess' evaluator compares a TIME with a string as
+				// text ('10:00:00.000' = '10:00:00' is false).
+				if mentions(spec.Where, names[i]) {
+					return &ErrNotLive{fmt.Sprintf("its WHERE reads the TIME column %s, which changed rows could not be compared as MariaDB compares it; filter it in the queries over the pin", names[i])}
+				}
+			}
+		}
+		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, wfields)); err != nil {
 			return &ErrNotLive{"the WHERE cannot be evaluated on row changes: " + err.Error()}
 		}
 		st.ev = env.NewEvaluator()
 	}
 	st.mentions = regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(spec.SrcTable) + `($|[^0-9a-z_$])`)
 	return nil
+}
+
+// enumLabels reads the labels of an ENUM or SET column from its
+// COLUMN_TYPE, as in enum('a','b') (a quote inside a label is doubled).
+func enumLabels(colType string) ([]string, bool) {
+	lower := strings.ToLower(colType)
+	var rest string
+	switch {
+	case strings.HasPrefix(lower, "enum(") && strings.HasSuffix(lower, ")"):
+		rest = colType[len("enum(") : len(colType)-1]
+	case strings.HasPrefix(lower, "set(") && strings.HasSuffix(lower, ")"):
+		rest = colType[len("set(") : len(colType)-1]
+	default:
+		return nil, false
+	}
+	var out []string
+	for rest != "" {
+		if rest[0] != '\'' {
+			return nil, false
+		}
+		var b strings.Builder
+		i := 1
+		for {
+			if i >= len(rest) {
+				return nil, false
+			}
+			if rest[i] == '\'' {
+				if i+1 < len(rest) && rest[i+1] == '\'' {
+					b.WriteByte('\'')
+					i += 2
+					continue
+				}
+				break
+			}
+			if rest[i] == '\\' {
+				return nil, false // escapes whose reading is not certain: refuse
+			}
+			b.WriteByte(rest[i])
+			i++
+		}
+		out = append(out, b.String())
+		rest = rest[i+1:]
+		if rest != "" {
+			if rest[0] != ',' {
+				return nil, false
+			}
+			rest = rest[1:]
+		}
+	}
+	return out, len(out) > 0
+}
+
+// serverName is the table's database and name as the server spells
+// them (what its TABLE_MAP events say).
+func serverName(conn *mysql.Conn, spec Spec) (db, name string, err error) {
+	r, err := conn.ExecuteFetch("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = "+
+		sqlparse.QuoteString([]byte(spec.SrcDB))+" AND TABLE_NAME = "+sqlparse.QuoteString([]byte(spec.SrcTable)), 10, false)
+	if err != nil {
+		return "", "", err
+	}
+	if len(r.Rows) != 1 {
+		return "", "", &ErrNotLive{fmt.Sprintf("%s.%s names %d tables on the replica", spec.SrcDB, spec.SrcTable, len(r.Rows))}
+	}
+	return r.Rows[0][0].ToString(), r.Rows[0][1].ToString(), nil
+}
+
+// mentions says whether the SQL text where names the column (a name in
+// a string literal counts too: a refusal then is the safe side).
+func mentions(where, col string) bool {
+	return regexp.MustCompile(`(?i)(^|[^0-9a-z_$])` + regexp.QuoteMeta(col) + `($|[^0-9a-z_$])`).MatchString(where)
 }
 
 // ownCollations reads each column's own collation: a converted result
@@ -201,7 +335,9 @@ func ownCollations(conn *mysql.Conn, src string, fields []*querypb.Field) (map[s
 	return out, nil
 }
 
-// keyOf encodes a primary key's values.
+// keyOf encodes a primary key's values. A FLOAT or DOUBLE is encoded as
+// its number: the snapshot's text (MariaDB's, "1e20") and the binary
+// log's (Go's, "1e+20") of one value differ.
 func keyOf(vals []sqltypes.Value) string {
 	var b []byte
 	for _, v := range vals {
@@ -209,9 +345,17 @@ func keyOf(vals []sqltypes.Value) string {
 			b = append(b, 'N')
 			continue
 		}
-		b = strconv.AppendInt(b, int64(len(v.Raw())), 10)
+		raw := v.Raw()
+		v = replstream.ShowFloat(v) // a FLOAT key as the snapshot reads it
+		if v.Type() == sqltypes.Float32 || v.Type() == sqltypes.Float64 {
+			raw = v.Raw()
+			if x, err := strconv.ParseFloat(string(raw), 64); err == nil {
+				raw = strconv.AppendFloat(nil, x, 'g', -1, 64)
+			}
+		}
+		b = strconv.AppendInt(b, int64(len(raw)), 10)
 		b = append(b, ':')
-		b = append(b, v.Raw()...)
+		b = append(b, raw...)
 	}
 	return string(b)
 }
@@ -285,7 +429,7 @@ func (st *state) remove(k string) {
 func (st *state) upsert(row []sqltypes.Value) error {
 	k := st.key(row)
 	if st.where != nil {
-		ok, err := st.ev.True(st.where, row)
+		ok, err := st.ev.True(st.where, st.whereRow(row))
 		if err != nil {
 			return &ReloadError{Reason: "evaluating the WHERE on a changed row: " + err.Error()}
 		}
@@ -303,13 +447,35 @@ func (st *state) upsert(row []sqltypes.Value) error {
 
 // pinRow is the pin's columns of a table row, followed by the key's
 // values (kept for compaction; live() drops them).
+// FLOAT values are shown as a SELECT shows them (the WHERE read their
+// exact values).
 func (st *state) pinRow(row []sqltypes.Value) []sqltypes.Value {
 	out := make([]sqltypes.Value, 0, len(st.projIdx)+len(st.keyIdx))
 	for _, i := range st.projIdx {
-		out = append(out, row[i])
+		out = append(out, replstream.ShowFloat(row[i]))
 	}
 	for _, i := range st.keyIdx {
-		out = append(out, row[i])
+		out = append(out, replstream.ShowFloat(row[i]))
+	}
+	return out
+}
+
+// whereRow is row as the WHERE reads it: BIT values as the unsigned
+// integers MariaDB compares (the evaluator compares BIT bytes as a
+// string), see prepare.
+func (st *state) whereRow(row []sqltypes.Value) []sqltypes.Value {
+	if len(st.bitCols) == 0 {
+		return row
+	}
+	out := slices.Clone(row)
+	for _, i := range st.bitCols {
+		if v := out[i]; !v.IsNull() {
+			var n uint64
+			for _, b := range v.Raw() {
+				n = n<<8 | uint64(b)
+			}
+			out[i] = sqltypes.NewUint64(n)
+		}
 	}
 	return out
 }
@@ -330,6 +496,13 @@ func (st *state) apply(tx *replstream.Tx) (int, error) {
 		case (word == "DROP" || word == "ALTER") && strings.Contains(strings.ToLower(sql), strings.ToLower(st.table.DB)):
 			return 0, &ReloadError{Reason: fmt.Sprintf("DDL at %s: %.120s", tx.GTID, sql), DDL: tx.GTID}
 		}
+	}
+	if tx.Reread != "" && !st.reloadedFor[tx.GTID] {
+		// Changes the stream could not deliver as committed (an XA
+		// COMMIT, a rollback in the log): the pin reads them by
+		// reloading (a snapshot before the transaction's position
+		// brings it again, see reloadedFor).
+		return 0, &ReloadError{Reason: fmt.Sprintf("at %s %.160s; the pin reads the table afresh", tx.GTID, tx.Reread), DDL: tx.GTID}
 	}
 	n := 0
 	for _, c := range tx.Changes {

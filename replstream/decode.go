@@ -29,6 +29,68 @@ type decoder struct {
 	cur    *Tx // the open transaction
 	gtid   replication.GTID
 	inTx   bool
+	// XA: xaID is the open transaction's XA id (from its XA END);
+	// xaSeen holds the ids whose XA PREPARE this connection read,
+	// xaTouched those whose prepared rows changed a followed table.
+	xaID              string
+	xaSeen, xaTouched map[string]bool
+}
+
+// eXAPrepare is MariaDB's XA_PREPARE_LOG_EVENT, which ends the group of
+// an XA PREPARE (vitess does not name it).
+const eXAPrepare = 38
+
+// xaPrepared ends an XA PREPARE's group: its rows are not committed yet
+// and are not delivered (an XA COMMIT later says so, see xaVerb); the
+// position moves past it.
+func (d *decoder) xaPrepared() *Tx {
+	if d.cur == nil {
+		return nil
+	}
+	if d.xaSeen == nil {
+		d.xaSeen, d.xaTouched = map[string]bool{}, map[string]bool{}
+	}
+	d.xaSeen[d.xaID] = true
+	d.xaTouched[d.xaID] = len(d.cur.Changes) > 0
+	d.cur.Changes, d.cur.Queries = nil, nil
+	return d.commit()
+}
+
+// xaVerb handles an XA statement of the log; done is false for other
+// statements.
+func (d *decoder) xaVerb(sql string) (tx *Tx, done bool) {
+	up := strings.ToUpper(sql)
+	verb, xid, ok := strings.Cut(strings.TrimPrefix(up, "XA "), " ")
+	if !strings.HasPrefix(up, "XA ") || !ok {
+		return nil, false
+	}
+	xid = strings.TrimSpace(xid)
+	switch verb {
+	case "START", "BEGIN":
+		// MariaDB logs no XA START (the GTID event holds the id) but
+		// logs XA END.
+		return nil, true
+	case "END":
+		d.xaID = strings.TrimSuffix(xid, " SUSPEND")
+		return nil, true
+	case "PREPARE":
+		return d.xaPrepared(), true
+	case "COMMIT":
+		if strings.HasSuffix(xid, " ONE PHASE") {
+			return d.commit(), true // its rows are in this group
+		}
+		if d.cur != nil && (!d.xaSeen[xid] || d.xaTouched[xid]) {
+			d.cur.Changes = nil
+			d.cur.Reread = "an XA transaction's rows are logged with its XA PREPARE: " + sql
+		}
+		return d.commit(), true
+	case "ROLLBACK":
+		if d.cur != nil {
+			d.cur.Changes = nil
+		}
+		return d.commit(), true
+	}
+	return nil, false
 }
 
 // event consumes one event; it returns a transaction when ev completed
@@ -76,8 +138,28 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 		case "COMMIT":
 			return d.commit(), false, nil
 		case "ROLLBACK":
+			// A transaction is logged with ROLLBACK only when it changed
+			// a non-transactional table, whose changes stay: when it
+			// changed a followed table, the consumer reads it afresh.
+			if d.cur != nil && len(d.cur.Changes) > 0 {
+				d.cur.Changes = nil
+				d.cur.Reread = "a transaction that changed the table rolled back in the binary log (it changed a non-transactional table, whose changes stay)"
+				return d.commit(), false, nil
+			}
 			d.cur, d.inTx = nil, false
 			return nil, false, nil
+		}
+		if up := strings.ToUpper(strings.TrimSpace(q.SQL)); strings.HasPrefix(up, "ROLLBACK TO ") || strings.HasPrefix(up, "SAVEPOINT ") {
+			// Logged only in a transaction that changed a
+			// non-transactional table; the rows before ROLLBACK TO are
+			// in the log.
+			if d.cur != nil && strings.HasPrefix(up, "ROLLBACK TO ") && len(d.cur.Changes) > 0 {
+				d.cur.Reread = "a transaction rolled back to a savepoint after changing the table (" + q.SQL + ")"
+			}
+			return nil, false, nil
+		}
+		if tx, ok := d.xaVerb(strings.TrimSpace(q.SQL)); ok {
+			return tx, false, nil
 		}
 		if d.cur == nil {
 			return nil, false, nil // outside any GTID transaction: nothing to deliver
@@ -88,6 +170,8 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 		}
 	case ev.IsXID():
 		return d.commit(), false, nil
+	case len(ev.Bytes()) > 4 && ev.Bytes()[4] == eXAPrepare: // the type byte of the header
+		return d.xaPrepared(), false, nil
 	case ev.IsTableMap():
 		tm, err := ev.TableMap(f)
 		if err != nil {
@@ -95,7 +179,7 @@ func (d *decoder) event(ev mysql.BinlogEvent) (tx *Tx, heartbeat bool, err error
 		}
 		m := &mapped{tm: tm}
 		for _, t := range d.cfg.Tables {
-			if strings.EqualFold(t.DB, tm.Database) && strings.EqualFold(t.Name, tm.Name) {
+			if t.is(tm.Database, tm.Name) {
 				m.t = t
 				if len(tm.Types) != len(t.Columns) {
 					return nil, false, &SchemaError{Table: t.DB + "." + t.Name,
@@ -182,6 +266,16 @@ func decodeRow(t *Table, tm *mysql.TableMap, cols, nulls mysql.Bitmap, data []by
 			return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, t.Columns[c].Name, err)
 		}
 		pos += l
+		if f := t.Columns[c]; f.Type == sqltypes.Enum || f.Type == sqltypes.Set {
+			var labels []string
+			if c < len(t.Labels) {
+				labels = t.Labels[c]
+			}
+			if vals[c], err = labelValue(f, v, labels); err != nil {
+				return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, f.Name, err)
+			}
+			continue
+		}
 		if vals[c], err = textValue(t.Columns[c], v, t.Loc); err != nil {
 			return nil, fmt.Errorf("replstream: %s.%s column %s: %w", t.DB, t.Name, t.Columns[c].Name, err)
 		}
@@ -189,20 +283,79 @@ func decodeRow(t *Table, tm *mysql.TableMap, cols, nulls mysql.Bitmap, data []by
 	return vals, nil
 }
 
+// labelValue is an ENUM's index or a SET's bit mask as the labels a
+// SELECT shows: the empty string for the index 0 (an invalid value), a SET's labels
+// in their definition order, joined by commas.
+func labelValue(f *querypb.Field, v sqltypes.Value, labels []string) (sqltypes.Value, error) {
+	if len(labels) == 0 {
+		return sqltypes.NULL, fmt.Errorf("no labels for the %s column", f.Type)
+	}
+	n, err := strconv.ParseUint(v.ToString(), 10, 64)
+	if err != nil {
+		return sqltypes.NULL, err
+	}
+	if f.Type == sqltypes.Enum {
+		if n > uint64(len(labels)) {
+			return sqltypes.NULL, fmt.Errorf("ENUM index %d of %d labels", n, len(labels))
+		}
+		if n == 0 {
+			return sqltypes.MakeTrusted(f.Type, []byte{}), nil
+		}
+		return sqltypes.MakeTrusted(f.Type, []byte(labels[n-1])), nil
+	}
+	var out []string
+	for i, l := range labels {
+		if i < 64 && n&(1<<i) != 0 {
+			out = append(out, l)
+			n &^= 1 << i
+		}
+	}
+	if n != 0 {
+		return sqltypes.NULL, fmt.Errorf("SET bits %#x beyond its %d labels", n, len(labels))
+	}
+	return sqltypes.MakeTrusted(f.Type, []byte(strings.Join(out, ","))), nil
+}
+
+// ShowFloat returns a FLOAT value of a row change as a SELECT shows it:
+// rounded to 6 significant digits (equal as a number, not always in
+// the same notation). Other values are returned as they are.
+func ShowFloat(v sqltypes.Value) sqltypes.Value {
+	if v.Type() != sqltypes.Float32 {
+		return v
+	}
+	x, err := strconv.ParseFloat(v.ToString(), 64)
+	if err != nil {
+		return v
+	}
+	return sqltypes.MakeTrusted(v.Type(), strconv.AppendFloat(nil, x, 'g', 6, 32))
+}
+
 // textValue retypes a decoded value as the column's field and writes it
-// as the text protocol does: FLOAT rounded to 6 significant digits, TIMESTAMP in
-// the session's time zone. The bytes are copied out of the event.
+// as the text protocol does (a FLOAT exactly, see ShowFloat), TIMESTAMP in
+// the session's time zone, BINARY(n) padded with zero bytes to n. The bytes are copied out of the event.
 func textValue(f *querypb.Field, v sqltypes.Value, loc *time.Location) (sqltypes.Value, error) {
 	switch f.Type {
+	case sqltypes.Binary:
+		// The binary log holds BINARY(n) without its trailing zero
+		// bytes (vitess pads only when told the column's SQL type); a
+		// SELECT shows all n.
+		b := append([]byte(nil), v.Raw()...)
+		if n := int(f.ColumnLength); len(b) < n && n <= 255 {
+			b = append(b, make([]byte, n-len(b))...)
+		}
+		return sqltypes.MakeTrusted(f.Type, b), nil
 	case sqltypes.Float32, sqltypes.Float64:
-		// Equal as numbers to what a SELECT shows (MariaDB prints FLOAT
-		// to 6 significant digits), not always in the same notation.
-		x, err := strconv.ParseFloat(v.ToString(), 64)
+		// A DOUBLE equal as a number to what a SELECT shows, not always
+		// in the same notation. A FLOAT is the double its float holds
+		// (0.10000000149011612 for 0.1), which is what MariaDB compares
+		// in a WHERE; a SELECT shows it to 6 significant digits (ShowFloat).
+		bits := 64
+		if f.Type == sqltypes.Float32 {
+			bits = 32
+		}
+		x, err := strconv.ParseFloat(v.ToString(), bits)
 		if err != nil {
 			return sqltypes.NULL, err
-		}
-		if f.Type == sqltypes.Float32 {
-			return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'g', 6, 32)), nil
 		}
 		return sqltypes.MakeTrusted(f.Type, strconv.AppendFloat(nil, x, 'g', -1, 64)), nil
 	case sqltypes.Timestamp:

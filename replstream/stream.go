@@ -47,6 +47,23 @@ type Table struct {
 	// Loc is the server session's time zone: the binary log holds
 	// TIMESTAMP values as UTC seconds, a SELECT shows them in it. nil: UTC.
 	Loc *time.Location
+	// CaseSensitive matches DB and Name to a TABLE_MAP's exactly, as a
+	// server with lower_case_table_names=0 tells t and T apart;
+	// otherwise they match in any case.
+	CaseSensitive bool
+	// Labels are the labels of the ENUM and SET columns (nil for the
+	// others), by column: the binary log holds an ENUM's index and a
+	// SET's bit mask, which are delivered as the labels a SELECT shows.
+	// An ENUM or SET column without them fails the row.
+	Labels [][]string
+}
+
+// is says whether the TABLE_MAP of db.name is t's.
+func (t *Table) is(db, name string) bool {
+	if t.CaseSensitive {
+		return t.DB == db && t.Name == name
+	}
+	return strings.EqualFold(t.DB, db) && strings.EqualFold(t.Name, name)
 }
 
 // Kind is a row change's kind.
@@ -96,6 +113,15 @@ type Tx struct {
 	Time    time.Time
 	Changes []Change
 	Queries []Query
+	// Reread, when set, says why the transaction's changes of the
+	// followed tables are not (all) delivered and the consumer must read
+	// the tables afresh: the XA COMMIT of a transaction prepared earlier
+	// that changed one (its rows were logged with the PREPARE), or whose
+	// PREPARE this stream did not read; a transaction that rolled back
+	// in the log (what a non-transactional table changed stays) or rolled
+	// back to a savepoint after changing one. A prepared transaction's
+	// rows are never delivered as committed.
+	Reread string
 }
 
 // Batch is what Follow delivers at a time: the transactions read since

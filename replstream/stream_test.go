@@ -82,6 +82,7 @@ func rowText(r []sqltypes.Value) string {
 		case v.IsNull():
 			s = append(s, "NULL")
 		case v.Type() == sqltypes.Float32 || v.Type() == sqltypes.Float64:
+			v = ShowFloat(v) // a FLOAT as a SELECT shows it
 			// Equal as numbers: "1.23457e+08" is MariaDB's "123457000".
 			x, _ := v.ToFloat64()
 			s = append(s, v.Type().String()+":"+strconv.FormatFloat(x, 'g', -1, 64))

@@ -34,6 +34,9 @@ type liveRegistry struct {
 
 type liveEntry struct {
 	pin *livepin.Pin // nil while the first load runs
+	// stopped: the pin stopped by itself and its table was unpinned;
+	// the entry stays for SHOW CACHED TABLES until UNCACHE or CACHE.
+	stopped bool
 }
 
 // PinOptions parses an OPTIONS clause's body: 'key' = 'value', …
@@ -175,6 +178,11 @@ func withWhere(spec livepin.Spec, sel *ast.SelectStmt, notLive func(string) (liv
 	if sub.found {
 		return notLive("its WHERE has a subquery")
 	}
+	var vol volatileFinder
+	sel.Where.Accept(&vol)
+	if vol.what != "" {
+		return notLive("its WHERE reads " + vol.what + ", whose value changes without a row changing (a row's membership is decided when the row changes)")
+	}
 	w, err := sqlparse.Restore(sel.Where)
 	if err != nil {
 		return spec, err
@@ -282,6 +290,38 @@ func (v *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 func (v *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
+// volatileFuncs are the functions whose value depends on the time, the
+// session or chance rather than on the row.
+var volatileFuncs = map[string]bool{"now": true, "current_timestamp": true, "localtime": true, "localtimestamp": true,
+	"sysdate": true, "curdate": true, "current_date": true, "curtime": true, "current_time": true, "utc_date": true,
+	"utc_time": true, "utc_timestamp": true, "rand": true, "uuid": true, "uuid_short": true, "sys_guid": true,
+	"connection_id": true, "user": true, "current_user": true, "session_user": true, "system_user": true,
+	"current_role": true, "database": true, "schema": true, "last_insert_id": true, "found_rows": true,
+	"row_count": true, "sleep": true, "get_lock": true, "is_free_lock": true, "is_used_lock": true,
+	"release_lock": true, "benchmark": true, "nextval": true, "lastval": true, "setval": true}
+
+// volatileFinder finds a volatile function (or UNIX_TIMESTAMP() without
+// an argument) or a variable in an expression.
+type volatileFinder struct{ what string }
+
+func (v *volatileFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch e := n.(type) {
+	case *ast.FuncCallExpr:
+		if volatileFuncs[e.FnName.L] || (e.FnName.L == "unix_timestamp" && len(e.Args) == 0) {
+			v.what = strings.ToUpper(e.FnName.O) + "()"
+			return n, true
+		}
+	case *ast.VariableExpr:
+		v.what = "the variable @" + e.Name
+		if e.IsSystem {
+			v.what = "the variable @@" + e.Name
+		}
+		return n, true
+	}
+	return n, false
+}
+func (v *volatileFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
 type subqueryFinder struct{ found bool }
 
 func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
@@ -363,6 +403,18 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	go func() {
 		defer s.wg.Done()
 		<-p.Done()
+		s.live.mu.Lock()
+		defer s.live.mu.Unlock()
+		if s.live.pins[key] == e && s.ctx.Err() == nil {
+			// The pin stopped by itself (a value it cannot hold, a
+			// reload it cannot make): its last version would answer
+			// with rows that no longer are the table's. Statements go
+			// to the replicas (or fail, for a pinned query result);
+			// SHOW CACHED TABLES keeps showing why.
+			s.pins.Delete(spec.DB, spec.Name)
+			e.stopped = true
+			s.log.Warn("live pin stopped; unpinned", "table", key, "state", p.Status().State)
+		}
 	}()
 	s.log.Info("live pin following", "table", key, "rows", t.Rows, "position", p.Status().Position, "replica", p.Status().Replica)
 	return t, nil
@@ -396,16 +448,31 @@ func (s *Store) stopLive(db, name string, drop bool) (found bool) {
 	var p *livepin.Pin
 	if e := s.live.pins[key]; e != nil {
 		p = e.pin
+		found = e.stopped // unpinned already, but shown
 	}
 	delete(s.live.pins, key)
 	if drop {
-		found = s.pins.Delete(db, name)
+		found = s.pins.Delete(db, name) || found
 	}
 	s.live.mu.Unlock()
 	if p != nil {
 		p.Stop()
 	}
 	return found
+}
+
+// stoppedLive returns the live pins that stopped by themselves (and were
+// unpinned), with their status, for SHOW CACHED TABLES.
+func (s *Store) stoppedLive() map[string]*livepin.Pin {
+	s.live.mu.Lock()
+	defer s.live.mu.Unlock()
+	out := map[string]*livepin.Pin{}
+	for key, e := range s.live.pins {
+		if e.stopped && e.pin != nil {
+			out[key] = e.pin
+		}
+	}
+	return out
 }
 
 // liveStatus is the status of the live pin db.name; ok is false for a

@@ -19,6 +19,7 @@ import (
 	"log/slog"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -460,6 +461,34 @@ func (s *Store) ShowCached(callback func(*sqltypes.Result) error) error {
 			*row = append(*row, sqltypes.NewVarChar("manual"), sqltypes.NULL, sqltypes.NULL, sqltypes.NULL, sqltypes.NULL, sqltypes.NULL,
 				sqltypes.NewVarChar(t.Loaded.UTC().Format(time.RFC3339)))
 		}
+	}
+	stopped := s.stoppedLive()
+	keys := make([]string, 0, len(stopped))
+	for k := range stopped {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		// A live pin that stopped by itself holds no rows any more (it
+		// was unpinned); its row says why until UNCACHE or CACHE TABLE.
+		st, spec := stopped[k].Status(), stopped[k].Spec()
+		kind := "query"
+		if spec.Whole {
+			kind = "table"
+		}
+		db, name, _ := strings.Cut(k, ".")
+		state := st.State
+		if st.LastReload != "" {
+			state += fmt.Sprintf("; %d loads, the last because: %s", st.Loads, st.LastReload)
+		}
+		row := []sqltypes.Value{sqltypes.NewVarChar(db), sqltypes.NewVarChar(name), sqltypes.NewVarChar(kind),
+			sqltypes.NewInt64(0), sqltypes.NewInt64(0), sqltypes.NewInt64(0), sqltypes.NewVarChar(""), sqltypes.NewVarChar(spec.Source),
+			sqltypes.NULL, sqltypes.NULL, sqltypes.NULL, sqltypes.NewInt64(0), sqltypes.NULL,
+			sqltypes.NewVarChar("full"), sqltypes.NULL, sqltypes.NULL,
+			sqltypes.NewVarChar("live"), sqltypes.NewVarChar(state), sqltypes.NewVarChar(st.Position),
+			sqltypes.NULL, sqltypes.NewInt64(st.Applied), sqltypes.NewVarChar(st.Replica),
+			sqltypes.NewVarChar(st.LastLoad.UTC().Format(time.RFC3339))}
+		res.Rows = append(res.Rows, row)
 	}
 	return callback(res)
 }
