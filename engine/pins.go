@@ -44,6 +44,8 @@ func (p pinSource) Tables() planner.Catalog { return p.e.snap.Load().Tables }
 
 func (p pinSource) ReplicaAddrs() []string { return p.e.rep.Addrs() }
 
+func (p pinSource) RefreshCatalog(ctx context.Context) error { return p.e.RefreshCatalog(ctx) }
+
 // Scan runs source and writes its columns and rows into into as they
 // arrive. sess is the client's session when a client's statement pinned
 // it (its passthrough connection and SETs are used), or the store's own

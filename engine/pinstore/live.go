@@ -362,6 +362,13 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 	// An aggregated pin's columns are those a static pin of its query
 	// has: the engine's own answer for the query (run once per load).
 	describe := func(ctx context.Context) ([]*querypb.Field, error) {
+		// A load after a DDL (the stream's, before the periodic catalog
+		// refresh sees it) must not take the columns of plans cached for
+		// the old schema: an AVG over a DECIMAL(5,0) made DECIMAL(8,2)
+		// kept 4 decimals and read as 15919.4167, not 15919.416667.
+		if err := s.src.RefreshCatalog(ctx); err != nil {
+			s.log.Warn("live pin: catalog refresh before describing", "table", key, "err", err)
+		}
 		var cols fieldsOnly
 		if err := s.src.Scan(ctx, database(spec.DB), spec.DB, spec.Source, &cols); err != nil {
 			return nil, &describeError{err}

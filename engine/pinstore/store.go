@@ -59,6 +59,10 @@ type Source interface {
 	Scan(ctx context.Context, sess Session, db, source string, into Rows) error
 	// Tables is the replicas' catalog now.
 	Tables() planner.Catalog
+	// RefreshCatalog re-reads the replicas' catalog now: a live pin that
+	// reloads after a DDL describes its query over the new schema, not
+	// over plans and column definitions cached for the old one.
+	RefreshCatalog(ctx context.Context) error
 	// ReplicaAddrs lists the replicas' MySQL addresses, the ones serving
 	// reads now first (a live pin follows the first it can, and fails
 	// over along the list).
