@@ -49,8 +49,10 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	// MariaDB's own error names its own rendering of the expression, and
 	// the server may compute it without failing. With nothing sent yet,
 	// the replica answers instead (evalexpr.RuntimeError).
+	// A fragment that read a zero date, which no Arrow value holds
+	// (sqlerr.ErrZeroDate): the replica answers with the date as it is.
 	var re *evalexpr.RuntimeError
-	if err != nil && !sent && ctx.Err() == nil && errors.As(err, &re) {
+	if err != nil && !sent && ctx.Err() == nil && (errors.As(err, &re) || sqlerr.IsZeroDate(err)) {
 		s.log.Debug("final stage failed; passing the statement through", "err", err)
 		return s.Passthrough(ctx, ss, query, orig)
 	}

@@ -10,6 +10,7 @@
 package sqlerr
 
 import (
+	"strings"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,12 @@ const (
 	// ErrStatementTimeout is MariaDB's max_statement_time error; MySQL's
 	// MAX_EXECUTION_TIME answers ErrQueryTimeout.
 	ErrStatementTimeout = 1969 // ER_STATEMENT_TIMEOUT
+
+	// ErrZeroDate is ER_TRUNCATED_WRONG_VALUE, SQLSTATE 22007, with
+	// ZeroDateMark in its message: a fragment read a zero date
+	// ('0000-00-00', '2024-00-00'), which no Arrow value holds. The
+	// coordinator runs such a statement on a replica (IsZeroDate).
+	ErrZeroDate = 1292
 	// Session and statement errors MySQL gives the same way.
 	ErrTableExists         = 1050 // ER_TABLE_EXISTS_ERROR
 	ErrNoSuchThread        = 1094 // ER_NO_SUCH_THREAD (KILL)
@@ -215,4 +222,13 @@ func isMySQL(err error) bool {
 func PinBehind(pin, replica, floor string, wait fmt.Stringer) *Error {
 	return New(ErrReplicaBehind, "HY000",
 		"Shoal: live pin %s (following replica %s) has not applied GTID position %s (the statement's consistency floor) within %s; not answering from stale data. SHOW CACHED TABLES shows its state and lag", pin, replica, floor, wait)
+}
+
+// ZeroDateMark is in the message of every ErrZeroDate Shoal raises.
+const ZeroDateMark = "holds a zero date"
+
+// IsZeroDate reports whether err is a fragment's zero-date error.
+func IsZeroDate(err error) bool {
+	se, ok := As(err)
+	return ok && se.Num == ErrZeroDate && strings.Contains(se.Message, ZeroDateMark)
 }

@@ -3,6 +3,7 @@ package worker
 import (
 	"database/sql"
 	"fmt"
+	"github.com/shoaldb/shoal/sqlerr"
 	"math"
 	"strconv"
 	"strings"
@@ -32,9 +33,9 @@ import (
 // appended without another parse.
 //
 // Zero dates ('0000-00-00', or a zero month or day) have no Arrow
-// representation; they are returned as NULL and counted, and the fragment
-// logs one warning per column. Known gap, acceptable until the coordinator
-// needs them.
+// representation: the fragment fails with sqlerr.ErrZeroDate, and the
+// coordinator runs the statement on a replica (a pin load fails with that
+// error). Returned as NULL, they were silently wrong answers.
 
 // Field metadata keys.
 const (
@@ -147,7 +148,6 @@ type column struct {
 	scale int32
 	raw   sql.RawBytes // destination for text/binary/decimal/temporal
 	val   any          // destination for integer/floating columns
-	zero  int          // zero dates turned into NULL in this fragment
 
 	i64  *array.Int64Builder
 	u64  *array.Uint64Builder
@@ -351,9 +351,7 @@ func (c *converter) appendRaw(col *column) error {
 	case kindDate:
 		d, err := parseDate(b)
 		if err == errZeroDate {
-			col.zero++
-			col.d32.AppendNull()
-			return nil
+			return zeroDate(col, b)
 		}
 		if err != nil {
 			return err
@@ -362,9 +360,7 @@ func (c *converter) appendRaw(col *column) error {
 	case kindTimestamp:
 		us, err := parseDatetime(b)
 		if err == errZeroDate {
-			col.zero++
-			col.ts.AppendNull()
-			return nil
+			return zeroDate(col, b)
 		}
 		if err != nil {
 			return err
@@ -375,6 +371,13 @@ func (c *converter) appendRaw(col *column) error {
 		c.bytes += len(b)
 	}
 	return nil
+}
+
+// zeroDate is the fragment's error for column col's zero date b.
+func zeroDate(col *column, b []byte) error {
+	return sqlerr.New(sqlerr.ErrZeroDate, "22007",
+		"Incorrect date value: '%s' for column `%s`: the column %s, which Shoal cannot carry in a distributed or pinned answer; such a statement runs on a replica, and a pin must leave the value out (WHERE `%s` > '0000-00-00')",
+		b, col.name, sqlerr.ZeroDateMark, col.name)
 }
 
 // flush returns the pending rows as a record batch (the caller releases it)

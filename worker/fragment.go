@@ -95,13 +95,6 @@ func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch 
 	}
 	conv := newConverter(cts, s.mem, batch)
 	defer conv.Release()
-	defer func() {
-		for i := range conv.cols {
-			if n := conv.cols[i].zero; n > 0 {
-				log.Warn("zero dates returned as NULL", "column", conv.cols[i].name, "count", n)
-			}
-		}
-	}()
 
 	// No deferred Close: on failure the status alone ends the stream.
 	w := flight.NewRecordWriter(stream, s.ipcOptions(conv.schema, codec)...)
