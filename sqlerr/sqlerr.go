@@ -10,11 +10,11 @@
 package sqlerr
 
 import (
-	"strings"
 	"context"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/go-sql-driver/mysql"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
