@@ -609,42 +609,36 @@ func (a *aggPlanner) noteEnumKey(e ast.ExprNode, restored string) {
 // overflow: an integer of at most 32 bits (its product fits BIGINT or
 // BIGINT UNSIGNED), DECIMAL (exact, unbounded), FLOAT or DOUBLE.
 func (a *aggPlanner) squareFits(e ast.ExprNode) bool {
-	switch x := e.(type) {
-	case *ast.ParenthesesExpr:
-		return a.squareFits(x.Expr)
-	case *ast.ColumnNameExpr:
-		for _, s := range a.srcs {
-			if x.Name.Table.O != "" && x.Name.Table.O != s.alias {
-				continue
-			}
-			if col, ok := s.tbl.Column(x.Name.Name.O); ok {
-				switch col.Type {
-				case "tinyint", "smallint", "mediumint", "int", "integer", "decimal", "float", "double":
-					return true
-				}
-				return false
-			}
-		}
+	switch a.columnType(e) {
+	case "tinyint", "smallint", "mediumint", "int", "integer", "decimal", "float", "double":
+		return true
 	}
 	return false
 }
 
 // isEnumColumn reports whether e is an ENUM or SET column.
 func (a *aggPlanner) isEnumColumn(e ast.ExprNode) bool {
+	t := a.columnType(e)
+	return t == "enum" || t == "set"
+}
+
+// columnType is the type (information_schema DATA_TYPE) of the column e
+// names in the statement's sources, "" when e is no column of them.
+func (a *aggPlanner) columnType(e ast.ExprNode) string {
 	switch x := e.(type) {
 	case *ast.ParenthesesExpr:
-		return a.isEnumColumn(x.Expr)
+		return a.columnType(x.Expr)
 	case *ast.ColumnNameExpr:
 		for _, s := range a.srcs {
 			if x.Name.Table.O != "" && x.Name.Table.O != s.alias {
 				continue
 			}
-			if col, ok := s.tbl.Column(x.Name.Name.O); ok && (col.Type == "enum" || col.Type == "set") {
-				return true
+			if col, ok := s.tbl.Column(x.Name.Name.O); ok {
+				return col.Type
 			}
 		}
 	}
-	return false
+	return ""
 }
 
 // mixesEnumKeyAndNumber reports a comparison or arithmetic between an
