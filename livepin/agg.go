@@ -208,6 +208,14 @@ func newAggState(spec *AggSpec, names []string, cols, pk, out []*querypb.Field, 
 			case out[i].Type != sqltypes.Decimal:
 				return nil, &ErrNotLive{fmt.Sprintf("%s is %s in a static pin; kept live are DECIMAL sums and averages", name, out[i].Type)}
 			}
+			// The scale follows the snapshot's own column: a load right
+			// after a DDL (ALTER … MODIFY d DECIMAL(8,2)) may be described
+			// from plans of the old schema, which the catalog has not
+			// re-read yet, and its AVG kept the old 4 decimals.
+			if want := sumScale(o.Func, ao.scale); want >= 0 && want != ao.outScale {
+				ao.outScale = want
+				out[i].Decimals = uint32(want)
+			}
 		case "min", "max":
 			if sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type) {
 				return nil, &ErrNotLive{fmt.Sprintf("%s of text column %s: which of the values its collation calls equal MariaDB shows depends on its plan", name, o.Col)}
@@ -223,6 +231,19 @@ func newAggState(spec *AggSpec, names []string, cols, pk, out []*querypb.Field, 
 		a.outs = append(a.outs, ao)
 	}
 	return a, nil
+}
+
+// sumScale is the decimals MariaDB gives SUM (the argument's) or AVG (4
+// more: div_precision_increment) of a column of the given scale, or -1
+// past DECIMAL's 30.
+func sumScale(fn string, scale int32) int32 {
+	if fn == "avg" {
+		scale += 4
+	}
+	if scale > 30 {
+		return -1
+	}
+	return scale
 }
 
 // comparer orders two non-NULL values of column f as MariaDB does.
