@@ -51,7 +51,7 @@ func TestTypeMatrix(t *testing.T) {
 			shoalExec(t, "CACHE TABLE ontime."+name)
 			t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + name) })
 		}
-		ran, where := 0, 0
+		ran, explained, where := 0, 0, 0
 		for _, col := range typeMatrixCols {
 			for _, shape := range shapes {
 				q := fmt.Sprintf(shape, col, name, typeMatrixLits[col])
@@ -59,9 +59,13 @@ func TestTypeMatrix(t *testing.T) {
 					continue
 				}
 				ran++
-				plan := explain(t, q)
-				if pinned && strings.Contains(plan, "in memory:") || !pinned && strings.HasPrefix(plan, "split ") {
-					where++
+				if ran%3 == 0 {
+					// Where it runs, on every third statement (CI time).
+					explained++
+					plan := explain(t, q)
+					if pinned && strings.Contains(plan, "in memory:") || !pinned && strings.HasPrefix(plan, "split ") {
+						where++
+					}
 				}
 				if valuesOnly(col, q) {
 					diffValues(t, q, true)
@@ -70,10 +74,10 @@ func TestTypeMatrix(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("pinned %v: %d statements, %d of them distributed or in memory", pinned, ran, where)
+		t.Logf("pinned %v: %d statements, %d of %d explained distributed or in memory", pinned, ran, where, explained)
 		// Most of them run where Shoal runs them, not on a replica.
-		if where*10 < ran*6 {
-			t.Errorf("pinned %v: only %d of %d statements distributed or in memory", pinned, where, ran)
+		if where*10 < explained*6 {
+			t.Errorf("pinned %v: only %d of %d statements explained distributed or in memory", pinned, where, explained)
 		}
 	}
 }
