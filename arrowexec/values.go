@@ -100,8 +100,7 @@ func RecordRows(rec arrow.RecordBatch) [][]sqltypes.Value {
 				// A DATETIME(3) value is "…00.000" to MySQL, in every
 				// expression over it (CONCAT, CAST AS CHAR, LENGTH).
 				start := len(arena)
-				us := toMicros(int64(col.(*array.Timestamp).Value(r)), col.DataType().(*arrow.TimestampType).Unit)
-				arena = appendDatetimeFrac(arena, us, frac[c])
+				arena = appendTimestamp(arena, col, r, frac[c])
 				v = sqltypes.MakeTrusted(sqltypes.Datetime, arena[start:len(arena):len(arena)])
 			} else {
 				v, arena = valueInto(arena, col, r)
@@ -151,10 +150,16 @@ func valueInto(arena []byte, arr arrow.Array, i int) (sqltypes.Value, []byte) {
 // fractional digits its field metadata declares.
 func fieldValue(arr arrow.Array, f arrow.Field, i int) sqltypes.Value {
 	if d := fracDigitsOf(f); d >= 0 && arr.IsValid(i) {
-		us := toMicros(int64(arr.(*array.Timestamp).Value(i)), arr.DataType().(*arrow.TimestampType).Unit)
-		return sqltypes.MakeTrusted(sqltypes.Datetime, appendDatetimeFrac(nil, us, d))
+		return sqltypes.MakeTrusted(sqltypes.Datetime, appendTimestamp(nil, arr, i, d))
 	}
 	return Value(arr, i)
+}
+
+// appendTimestamp appends row i of a timestamp array with digits
+// fractional digits (AppendDatetime).
+func appendTimestamp(dst []byte, arr arrow.Array, i, digits int) []byte {
+	ts := arr.(*array.Timestamp)
+	return AppendDatetime(dst, int64(ts.Value(i)), ts.DataType().(*arrow.TimestampType).Unit, digits)
 }
 
 // fracDigitsOf is the fractional-second digits a TIMESTAMP column's
