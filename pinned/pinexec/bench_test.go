@@ -75,11 +75,9 @@ func ontimeLike(b *testing.B, n int) *pinned.Table {
 	return t
 }
 
-// BenchmarkPercona runs the fragments of Percona's queries 1 and 2 over a
-// pinned table (SHOAL_BENCH_ROWS rows, default 10^6), on both paths.
-// Report: go test ./pinned/pinexec -bench Percona -benchtime 5x; the ns/row metric
-// is per input row.
-func BenchmarkPercona(b *testing.B) {
+// benchTable is the table the benchmarks read: SHOAL_BENCH_ROWS rows
+// (default 10^6) of ontimeLike, and an evaluation environment.
+func benchTable(b *testing.B) (*pinned.Table, *evalexpr.Env) {
 	n := 1_000_000
 	if s := os.Getenv("SHOAL_BENCH_ROWS"); s != "" {
 		n, _ = strconv.Atoi(s)
@@ -89,6 +87,15 @@ func BenchmarkPercona(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return tbl, env
+}
+
+// BenchmarkPercona runs the fragments of Percona's queries 1 and 2 over a
+// pinned table (SHOAL_BENCH_ROWS rows, default 10^6), on both paths.
+// Report: go test ./pinned/pinexec -bench Percona -benchtime 5x; the ns/row metric
+// is per input row.
+func BenchmarkPercona(b *testing.B) {
+	tbl, env := benchTable(b)
 	b.Logf("%d rows, %d bytes pinned (%d bytes/row)", tbl.Rows, tbl.Bytes, tbl.Bytes/tbl.Rows)
 	dec := field("s", sqltypes.Decimal, 63, 33)
 	bigint := field("c", sqltypes.Int64, 63, 21)
@@ -107,7 +114,7 @@ func BenchmarkPercona(b *testing.B) {
 			name := q.name + "/vectorized"
 			if !fast {
 				name = q.name + "/generic"
-				if n > 2_000_000 {
+				if tbl.Rows > 2_000_000 {
 					continue
 				}
 			}
@@ -130,7 +137,7 @@ func BenchmarkPercona(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(tbl.Rows), "ns/row")
 			})
 		}
 	}
@@ -141,15 +148,7 @@ func BenchmarkPercona(b *testing.B) {
 // GROUP BY) and quarterly_delays (AVG split into SUM and COUNT), both
 // aggregating nullable columns. ns/row is per input row.
 func BenchmarkDashboard(b *testing.B) {
-	n := 1_000_000
-	if s := os.Getenv("SHOAL_BENCH_ROWS"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
-	tbl := ontimeLike(b, n)
-	env, err := evalexpr.NewEnv("10.11.19-MariaDB")
-	if err != nil {
-		b.Fatal(err)
-	}
+	tbl, env := benchTable(b)
 	dec := field("s", sqltypes.Decimal, 63, 33)
 	bigint := field("c", sqltypes.Int64, 63, 21)
 	queries := []struct {
@@ -179,7 +178,7 @@ func BenchmarkDashboard(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(tbl.Rows), "ns/row")
 		})
 	}
 }
