@@ -8,6 +8,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"vitess.io/vitess/go/sqltypes"
 
+	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -108,20 +109,23 @@ func (s *Router) set(ctx context.Context, ss *Session, query string, callback fu
 
 // mergeDefaults are the session variables whose default the fragments
 // and the merge assume, each with the statements whose answer it changes.
-// A session that SET one runs those statements on its replica, which has
-// the session's own value.
+// A session whose value differs from the server's (replicaset.Drift, read
+// after each SET that names one: a SET back to DEFAULT distributes again)
+// runs those statements on its replica, which has the session's own value.
 var mergeDefaults = []struct {
-	name    string
+	differs func(replicaset.Drift) bool
 	affects func(query string) bool
 }{
 	// GROUP_CONCAT is cut at the default length, and its result metadata
 	// (VARCHAR or TEXT, its length) is the default's.
-	{"group_concat_max_len", func(q string) bool {
+	{func(d replicaset.Drift) bool { return d.ConcatLen }, func(q string) bool {
 		return sqlparse.ContainsFold(q, "group_concat") || sqlparse.ContainsFold(q, "json_arrayagg") || sqlparse.ContainsFold(q, "json_objectagg")
 	}},
-	// A quotient (and AVG) is typed with the default 4 more digits.
-	{"div_precision_increment", func(q string) bool {
-		return strings.Contains(q, "/") || sqlparse.ContainsFold(q, "avg")
+	// A quotient, AVG and the STDDEV/VARIANCE family (STD, STDDEV_POP,
+	// VAR_SAMP, …) are typed and printed with the default 4 more digits.
+	{func(d replicaset.Drift) bool { return d.DivPrecision }, func(q string) bool {
+		return strings.Contains(q, "/") || sqlparse.ContainsFold(q, "avg") ||
+			sqlparse.ContainsFold(q, "std") || sqlparse.ContainsFold(q, "var")
 	}},
 }
 
@@ -129,7 +133,8 @@ var mergeDefaults = []struct {
 // mergeDefaults that query depends on, or one that changes what a read
 // returns (engine/replicaset/drift.go).
 func ownDefaultsDiffer(ss *Session, query string) bool {
-	switch d := ss.Drift(); {
+	d := ss.Drift()
+	switch {
 	case d.All:
 		return true
 	case d.TimeNames && (sqlparse.ContainsFold(query, "monthname") || sqlparse.ContainsFold(query, "dayname") ||
@@ -138,8 +143,8 @@ func ownDefaultsDiffer(ss *Session, query string) bool {
 	case d.WeekFormat && sqlparse.ContainsFold(query, "week"):
 		return true
 	}
-	for _, d := range mergeDefaults {
-		if ss.SetsChanged(d.name) && d.affects(query) {
+	for _, m := range mergeDefaults {
+		if m.differs(d) && m.affects(query) {
 			return true
 		}
 	}

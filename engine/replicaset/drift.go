@@ -23,13 +23,21 @@ import (
 // Drift says how a session's settings differ from a fresh connection's in
 // ways that change what a read returns.
 type Drift struct {
-	// All: time_zone, sql_select_limit or an sql_mode that changes
-	// parsing or evaluation: every read runs on the replica.
+	// All: time_zone, sql_select_limit, an sql_mode that changes
+	// parsing or evaluation, or sql_big_selects = 0 (which SET
+	// max_join_size implies: MariaDB refuses, with 1104, a read its plan
+	// estimates above the limit): every read runs on the replica.
 	All bool
 	// TimeNames: lc_time_names (month and day names, DATE_FORMAT).
 	TimeNames bool
 	// WeekFormat: default_week_format (WEEK without a mode).
 	WeekFormat bool
+	// DivPrecision: div_precision_increment (the digits of a quotient,
+	// AVG, STDDEV and VARIANCE).
+	DivPrecision bool
+	// ConcatLen: group_concat_max_len (where GROUP_CONCAT and
+	// JSON_ARRAYAGG are cut, and their result's type).
+	ConcatLen bool
 	// StatementTime is the session's max_statement_time when it set one
 	// (0: none): the router ends the statement there with MariaDB's 1969
 	// whichever path it takes.
@@ -37,7 +45,8 @@ type Drift struct {
 }
 
 // driftVars are the variables a SET must name for Drift to be read again.
-var driftVars = []string{"sql_mode", "time_zone", "sql_select_limit", "lc_time_names", "default_week_format", "max_statement_time"}
+var driftVars = []string{"sql_mode", "time_zone", "sql_select_limit", "lc_time_names", "default_week_format", "max_statement_time",
+	"sql_big_selects", "max_join_size", "div_precision_increment", "group_concat_max_len"}
 
 // NamesDriftVar reports whether a SET statement names one of the settings
 // Drift covers.
@@ -95,24 +104,29 @@ func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
 		return err
 	}
 	r, err := b.Fetch(`SELECT @@session.sql_mode, @@global.sql_mode,
-		@@session.time_zone <> @@global.time_zone OR @@session.sql_select_limit <> @@global.sql_select_limit,
+		@@session.time_zone <> @@global.time_zone OR @@session.sql_select_limit <> @@global.sql_select_limit
+			OR @@session.sql_big_selects <> @@global.sql_big_selects,
 		@@session.lc_time_names <> @@global.lc_time_names,
 		@@session.default_week_format <> @@global.default_week_format,
-		IF(@@session.max_statement_time <> @@global.max_statement_time, @@session.max_statement_time, 0)`, 1)
+		IF(@@session.max_statement_time <> @@global.max_statement_time, @@session.max_statement_time, 0),
+		@@session.div_precision_increment <> @@global.div_precision_increment,
+		@@session.group_concat_max_len <> @@global.group_concat_max_len`, 1)
 	if err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
 		return err
 	}
-	if len(r.Rows) != 1 || len(r.Rows[0]) != 6 {
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 8 {
 		return nil
 	}
 	row := r.Rows[0]
 	ss.drift = Drift{
-		All:        row[2].ToString() == "1" || readModesDiffer(row[0].ToString(), row[1].ToString()),
-		TimeNames:  row[3].ToString() == "1",
-		WeekFormat: row[4].ToString() == "1",
+		All:          row[2].ToString() == "1" || readModesDiffer(row[0].ToString(), row[1].ToString()),
+		TimeNames:    row[3].ToString() == "1",
+		WeekFormat:   row[4].ToString() == "1",
+		DivPrecision: row[6].ToString() == "1",
+		ConcatLen:    row[7].ToString() == "1",
 	}
 	if sec, err := strconv.ParseFloat(row[5].ToString(), 64); err == nil && sec > 0 {
 		ss.drift.StatementTime = time.Duration(sec * float64(time.Second))
