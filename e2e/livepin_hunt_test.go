@@ -579,6 +579,13 @@ func TestLivePinHuntWhere(t *testing.T) {
 	replicasAndCatalog(t)
 	refused := 0
 	for i, p := range huntPredicates {
+		if i%raceShare != 0 {
+			// Every pin streams every row image of hunt_w: under the
+			// race detector 60 of them kept the 2-core CI machine
+			// minutes behind. scripts/test.sh runs all of them
+			// without it.
+			continue
+		}
 		name := fmt.Sprintf("hunt_w%d", i)
 		_, err := env.shoal.Exec("CACHE TABLE " + name + " OPTIONS ('refresh' = 'live') AS SELECT id FROM hunt_w WHERE " + p)
 		switch {
