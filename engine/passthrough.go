@@ -15,6 +15,18 @@ import (
 // streams the replica's result — column definitions, rows, or error with
 // its own code — to the client.
 func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
+	return s.passthrough(ctx, ss, query, callback, nil)
+}
+
+// PassthroughToClient is Passthrough for a callback that hands every row
+// to the client unchanged: the rows then go to ctx's raw row writer when
+// it has one (rowformat.RawRows), as the replica sent them, and only the
+// column definitions through callback.
+func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
+	return s.passthrough(ctx, ss, query, callback, rowformat.RawRowsOf(ctx))
+}
+
+func (s *Engine) passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, raw rowformat.RawRows) error {
 	ss.Kind = observe.KindPassthrough
 	query = s.overPins(ss.DB, query)
 	if ss.StaleWarnings() && sqlparse.ContainsFold(query, "warning") {
@@ -52,6 +64,11 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 	if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
 		return err
 	}
+	if raw != nil {
+		n, err := relayRows(ctx, ss, st, raw)
+		s.metrics.RowsRelayed.Add(float64(n))
+		return err
+	}
 	// Rows grow by append up to a chunk: most passthrough statements
 	// return one row or a few, and a chunk's worth of row headers (6 KB)
 	// allocated up front per statement was most of their garbage.
@@ -83,6 +100,32 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 		return callback(&sqltypes.Result{Rows: rows})
 	}
 	return nil
+}
+
+// relayRows sends st's rows to raw as the replica sent them.
+// It returns how many it sent.
+func relayRows(ctx context.Context, ss *Session, st *replica.Stream, raw rowformat.RawRows) (int, error) {
+	var buf []byte // 4 bytes of room for the header, then the row
+	for n := 0; ; n++ {
+		if n%256 == 0 && ctx.Err() != nil {
+			ss.CloseBackend()
+			return n, ctx.Err()
+		}
+		pkt, err := st.NextRaw()
+		if err != nil {
+			if replica.Broken(err) {
+				ss.CloseBackend()
+			}
+			return n, err
+		}
+		if pkt == nil {
+			return n, nil
+		}
+		buf = append(append(buf[:0], 0, 0, 0, 0), pkt...)
+		if err := raw(buf); err != nil {
+			return n, err
+		}
+	}
 }
 
 // passBinary is Passthrough for a prepared statement whose columns

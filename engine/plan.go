@@ -54,7 +54,7 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	var re *evalexpr.RuntimeError
 	if err != nil && !sent && ctx.Err() == nil && (errors.As(err, &re) || sqlerr.IsZeroDate(err)) {
 		s.log.Debug("final stage failed; passing the statement through", "err", err)
-		return s.Passthrough(ctx, ss, query, orig)
+		return s.PassthroughToClient(ctx, ss, query, orig)
 	}
 	return err
 }

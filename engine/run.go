@@ -26,7 +26,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 		// by a new key passes through unparsed.
 		if s.prep.shapePasses(ss.DB, query) {
 			s.metrics.ShapeHits.Inc()
-			return true, s.Passthrough(ctx, ss, query, callback)
+			return true, s.PassthroughToClient(ctx, ss, query, callback)
 		}
 		return false, nil
 	}
@@ -43,7 +43,7 @@ func (s *Engine) RunCached(ctx context.Context, ss *Session, query string, callb
 				return true, err
 			}
 		}
-		return true, s.Passthrough(ctx, ss, query, callback)
+		return true, s.PassthroughToClient(ctx, ss, query, callback)
 	}
 	var lf liveFloor
 	behind, err := s.awaitLivePins(ctx, e.pr, &lf)
@@ -112,12 +112,12 @@ func (s *Engine) runSelect(ctx context.Context, ss *Session, query string, sel *
 		}
 		if strings.HasPrefix(pass, route.Prefix) {
 			// Planned, so not over a derived table: no second parse.
-			return s.Passthrough(ctx, ss, query, callback)
+			return s.PassthroughToClient(ctx, ss, query, callback)
 		}
 		if handled, err := s.eph.tryDerived(ctx, ss, query, rowformat.ToClientOf(ctx, callback)); handled {
 			return err
 		}
-		return s.Passthrough(ctx, ss, query, callback)
+		return s.PassthroughToClient(ctx, ss, query, callback)
 	}
 	ss.Kind = pr.kind()
 	return s.runPrepared(ctx, ss, query, pr, callback)

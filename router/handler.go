@@ -15,7 +15,11 @@ import (
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
-// query classifies and runs one statement.
+// query classifies and runs one statement. callback hands every row it
+// gets to the client unchanged (a caller may rename columns): a statement
+// passed through unchanged sends its rows to ctx's raw row writer instead,
+// when it has one (rowformat.RawRows); a caller that reads the rows drops
+// it first (rowformat.WithoutRawRows).
 func (s *Router) query(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
 	if ok, err := s.answerLastResult(ctx, ss, query, callback); ok { // lastresult.go
 		return err
@@ -25,11 +29,11 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		return err
 	}
 	if ownDefaultsDiffer(ss, query) && readsOnly(query) {
-		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+		return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 	}
 	ctx, pass := ss.charsetRoute(ctx, query) // charset.go
 	if pass {
-		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+		return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 	}
 	// A statement seen before skips parsing and planning.
 	if ok, err := s.eng.RunCached(ctx, &ss.Session, query, callback); ok {
@@ -52,7 +56,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 			// syntax error (1064, near the second statement, at its line).
 			// The replica connections do not enable it either, so the
 			// replica parses the text, refuses it and runs nothing.
-			return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+			return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 		}
 		if isNamed(query) { // named.go
 			return namedUnparsed(query)
@@ -66,7 +70,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		case planner.Set: // SET NAMES cp1251 and others the parser does not know
 			return s.set(ctx, ss, query, callback)
 		}
-		return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+		return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 	}
 	stmt := stmts[0]
 	kind, why := planner.Classify(stmt)
@@ -94,7 +98,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 			return err
 		}
 	}
-	return s.eng.Passthrough(ctx, &ss.Session, query, callback)
+	return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 }
 
 // set runs a session SET on the session's replica connection and

@@ -73,6 +73,13 @@ func (s *Router) startStatement(ctx context.Context, ss *Session, query string,
 		ss.last.fields = ss.last.fields || r.Fields != nil
 		return callback(r)
 	}
+	if raw := rowformat.RawRowsOf(ctx); raw != nil {
+		ctx = rowformat.WithRawRows(ctx, func(packet []byte) error {
+			act.Sent.Add(1)
+			ss.last.sent++
+			return raw(packet)
+		})
+	}
 	finish := func(err error) {
 		ss.proc.stmt.Store(nil)
 		ss.publishDB() // USE may have changed it

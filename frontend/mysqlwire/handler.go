@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/router"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -81,6 +82,13 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 	}
 	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
 		return err
+	}
+	if !rowformat.BinaryRows(ctx) {
+		// The text protocol: a statement passed through relays the
+		// replica's row packets as they are (rowformat.RawRows). vitess
+		// has written the column definitions by then (the callback's
+		// first result), and ends the result set after the handler.
+		ctx = rowformat.WithRawRows(ctx, c.WritePacket)
 	}
 	w, _ := ss.Front.(*clientWatch)
 	if w == nil {
