@@ -134,6 +134,13 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if _, err := sqlparse.ParseOne(strings.ReplaceAll(p.FragmentSQL, RangeMarker, "TRUE")); err != nil {
 		return nil, fmt.Errorf("planner: fragment SQL does not parse: %w (%s)", err, p.FragmentSQL)
 	}
+	p.primaryAt = -1
+	if single && p.Split == SplitInt && split.tbl.SplitUnique && !p.Partitioned && len(split.tn.IndexHints) == 0 {
+		// One table: its index hints go at the end of FROM.
+		if i := strings.Index(p.FragmentSQL, " FROM "+from+" WHERE "); i > 0 && strings.Count(p.FragmentSQL, " FROM "+from+" WHERE ") == 1 {
+			p.primaryAt = i + len(" FROM "+from)
+		}
+	}
 	return p, nil
 }
 

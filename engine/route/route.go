@@ -84,6 +84,7 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 		return "", "", false
 	}
 	est := routeEstimate{rows: -1}
+	fullScan := false // the replica optimizer scans the whole table
 	if p.Split == planner.SplitInt && (p.KeyLo != nil || p.KeyHi != nil) {
 		sample, _ := snap.Sample(p.DB, p.Table, catalog.SplitKey(t))
 		rows := schedule.WindowRows(p, t, sample)
@@ -103,6 +104,7 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 			if a.CoveringScan() && cfg.CoveringScansRouted() {
 				return fmt.Sprintf(Prefix+"the replica optimizer reads the covering index %s alone (~%d rows): narrower than the table a distributed plan scans (route_covering_scans)", a.Key, a.Rows), "", false
 			}
+			fullScan = a.Type == "all"
 			est = routeEstimate{rows: a.Rows, source: "replica optimizer: " + a.Type, index: indexAccess[a.Type] && a.Key != ""}
 			if a.Key != "" {
 				est.source += " on " + a.Key
@@ -126,6 +128,13 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 	note = fmt.Sprintf("route: distributed, ~%d rows (%s) > route_small_rows %d", est.rows, est.source, small)
 	if est.index {
 		note += fmt.Sprintf(" and > route_index_fraction %g of ~%d rows", cfg.RouteIndexFraction, t.Rows)
+	}
+	if fullScan && p.CanKeepPrimary() {
+		// The replica reads the table in key order for the statement; a
+		// fragment alone may pick a secondary index on a WHERE column
+		// and look each row up (planner.Plan.KeepPrimary).
+		p.KeepPrimary()
+		note += "; fragments read their primary key ranges (FORCE INDEX (PRIMARY)), as the replica optimizer scans the table"
 	}
 	return "", note, false
 }

@@ -31,6 +31,7 @@ func TestRouteByCost(t *testing.T) {
 	// A fake replica optimizer: the Carrier index for Carrier = 'AA'
 	// (100000 rows of 3M), a full scan otherwise.
 	explained := 0
+	forced := map[string]string{} // distributed statements' fragment SQL
 	explain := func(_ context.Context, _, q string) (Access, bool) {
 		explained++
 		switch {
@@ -87,6 +88,8 @@ func TestRouteByCost(t *testing.T) {
 		{"select sum(v) from byother where k in (5, 900)", "", "key window [5, 900]", false},
 		{"select v from byother where k in (5, 900)", "an export: every one of ~2688000 rows (key window [5, 900]", "", false},
 		{"select v from byother where k = 5", "~3000 rows (key window [5, 5]", "", false},
+		{"select count(*) from ontime o where o.Carrier = 'QQ' and o.YearD = 2005", "", "fragments read their primary key ranges (FORCE INDEX (PRIMARY))", true},
+		{"select count(*) from ontime use index (Carrier) where Carrier = 'QQ' and YearD = 2005", "", "~3000000 rows (replica optimizer: all)", true},
 	} {
 		stmt, err := sqlparse.ParseOne(tc.query)
 		if err != nil {
@@ -108,6 +111,31 @@ func TestRouteByCost(t *testing.T) {
 		}
 		if (explained > 0) != tc.explain {
 			t.Errorf("%s: asked the optimizer %d times", tc.query, explained)
+		}
+		if pass == "" {
+			forced[tc.query] = p.FragmentSQL
+		}
+	}
+	// Fragments keep to their primary key ranges where the optimizer
+	// scans the table for the statement (planner.Plan.KeepPrimary): not
+	// where it reads an index, the split column is not the primary key,
+	// or the statement has index hints of its own.
+	for q, want := range map[string]string{
+		"select Carrier, sum(Distance) from ontime group by Carrier":                            "FROM `ontime`.`ontime` FORCE INDEX (PRIMARY) WHERE ",
+		"select count(*) from ontime o where o.Carrier = 'QQ' and o.YearD = 2005":               "FROM `ontime`.`ontime` AS `o` FORCE INDEX (PRIMARY) WHERE ",
+		"select count(*) from ontime where Carrier = 'UA'":                                      "",
+		"select count(*) from ontime where YearD > 0":                                           "",
+		"select sum(v) from byother where k in (5, 900)":                                        "",
+		"select count(*) from ontime use index (Carrier) where Carrier = 'QQ' and YearD = 2005": "",
+	} {
+		frag, ok := forced[q]
+		switch {
+		case !ok:
+			t.Errorf("%s: not among the distributed statements", q)
+		case want == "" && strings.Contains(frag, "FORCE INDEX"):
+			t.Errorf("%s: fragment %s, want no FORCE INDEX", q, frag)
+		case want != "" && !strings.Contains(frag, want):
+			t.Errorf("%s: fragment %s, want it to contain %q", q, frag, want)
 		}
 	}
 	// route_covering_scans: false distributes the covering scan.
