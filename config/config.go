@@ -135,6 +135,13 @@ type Coordinator struct {
 	// the split table's rows: an index dive beats a distributed scan of
 	// the whole table. Default 0.05; negative: never.
 	RouteIndexFraction float64 `yaml:"route_index_fraction"`
+	// RouteBusyStatements runs a SELECT planned for distribution over the
+	// replicas on one replica instead (a passthrough) while at least this
+	// many distributed statements are running: a new one would get less
+	// than two of the workers' slots, and the distribution's own work
+	// (fragments, Arrow, merge) is not paid back. Default 0: half the
+	// healthy workers' fragment slots (at least 1); negative: never.
+	RouteBusyStatements int `yaml:"route_busy_statements"`
 	// RouteCoveringScans routes a SELECT to one replica when the replica
 	// optimizer reads it from a secondary index alone (EXPLAIN type index
 	// with "Using index": a GROUP BY or COUNT over an indexed column):

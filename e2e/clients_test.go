@@ -569,7 +569,12 @@ func (m metricValues) get(key string) float64 { return m[key] }
 
 func scrape(t *testing.T) metricValues {
 	t.Helper()
-	a := env.coord.HTTPAddr()
+	return scrapeAt(t, env.coord.HTTPAddr())
+}
+
+// scrapeAt scrapes the coordinator whose HTTP listener is a.
+func scrapeAt(t *testing.T, a net.Addr) metricValues {
+	t.Helper()
 	if a == nil {
 		t.Fatal("the coordinator has no HTTP listener")
 	}

@@ -66,8 +66,9 @@ func startFaultShoal(t *testing.T, mod func(*config.Coordinator)) *faultShoal {
 	}
 	cfg := config.Coordinator{
 		Listen: "127.0.0.1:0", Replicas: reps, MinRowsPerFragment: 1000, ClusterSecret: fs.secret,
-		RouteSmallRows: -1,                         // fault tests need fragments, small or not
-		StatusInterval: config.Duration(time.Hour), // tests that want polling set it
+		RouteSmallRows:      -1,                         // fault tests need fragments, small or not
+		RouteBusyStatements: -1,                         // and under load too
+		StatusInterval:      config.Duration(time.Hour), // tests that want polling set it
 	}
 	if mod != nil {
 		mod(&cfg)

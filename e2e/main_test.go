@@ -142,7 +142,9 @@ func startShoal(ctx context.Context) error {
 		// the tests here check distributed answers. routing_test.go runs
 		// one that routes by cost.
 		RouteSmallRows: -1,
-		Users:          []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
+		// Concurrent tests (the soak, the churn) check distributed answers.
+		RouteBusyStatements: -1,
+		Users:               []config.User{{Name: "root"}, {Name: "alice", Password: "s3cret"}},
 		// Known for live pins that follow the primary (consistency
 		// stays none).
 		Primary: env.cluster.Primary,

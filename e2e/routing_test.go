@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/shoaldb/shoal/config"
 )
 
@@ -257,5 +259,54 @@ func TestPassthroughSpreadsSessions(t *testing.T) {
 			t.Errorf("new session %d sees @who = %v, sql_mode %q: state of a closed session", i, who, mode)
 		}
 		defer c.Close()
+	}
+}
+
+// TestRouteBusy: with as many distributed statements running as
+// route_busy_statements (here 1), a statement planned for distribution
+// runs on its session's replica instead (engine.busy), and answers as
+// MariaDB does either way. Six sessions send the same aggregate at once
+// until shoal_routed_busy_total shows one routed that way; alone, the
+// statement is distributed again.
+func TestRouteBusy(t *testing.T) {
+	co, db := serveCoordinator(t, config.Coordinator{Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"),
+		Replicas: env.replicas, MinRowsPerFragment: 1000, RouteSmallRows: -1, RouteBusyStatements: 1}, nil)
+	const q = "select DayOfWeek, count(*), sum(Distance), avg(ArrDelayMinutes) from ontime group by DayOfWeek order by DayOfWeek"
+	want, err := query(env.direct, q)
+	if err != nil || want.err != nil {
+		t.Fatalf("direct: %v %v", err, want)
+	}
+	const sessions = 6
+	db.SetMaxOpenConns(sessions)
+	routed := func() float64 { return scrapeAt(t, co.HTTPAddr()).get("shoal_routed_busy_total") }
+	for round := 0; routed() == 0; round++ {
+		if round == 20 {
+			t.Fatalf("%d sessions sent %s at once %d times and none was routed by load", sessions, q, round)
+		}
+		var g errgroup.Group
+		for range sessions {
+			g.Go(func() error {
+				got, err := query(db, q)
+				if err != nil {
+					return err
+				}
+				if got.err != nil || !equalRows(got.rows, want.rows) {
+					return fmt.Errorf("%s: got %v %v, want %v", q, got.err, head(got.rows), head(want.rows))
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := routed()
+	db.SetMaxOpenConns(1)
+	if plan := explainOn(t, db, q); !strings.HasPrefix(plan, "split ") {
+		t.Fatalf("alone, %s is not distributed:\n%s", q, plan)
+	}
+	diffOn(t, db, q, true)
+	if d := routed() - before; d != 0 {
+		t.Errorf("a statement alone was routed by load (%v)", d)
 	}
 }

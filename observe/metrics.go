@@ -50,6 +50,10 @@ type Metrics struct {
 	// ShapeHits counts statements whose shape (literal-normalized text)
 	// gave their passthrough decision or their result columns.
 	ShapeHits prometheus.Counter
+	// RoutedBusy counts statements planned for distribution that ran on
+	// one replica because the workers' slots were all taken
+	// (route_busy_statements).
+	RoutedBusy prometheus.Counter
 	// RowsRelayed counts rows of statements passed through that went to
 	// the client as the replica sent them (engine/passthrough.go).
 	RowsRelayed prometheus.Counter
@@ -120,6 +124,9 @@ func NewMetrics(src Source) *Metrics {
 	m.ShapeHits = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_shape_cache_hits_total", Help: "SELECTs whose passthrough decision or result columns came from an earlier statement of the same shape (new literals, no replica round trip).",
 	})
+	m.RoutedBusy = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_routed_busy_total", Help: "SELECTs planned for distribution that ran on one replica because as many distributed statements as the workers have slots were running (route_busy_statements).",
+	})
 	m.RowsRelayed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_passthrough_rows_relayed_total", Help: "Rows of statements passed through that were relayed to the client as the replica sent them (text protocol), not decoded and written again.",
 	})
@@ -149,7 +156,7 @@ func NewMetrics(src Source) *Metrics {
 		Name: "shoal_slow_queries_total", Help: "Statements that ran at least long_query_time (the slow query log's entries).",
 	})
 	m.Reg.MustRegister(m.Queries, m.Latency, m.Fragments, m.Retries, m.RowsShipped, m.BytesShip,
-		m.Conns, m.ConnsTotal, m.PlanHits, m.PlanMisses, m.ShapeHits, m.RowsRelayed, m.Describes, m.Prepares, m.Executes, m.Slow,
+		m.Conns, m.ConnsTotal, m.PlanHits, m.PlanMisses, m.ShapeHits, m.RoutedBusy, m.RowsRelayed, m.Describes, m.Prepares, m.Executes, m.Slow,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_workers_healthy", Help: "Workers currently given fragments.",
 		}, func() float64 {

@@ -93,7 +93,11 @@ type Scheduler struct {
 	mem     memory.Allocator
 	workers []*cluster.Worker
 	qmem    *querymem.Budget
+	running atomic.Int64 // statements in Run
 }
+
+// Running is how many statements are running their fragments now.
+func (s *Scheduler) Running() int { return int(s.running.Load()) }
 
 // New returns the scheduler over workers; fragments' batches are decoded
 // with mem and counted in qmem.
@@ -224,6 +228,8 @@ func (s *Scheduler) fragments(snap *catalog.Snapshot, job Job, slots int) []*fra
 // a down worker's, then any other's. A fragment that fails for a reason
 // other than a MySQL error is retried on another worker.
 func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, sink Sink) (*Stats, error) {
+	s.running.Add(1)
+	defer s.running.Add(-1)
 	qid := job.QID
 	var live []*cluster.Worker
 	slots := 0
