@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"database/sql"
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -56,51 +54,6 @@ func TestPassthroughRelay(t *testing.T) {
 		t.Errorf("%s grew by %d over statements that sent %d rows: the rows were not relayed", relayed, d, want)
 	}
 
-	// The binary protocol decodes: the same statements prepared.
-	stmt, err := env.shoal.Prepare("SELECT id, t, b, n FROM relay_t WHERE id BETWEEN ? AND ? ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stmt.Close()
-	dstmt, err := env.direct.Prepare("SELECT id, t, b, n FROM relay_t WHERE id BETWEEN ? AND ? ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dstmt.Close()
-	gotRows, wantRows := preparedRows(t, stmt, -3, 40), preparedRows(t, dstmt, -3, 40)
-	if strings.Join(gotRows, "\n") != strings.Join(wantRows, "\n") {
-		t.Errorf("prepared: got\n%q\nwant\n%q", gotRows[:min(len(gotRows), 3)], wantRows[:min(len(wantRows), 3)])
-	}
-}
-
-// preparedRows runs stmt and renders each row's values as the driver read
-// them (the binary protocol).
-func preparedRows(t *testing.T, stmt *sql.Stmt, args ...any) []string {
-	t.Helper()
-	rows, err := stmt.Query(args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	vals := make([]sql.RawBytes, 4)
-	ptrs := []any{&vals[0], &vals[1], &vals[2], &vals[3]}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		var row []string
-		for _, v := range vals {
-			if v == nil {
-				row = append(row, "NULL")
-			} else {
-				row = append(row, fmt.Sprintf("%q", v))
-			}
-		}
-		out = append(out, strings.Join(row, " "))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	// The binary protocol decodes: the same statement prepared.
+	diffArgs(t, "SELECT id, t, b, n FROM relay_t WHERE id BETWEEN ? AND ? ORDER BY id", true, -3, 40)
 }
