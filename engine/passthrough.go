@@ -15,7 +15,7 @@ import (
 // streams the replica's result — column definitions, rows, or error with
 // its own code — to the client.
 func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
-	return s.passthrough(ctx, ss, query, callback, nil)
+	return s.PassthroughToClient(rowformat.WithoutRawRows(ctx), ss, query, callback)
 }
 
 // PassthroughToClient is Passthrough for a callback that hands every row
@@ -23,10 +23,7 @@ func (s *Engine) Passthrough(ctx context.Context, ss *Session, query string, cal
 // it has one (rowformat.RawRows), as the replica sent them, and only the
 // column definitions through callback.
 func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
-	return s.passthrough(ctx, ss, query, callback, rowformat.RawRowsOf(ctx))
-}
-
-func (s *Engine) passthrough(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, raw rowformat.RawRows) error {
+	raw := rowformat.RawRowsOf(ctx)
 	ss.Kind = observe.KindPassthrough
 	query = s.overPins(ss.DB, query)
 	if ss.StaleWarnings() && sqlparse.ContainsFold(query, "warning") {

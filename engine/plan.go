@@ -27,9 +27,9 @@ import (
 // scan order, which a merge of partial sums does not repeat: such a
 // statement runs on a replica when one holds its tables.
 func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr *prepared, callback func(*sqltypes.Result) error) error {
-	if pr.pin == nil && !s.res.cacheable(pr) && s.busy() {
-		// Routed by load (busy); a statement the result cache keeps is
-		// answered or coalesced there instead.
+	if pr.pin == nil && !s.res.cacheable(pr) && s.sched.Busy(s.cfg.RouteBusyStatements) {
+		// Routed by load (schedule.Scheduler.Busy); a statement the
+		// result cache keeps is answered or coalesced there instead.
 		s.metrics.RoutedBusy.Inc()
 		return s.PassthroughToClient(ctx, ss, query, callback)
 	}
@@ -238,25 +238,4 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 		return nil, "", fmt.Errorf("re-parsed statement is %T", stmt)
 	}
 	return s.planOn(ctx, snap.Tables, db, query, fresh)
-}
-
-// busy reports whether a statement planned for distribution over the
-// replicas runs on one replica instead, for load (route_busy_statements,
-// by default half the healthy workers' slots): a new statement would get
-// less than two slots, and a distributed plan's own work (fragments,
-// Arrow batches, the merge, 1.3-2x the scan's CPU on this project's
-// 2-core machine) is not paid back by one slot more than the session's
-// replica connection gives it. There, at 50 connections, the distributed
-// classes ran 1.3-1.5x slower than the replica without the rule, 1.07 and
-// 1.28x with all slots as the threshold, 1.03 and 1.11x with half
-// (docs/benchmarks.md).
-func (s *Engine) busy() bool {
-	n := s.cfg.RouteBusyStatements
-	if n < 0 {
-		return false
-	}
-	if n == 0 {
-		n = max(1, s.sched.Slots()/2)
-	}
-	return s.sched.Running() >= n
 }
