@@ -264,7 +264,7 @@ func TestPassthroughSpreadsSessions(t *testing.T) {
 
 // TestRouteBusy: with as many distributed statements running as
 // route_busy_statements (here 1), a statement planned for distribution
-// runs on its session's replica instead (engine.busy), and answers as
+// runs on its session's replica instead (schedule.Scheduler.Busy), and answers as
 // MariaDB does either way. Six sessions send the same aggregate at once
 // until shoal_routed_busy_total shows one routed that way; alone, the
 // statement is distributed again.
