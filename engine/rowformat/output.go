@@ -72,9 +72,10 @@ type rawRowsKey struct{}
 type RawRows func(packet []byte) error
 
 // WithRawRows gives ctx's statement a writer of raw row packets. Only a
-// front end writing the text protocol to a MySQL client sets it; a caller
-// that reads or changes the rows its callback gets must drop it
-// (WithoutRawRows) before it runs the statement, or rows pass it by.
+// front end writing the text protocol to a MySQL client sets it, and only
+// engine.Engine.PassthroughToClient uses it: its callers hand rows on
+// unchanged. engine.Engine.Passthrough, for callers that read the rows,
+// drops it (WithoutRawRows).
 func WithRawRows(ctx context.Context, w RawRows) context.Context {
 	return context.WithValue(ctx, rawRowsKey{}, w)
 }

@@ -96,9 +96,6 @@ type Scheduler struct {
 	running atomic.Int64 // statements in Run
 }
 
-// Running is how many statements are running their fragments now.
-func (s *Scheduler) Running() int { return int(s.running.Load()) }
-
 // Busy reports whether a statement planned for distribution over the
 // replicas should run on one replica instead, for load: whether at least
 // threshold statements are running their fragments (route_busy_statements;
@@ -117,7 +114,7 @@ func (s *Scheduler) Busy(threshold int) bool {
 	if threshold == 0 {
 		threshold = max(1, s.Slots()/2)
 	}
-	return s.Running() >= threshold
+	return s.running.Load() >= int64(threshold)
 }
 
 // New returns the scheduler over workers; fragments' batches are decoded
