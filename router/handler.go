@@ -17,9 +17,10 @@ import (
 
 // query classifies and runs one statement. callback hands every row it
 // gets to the client unchanged (a caller may rename columns): a statement
-// passed through unchanged sends its rows to ctx's raw row writer instead,
-// when it has one (rowformat.RawRows); a caller that reads the rows drops
-// it first (rowformat.WithoutRawRows).
+// passed through unchanged (engine.Engine.PassthroughToClient) sends its
+// rows to ctx's raw row writer instead, when it has one
+// (rowformat.RawRows). Paths that read the rows call
+// engine.Engine.Passthrough, which decodes them.
 func (s *Router) query(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
 	if ok, err := s.answerLastResult(ctx, ss, query, callback); ok { // lastresult.go
 		return err
