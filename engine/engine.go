@@ -86,7 +86,7 @@ type Engine struct {
 func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *observe.Metrics, ids *observe.QueryIDs) (*Engine, error) {
 	s := &Engine{cfg: cfg, log: log, mem: memory.NewGoAllocator(), pins: pinned.NewRegistry(), metrics: m, queryID: ids,
 		qmem: querymem.New(cfg.QueryMemoryLimit, cfg.QueryMemoryWait.D())}
-	s.plans.init(cfg.PlanCacheBytes)
+	s.plans.init(cfg.PlanCacheBytes, s.pins)
 	s.inmem = &inMemory{cfg: cfg, mem: s.mem, metrics: m}
 	if cfg.InMemoryConcurrency > 0 {
 		s.inmem.runq = runqueue.New(cfg.InMemoryConcurrency, cfg.InMemoryQueueWait.D())

@@ -117,8 +117,11 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 }
 
 // generation is the generation plans are cached for: it changes with the
-// catalog snapshot and with every CACHE, UNCACHE and REFRESH.
-func (s *preparer) generation() uint64 { return s.snap().Gen<<32 | s.pins.Gen()&0xffffffff }
+// catalog snapshot and with every change of what is pinned (CACHE,
+// UNCACHE, a REFRESH or reload that changes a pin's columns:
+// pinned.Registry.Layout), not with a pin's new version (the plan cache
+// checks a plan's pin versions itself, planCache.current).
+func (s *preparer) generation() uint64 { return s.snap().Gen<<32 | s.pins.Layout()&0xffffffff }
 
 // planOn plans and prepares sel over cat without caching; a small
 // statement is routed to one replica (package engine/route).

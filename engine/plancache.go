@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/shoaldb/shoal/engine/lru"
+	"github.com/shoaldb/shoal/pinned"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
@@ -28,11 +29,14 @@ import (
 // on the query path, is package engine/lru.
 type planCache struct {
 	lru.Cache[*cacheEntry]
+	// pins are the pinned tables: a plan compiled against a pin version
+	// is good while that version is the one pinned (current).
+	pins *pinned.Registry
 	// pinnedPuts counts plans over pinned tables put since the last sweep
-	// of stale ones (sweepPinned); planGen is the generation of the last
-	// plan put.
+	// of stale ones (sweepPinned); pinsGen is the registry's Gen at the
+	// last plan over pins put.
 	pinnedPuts atomic.Int64
-	planGen    atomic.Uint64
+	pinsGen    atomic.Uint64
 }
 
 // pinnedSweepEvery is how many plans over pins are put between two sweeps
@@ -68,14 +72,46 @@ type cacheEntry struct {
 // query keys (database + NUL + text), which never start with 0x01.
 func prepareKey(db, query string) string { return "\x01" + db + "\x00" + query }
 
-// init sets the cache's bound in bytes (<= 0: lru.DefaultBytes); it has
-// effect only before the cache is first used.
-func (c *planCache) init(maxBytes int64) { c.Init(maxBytes) }
+// init sets the cache's bound in bytes (<= 0: lru.DefaultBytes) and the
+// pinned tables plans are checked against; it has effect only before the
+// cache is first used.
+func (c *planCache) init(maxBytes int64, pins *pinned.Registry) {
+	c.Init(maxBytes)
+	c.pins = pins
+}
 
 // get returns the entry under key for generation gen and marks it used;
-// an entry of another generation is dropped.
+// an entry of another generation, or a plan compiled against a pin
+// version no longer pinned, is dropped.
+//
+// Generations follow the catalog and the pins' Layout, not their
+// versions: a live pin publishes several versions a second, and keying
+// every entry by version made each of them (replica tables' plans,
+// shapes, routing estimates, passthrough decisions) miss after every
+// version — in `shoal bench live` 90% of statements were planned again
+// and 43% described again on a replica. Only a plan that reads a pin
+// version depends on it; it alone is checked for being current.
 func (c *planCache) get(key string, gen uint64) (*cacheEntry, bool) {
-	return c.Get(key, func(e *cacheEntry) bool { return e.gen == gen })
+	return c.Get(key, func(e *cacheEntry) bool { return e.gen == gen && c.current(e.pr) })
+}
+
+// current reports whether pr reads only the pin versions now pinned (true
+// for a plan over no pin).
+func (c *planCache) current(pr *prepared) bool {
+	if pr == nil || pr.pin == nil {
+		return true
+	}
+	if !c.pins.Current(pr.pin) {
+		return false
+	}
+	if pr.prog != nil {
+		for _, t := range pr.prog.Joined() {
+			if !c.pins.Current(t) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // put stores e under key, replacing what was there (see lru.Cache.Put).
@@ -84,36 +120,35 @@ func (c *planCache) put(key string, e *cacheEntry) {
 	if e.pr == nil {
 		return
 	}
-	// The first plan of a new generation (a CACHE, UNCACHE or REFRESH
-	// since, a live pin's new version) sweeps the old one's plans over
-	// pins at once: each keeps its pin version's batches alive, so after
-	// UNCACHE of a 10M-row table (or REFRESH of one) its ~400 MB stayed
-	// in the heap until 256 more plans over pins were put.
-	if c.newer(e.gen) || e.pr.pin != nil && c.pinnedPuts.Add(1)%pinnedSweepEvery == 0 {
-		c.sweepPinned(e.gen)
+	// The first plan put since the pins changed (a CACHE, UNCACHE or
+	// REFRESH, a live pin's new version) sweeps the plans over pin
+	// versions no longer pinned at once: each keeps its version's batches
+	// alive, so after UNCACHE of a 10M-row table (or REFRESH of one) its
+	// ~400 MB stayed in the heap until 256 more plans over pins were put.
+	if c.newer(c.pins.Gen()) || e.pr.pin != nil && c.pinnedPuts.Add(1)%pinnedSweepEvery == 0 {
+		c.sweepPinned()
 	}
 }
 
-// newer records gen as the newest generation a plan was put for and
-// reports whether it is newer than the last (generations grow; a plan
-// of an older one put late, by a statement planned before a CACHE, does
-// not sweep the newer one's).
+// newer records gen, the registry's Gen, as the newest a plan was put
+// under and reports whether it is newer than the last.
 func (c *planCache) newer(gen uint64) bool {
 	for {
-		last := c.planGen.Load()
+		last := c.pinsGen.Load()
 		if gen <= last {
 			return false
 		}
-		if c.planGen.CompareAndSwap(last, gen) {
+		if c.pinsGen.CompareAndSwap(last, gen) {
 			return true
 		}
 	}
 }
 
-// sweepPinned drops the plans over pinned tables of another generation
-// than gen (the current one): get never returns them.
-func (c *planCache) sweepPinned(gen uint64) {
-	c.Sweep(func(e *cacheEntry) bool { return e.gen != gen && e.pr != nil && e.pr.pin != nil })
+// sweepPinned drops the plans over pin versions no longer pinned: get
+// never returns them. (A plan of an older generation is dropped when it
+// is next looked up.)
+func (c *planCache) sweepPinned() {
+	c.Sweep(func(e *cacheEntry) bool { return e.pr != nil && e.pr.pin != nil && !c.current(e.pr) })
 }
 
 // resize re-estimates the entry under key if it still holds pr (its

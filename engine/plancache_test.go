@@ -33,7 +33,7 @@ func TestEntryBytes(t *testing.T) {
 // re-weighs its entry.
 func TestPlanCacheStaleAndResize(t *testing.T) {
 	var c planCache
-	c.init(1 << 20)
+	c.init(1<<20, pinned.NewRegistry())
 	c.put("a", &cacheEntry{gen: 1, pass: "x"})
 	if _, ok := c.get("a", 2); ok {
 		t.Fatal("generation 1 entry returned for generation 2")
@@ -66,34 +66,102 @@ func TestPlanCacheStaleAndResize(t *testing.T) {
 	}
 }
 
-// TestPlanCacheSweepsStalePinnedPlans: plans over a pin of older
-// generations (a live pin's earlier versions) are dropped, so they do not
-// keep those versions alive; current plans and plans over replica tables
-// stay. Without the sweep all 1000 stale plans remain (they fit the bound).
-func TestPlanCacheSweepsStalePinnedPlans(t *testing.T) {
-	var c planCache
-	c.init(0)
-	const n = 1000
-	for i := range n {
-		gen := uint64(i / 10) // a new version every 10 statements
-		c.put(fmt.Sprintf("q%d", i), &cacheEntry{gen: gen, pr: &prepared{pin: &pinned.Table{Version: gen}}})
+// pinVersion pins a new version of d.t in r (columns named by fields)
+// and returns it.
+func pinVersion(t *testing.T, r *pinned.Registry, fields ...string) *pinned.Table {
+	t.Helper()
+	tb := &pinned.Table{DB: "d", Name: "t", Whole: true, Source: "SELECT * FROM d.t"}
+	for _, f := range fields {
+		tb.Fields = append(tb.Fields, &querypb.Field{Name: f, Type: querypb.Type_INT64})
 	}
-	c.put("replica", &cacheEntry{gen: 1, pr: &prepared{}})
+	if ok, _ := r.Put(tb, 0); !ok {
+		t.Fatal("pin refused")
+	}
+	return tb
+}
+
+// TestPlanCacheAcrossPinVersions: a new version of a pin (a live pin
+// publishes several a second) makes the plans compiled against the old
+// version misses and nothing else — plans over replica tables, shapes and
+// passthrough decisions stay, because generations follow the registry's
+// Layout; a pin whose columns change, or a pin dropped, changes the
+// layout and so every entry's generation.
+func TestPlanCacheAcrossPinVersions(t *testing.T) {
+	r := pinned.NewRegistry()
+	var c planCache
+	c.init(0, r)
+	v1 := pinVersion(t, r, "id", "n")
+	gen := r.Layout()
+	c.put("pinned", &cacheEntry{gen: gen, pr: &prepared{pin: v1}})
+	c.put("replica", &cacheEntry{gen: gen, pr: &prepared{}})
+	c.put("pass", &cacheEntry{gen: gen, pass: "x"})
+	c.put("shape", &cacheEntry{gen: gen, shape: &shapeInfo{described: true}})
+	for _, k := range []string{"pinned", "replica", "pass", "shape"} {
+		if _, ok := c.get(k, gen); !ok {
+			t.Fatalf("%s: a miss before any change", k)
+		}
+	}
+
+	v2 := pinVersion(t, r, "id", "n") // a new version, same columns
+	if r.Layout() != gen {
+		t.Fatalf("a new version with the same columns changed the layout %d -> %d", gen, r.Layout())
+	}
+	if _, ok := c.get("pinned", gen); ok {
+		t.Fatal("a plan over the old pin version was returned after a new version")
+	}
+	for _, k := range []string{"replica", "pass", "shape"} {
+		if _, ok := c.get(k, gen); !ok {
+			t.Errorf("%s: a miss after a pin's new version; only plans over the pin depend on it", k)
+		}
+	}
+	c.put("pinned", &cacheEntry{gen: gen, pr: &prepared{pin: v2}})
+	if _, ok := c.get("pinned", gen); !ok {
+		t.Fatal("a plan over the current version is a miss")
+	}
+
+	pinVersion(t, r, "id", "n", "added") // a reload after a DDL: other columns
+	if r.Layout() == gen {
+		t.Fatal("a version with other columns kept the layout")
+	}
+	r.Delete("d", "t")
+	if r.Layout() <= gen+1 {
+		t.Fatalf("dropping a pin did not change the layout (%d)", r.Layout())
+	}
+}
+
+// TestPlanCacheSweepsStalePinnedPlans: plans over a pin's earlier
+// versions (a live pin's) are dropped when the first plan after a new
+// version is put, so they do not keep those versions alive; current plans
+// and plans over replica tables stay. Without the sweep all 990 stale
+// plans remain (they fit the bound).
+func TestPlanCacheSweepsStalePinnedPlans(t *testing.T) {
+	r := pinned.NewRegistry()
+	var c planCache
+	c.init(0, r)
+	const n = 1000
+	var v *pinned.Table
+	for i := range n {
+		if i%10 == 0 { // a new version every 10 statements
+			v = pinVersion(t, r, "id")
+		}
+		c.put(fmt.Sprintf("q%d", i), &cacheEntry{gen: r.Layout(), pr: &prepared{pin: v}})
+	}
+	c.put("replica", &cacheEntry{gen: r.Layout(), pr: &prepared{}})
 	stale, current := 0, 0
 	c.Sweep(func(e *cacheEntry) bool { // counts, drops nothing
 		switch {
 		case e.pr.pin == nil:
-		case e.gen == (n-1)/10:
+		case e.pr.pin == v:
 			current++
 		default:
 			stale++
 		}
 		return false
 	})
-	if stale > pinnedSweepEvery || current != 10 {
-		t.Fatalf("%d stale and %d current pinned plans kept; want at most %d stale (one sweep period) and all 10 current", stale, current, pinnedSweepEvery)
+	if stale != 0 || current != 10 {
+		t.Fatalf("%d stale and %d current pinned plans kept; want none stale and all 10 current", stale, current)
 	}
-	if _, ok := c.get("replica", 1); !ok {
+	if _, ok := c.get("replica", r.Layout()); !ok {
 		t.Fatal("the plan over replica tables was dropped")
 	}
 	if got := c.Entries(); got != int64(stale+current+1) {
@@ -101,22 +169,20 @@ func TestPlanCacheSweepsStalePinnedPlans(t *testing.T) {
 	}
 }
 
-// TestPlanCacheSweepsOnNewGeneration: the first plan put for a newer
-// generation (after UNCACHE or REFRESH) drops the plans over the old pin
-// version at once, whatever the periodic sweep's count: they kept a
-// whole pinned table alive. A plan of an older generation put late does
-// not sweep the newer one's.
-func TestPlanCacheSweepsOnNewGeneration(t *testing.T) {
+// TestPlanCacheSweepsAfterUncache: the first plan put after UNCACHE, a
+// plan over replica tables, drops the plans over the dropped pin at once,
+// whatever the periodic sweep's count: they kept a whole pinned table
+// alive.
+func TestPlanCacheSweepsAfterUncache(t *testing.T) {
+	r := pinned.NewRegistry()
 	var c planCache
-	c.init(0)
+	c.init(0, r)
+	v := pinVersion(t, r, "id")
 	for i := range 5 {
-		c.put(fmt.Sprintf("p%d", i), &cacheEntry{gen: 7, pr: &prepared{pin: &pinned.Table{Version: 1}}})
+		c.put(fmt.Sprintf("p%d", i), &cacheEntry{gen: r.Layout(), pr: &prepared{pin: v}})
 	}
-	c.put("late", &cacheEntry{gen: 6, pr: &prepared{}})
-	if got := c.Entries(); got != 6 {
-		t.Fatalf("an older generation's plan swept the newer one's: %d entries, want 6", got)
-	}
-	c.put("replica", &cacheEntry{gen: 8, pr: &prepared{}}) // after UNCACHE: a plan over replica tables
+	r.Delete("d", "t")
+	c.put("replica", &cacheEntry{gen: r.Layout(), pr: &prepared{}}) // after UNCACHE: a plan over replica tables
 	pinnedLeft := 0
 	c.Sweep(func(e *cacheEntry) bool {
 		if e.pr.pin != nil {
@@ -125,6 +191,6 @@ func TestPlanCacheSweepsOnNewGeneration(t *testing.T) {
 		return false
 	})
 	if pinnedLeft != 0 {
-		t.Fatalf("%d plans over the old pin version kept after a plan of a newer generation", pinnedLeft)
+		t.Fatalf("%d plans over the dropped pin kept after the next plan", pinnedLeft)
 	}
 }

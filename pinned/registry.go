@@ -4,6 +4,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"google.golang.org/protobuf/proto"
 )
 
 // Registry maps names to pinned tables. Readers load an immutable map
@@ -17,6 +19,11 @@ type Registry struct {
 type registrySnap struct {
 	tables map[string]*Table // "db.name"
 	gen    uint64
+	// layout counts the changes to what is pinned under which name and
+	// with which columns: a table pinned or dropped, or replaced by one
+	// of another definition or other column definitions. A new version
+	// of the same pin (a live pin's, a REFRESH's) changes gen, not layout.
+	layout uint64
 	// results names the pinned query results (tables not Whole), for
 	// Results.
 	results []string
@@ -36,9 +43,19 @@ func (r *Registry) Get(db, name string) *Table {
 	return r.snap.Load().tables[key(db, name)]
 }
 
-// Gen changes whenever a table is pinned, replaced or dropped; caches of
-// plans and results over pinned tables compare it.
+// Gen changes whenever a table is pinned, replaced or dropped.
 func (r *Registry) Gen() uint64 { return r.snap.Load().gen }
+
+// Layout changes whenever a table is pinned or dropped, or replaced by a
+// table whose definition (Whole, Source) or column definitions (Fields)
+// differ: what a statement's plan, routing and result columns depend on.
+// A live pin publishes several versions a second; caches keyed by Layout
+// keep their entries across versions, and a plan compiled against one
+// version checks Current (the engine's plan cache) instead.
+func (r *Registry) Layout() uint64 { return r.snap.Load().layout }
+
+// Current reports whether t is the version pinned under its name.
+func (r *Registry) Current(t *Table) bool { return r.Get(t.DB, t.Name) == t }
 
 // Results lists the names of the pinned query results (tables not
 // pinned whole), without their databases: a statement that names none of
@@ -99,13 +116,17 @@ func (r *Registry) Put(t *Table, budget int64) (ok bool, others int64) {
 	if budget > 0 && others+t.Bytes > budget {
 		return false, others
 	}
+	layout := old.layout + 1
 	if prev := old.tables[k]; prev != nil {
 		t.Version = prev.Version + 1
 		t.hits.Store(prev.Hits())
+		if sameLayout(prev, t) {
+			layout = old.layout
+		}
 	} else {
 		t.Version = 1
 	}
-	next := &registrySnap{tables: make(map[string]*Table, len(old.tables)+1), gen: old.gen + 1}
+	next := &registrySnap{tables: make(map[string]*Table, len(old.tables)+1), gen: old.gen + 1, layout: layout}
 	for name, x := range old.tables {
 		next.tables[name] = x
 	}
@@ -123,12 +144,26 @@ func (r *Registry) Delete(db, name string) bool {
 	if old.tables[k] == nil {
 		return false
 	}
-	next := &registrySnap{tables: make(map[string]*Table, len(old.tables)), gen: old.gen + 1}
+	next := &registrySnap{tables: make(map[string]*Table, len(old.tables)), gen: old.gen + 1, layout: old.layout + 1}
 	for name, x := range old.tables {
 		if name != k {
 			next.tables[name] = x
 		}
 	}
 	r.store(next)
+	return true
+}
+
+// sameLayout reports whether b pins what a pinned, with the same column
+// definitions: statements over b plan, route and describe as over a.
+func sameLayout(a, b *Table) bool {
+	if a.Whole != b.Whole || a.Source != b.Source || len(a.Fields) != len(b.Fields) {
+		return false
+	}
+	for i, f := range a.Fields {
+		if !proto.Equal(f, b.Fields[i]) {
+			return false
+		}
+	}
 	return true
 }
