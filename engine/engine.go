@@ -122,7 +122,14 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		return nil, err
 	}
 	s.env.SetCaseMaps(func(coll collations.ID) (*evalexpr.CaseMap, error) { return s.rep.CaseMap(s.ctx, coll) })
-	s.pinStore = pinstore.New(s.ctx, &s.wg, cfg, log, s.env, pinSource{s}, s.pins)
+	hooks := pinstore.LiveHooks{Admit: s.inmem.admitVersion}
+	if m != nil {
+		hooks.OnVersion = func(wait, build time.Duration) {
+			m.LiveWait.Observe(wait.Seconds())
+			m.LiveBuild.Observe(build.Seconds())
+		}
+	}
+	s.pinStore = pinstore.New(s.ctx, &s.wg, cfg, log, s.env, pinSource{s}, s.pins, hooks)
 	s.merge.env = s.env
 	s.prep.env = s.env
 	s.eph.env = s.env
@@ -232,19 +239,19 @@ func (s *Engine) registerMetrics(reg prometheus.Registerer) {
 	if q := s.inmem.runq; q != nil {
 		reg.MustRegister(
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-				Name: "shoal_inmemory_running", Help: "Statements running in memory (at most inmemory_concurrency).",
+				Name: "shoal_inmemory_running", Help: "Statements running in memory, and live pin versions being built (at most inmemory_concurrency together).",
 			}, func() float64 { return float64(q.Stats().Running) }),
 			prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 				Name: "shoal_inmemory_waiting", Help: "Statements queued for an in-memory run slot.",
 			}, func() float64 { return float64(q.Stats().Waiting) }),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{
-				Name: "shoal_inmemory_queued_total", Help: "Statements that waited for an in-memory run slot.",
+				Name: "shoal_inmemory_queued_total", Help: "Statements (and live pin version builds) that waited for an in-memory run slot.",
 			}, func() float64 { return float64(q.Stats().Queued) }),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{
 				Name: "shoal_inmemory_refused_total", Help: "Statements that gave up waiting for an in-memory run slot (1040, 3024, 1317).",
 			}, func() float64 { return float64(q.Stats().Refused) }),
 			prometheus.NewCounterFunc(prometheus.CounterOpts{
-				Name: "shoal_inmemory_wait_seconds_total", Help: "Time statements spent queued for an in-memory run slot.",
+				Name: "shoal_inmemory_wait_seconds_total", Help: "Time statements (and live pin version builds) spent queued for an in-memory run slot.",
 			}, func() float64 { return q.Stats().Wait.Seconds() }),
 		)
 	}

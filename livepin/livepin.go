@@ -99,6 +99,15 @@ type Config struct {
 	// Heartbeat is the replica's heartbeat period while idle (default 1s).
 	Heartbeat time.Duration
 	Log       *slog.Logger
+	// Admit, when set, is called before each version is built and the
+	// function it returns after: the engine's in-memory run queue, which
+	// lets the build go ahead of the statements waiting there, so the
+	// pin's readers do not make it staler by taking every core.
+	Admit func(context.Context) (release func())
+	// OnVersion, when set, is told of every version published after the
+	// load: wait is the time since the first transaction it holds was
+	// received, build the time its build took.
+	OnVersion func(wait, build time.Duration)
 }
 
 // Status is a pin's state for SHOW CACHED TABLES.
@@ -424,6 +433,7 @@ func (p *Pin) publisher(ctx context.Context) {
 			continue
 		}
 		d, changed := st.snapshot()
+		received := p.pending
 		p.pending = time.Time{}
 		p.mu.Unlock()
 		if !changed {
@@ -434,7 +444,14 @@ func (p *Pin) publisher(ctx context.Context) {
 			p.mu.Unlock()
 			continue
 		}
+		release := func() {}
+		if p.cfg.Admit != nil {
+			release = p.cfg.Admit(ctx)
+		}
+		building := time.Now()
 		t, err := st.next(memory.NewGoAllocator(), p.spec, d)
+		built := time.Since(building)
+		release()
 		p.mu.Lock()
 		var rebuild *pinned.RebuildError
 		if errors.As(err, &rebuild) {
@@ -443,7 +460,7 @@ func (p *Pin) publisher(ctx context.Context) {
 			st.rebuildNext()
 			err = nil
 			if p.pending.IsZero() {
-				p.pending = last
+				p.pending = received
 			}
 			select {
 			case p.dirty <- struct{}{}:
@@ -457,6 +474,9 @@ func (p *Pin) publisher(ctx context.Context) {
 			if err = p.cfg.Publish(t); err == nil {
 				p.setPosition(d.pos)
 				p.status.Versions++
+				if p.cfg.OnVersion != nil {
+					p.cfg.OnVersion(time.Since(received), built)
+				}
 			}
 		}
 		if err != nil && p.err == nil {

@@ -67,6 +67,10 @@ type Metrics struct {
 	WholeMerges prometheus.Counter
 	ResultHits  prometheus.Counter
 	Coalesced   prometheus.Counter
+	// LiveWait is, per live pin version, the time from the first
+	// transaction it holds that was received from the binary log to the
+	// version being visible; LiveBuild the time building it took.
+	LiveWait, LiveBuild prometheus.Histogram
 
 	// observed caches the Queries and Latency children of the known
 	// kinds and outcomes (Observe runs for every statement; the vectors'
@@ -151,7 +155,17 @@ func NewMetrics(src Source) *Metrics {
 	m.Coalesced = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_coalesced_queries_total", Help: "Statements that waited for an identical running statement instead of running again.",
 	})
-	m.Reg.MustRegister(m.PinnedQueries, m.WholeMerges, m.ResultHits, m.Coalesced)
+	m.LiveWait = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "shoal_live_pin_version_wait_seconds",
+		Help:    "Per live pin version: from receiving the first transaction it holds from the binary log to the version being visible (batching, building and waiting for CPU; replication before the receipt is not counted).",
+		Buckets: prometheus.ExponentialBuckets(0.005, 2, 12), // 5 ms … ~10 s
+	})
+	m.LiveBuild = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "shoal_live_pin_version_build_seconds",
+		Help:    "Per live pin version: wall time spent building it from the changed rows.",
+		Buckets: prometheus.ExponentialBuckets(0.001, 2, 14), // 1 ms … ~8 s
+	})
+	m.Reg.MustRegister(m.PinnedQueries, m.WholeMerges, m.ResultHits, m.Coalesced, m.LiveWait, m.LiveBuild)
 	m.Slow = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_slow_queries_total", Help: "Statements that ran at least long_query_time (the slow query log's entries).",
 	})

@@ -376,7 +376,7 @@ func (s *Store) cacheLive(spec livepin.Spec) (*pinned.Table, error) {
 		return cols.fields, nil
 	}
 	cfg := livepin.Config{Addrs: addrs, User: s.cfg.ReplicaUser, Pass: s.cfg.ReplicaPassword,
-		Env: s.env, Publish: publish, Log: s.log, Describe: describe}
+		Env: s.env, Publish: publish, Log: s.log, Describe: describe, Admit: s.hooks.Admit, OnVersion: s.hooks.OnVersion}
 	if spec.FollowPrimary {
 		cfg.Primary = s.cfg.Primary
 	}

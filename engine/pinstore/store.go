@@ -124,14 +124,26 @@ type Store struct {
 	env *evalexpr.Env
 	src Source
 
-	pins *pinned.Registry
-	live liveRegistry
+	pins  *pinned.Registry
+	live  liveRegistry
+	hooks LiveHooks
+}
+
+// LiveHooks are what live pins are given of the engine (livepin.Config):
+// either may be nil.
+type LiveHooks struct {
+	// Admit takes an in-memory run slot for a version's build and
+	// returns its release (livepin.Config.Admit).
+	Admit func(context.Context) (release func())
+	// OnVersion is told of every version published (the metrics).
+	OnVersion func(wait, build time.Duration)
 }
 
 // New makes the store of pins over src. Its goroutines (configured pins,
-// live pins) run until ctx ends and are counted in wg.
-func New(ctx context.Context, wg *sync.WaitGroup, cfg config.Coordinator, log *slog.Logger, env *evalexpr.Env, src Source, pins *pinned.Registry) *Store {
-	return &Store{cfg: cfg, log: log, ctx: ctx, wg: wg, env: env, src: src, pins: pins}
+// live pins) run until ctx ends and are counted in wg; live pins use
+// hooks.
+func New(ctx context.Context, wg *sync.WaitGroup, cfg config.Coordinator, log *slog.Logger, env *evalexpr.Env, src Source, pins *pinned.Registry, hooks LiveHooks) *Store {
+	return &Store{cfg: cfg, log: log, ctx: ctx, wg: wg, env: env, src: src, pins: pins, hooks: hooks}
 }
 
 // Registry is the registry of pinned tables the query side plans over.

@@ -132,7 +132,17 @@ func (q *Queue) Extra(n int) int {
 // followed by one Release. It fails with a MySQL error: 1040 when the
 // queue wait passes, 3024 when ctx's deadline does, 1317 when ctx is
 // cancelled.
-func (q *Queue) Acquire(ctx context.Context) error {
+func (q *Queue) Acquire(ctx context.Context) error { return q.acquire(ctx, false) }
+
+// AcquireFirst is Acquire ahead of every waiter: for short work that
+// others wait on, such as building a live pin's next version, which
+// every reader of the pin waits for and which, queued behind the
+// statements over it, would only make the pin staler. Its callers give
+// up with ctx and carry on without a slot, so its failures are not
+// counted as refusals in Stats.
+func (q *Queue) AcquireFirst(ctx context.Context) error { return q.acquire(ctx, true) }
+
+func (q *Queue) acquire(ctx context.Context, first bool) error {
 	if q.tryFast() {
 		q.admitted.Add(1)
 		return nil
@@ -154,7 +164,11 @@ func (q *Queue) Acquire(ctx context.Context) error {
 		}
 		if q.state.CompareAndSwap(s, pack(r, n+1)) {
 			w = &waiter{ready: make(chan struct{})}
-			el = q.waiting.PushBack(w)
+			if first {
+				el = q.waiting.PushFront(w)
+			} else {
+				el = q.waiting.PushBack(w)
+			}
 			break
 		}
 	}
@@ -196,7 +210,9 @@ func (q *Queue) Acquire(ctx context.Context) error {
 		q.state.Add(^uint64(0)) // waiting - 1; running stays at slots
 		q.mu.Unlock()
 	}
-	q.refused.Add(1)
+	if !first { // AcquireFirst's callers go on without a slot
+		q.refused.Add(1)
+	}
 	return err
 }
 

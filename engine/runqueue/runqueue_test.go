@@ -2,6 +2,7 @@ package runqueue
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,6 +97,50 @@ func TestFIFO(t *testing.T) {
 			t.Fatalf("admitted %d, want %d", got, want)
 		}
 		want++
+	}
+}
+
+// TestAcquireFirst: a caller that asks to go first is admitted before
+// every earlier waiter, and the others keep their order behind it.
+func TestAcquireFirst(t *testing.T) {
+	q := New(1, 0)
+	if err := q.Acquire(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	order := make(chan int, n+1)
+	var wg sync.WaitGroup
+	enqueue := func(id int, acquire func(context.Context) error) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := acquire(context.Background()); err != nil {
+				t.Error(err)
+				return
+			}
+			order <- id
+			q.Release()
+		}()
+	}
+	for i := range n {
+		enqueue(i, q.Acquire)
+		for q.Stats().Waiting != i+1 {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	enqueue(-1, q.AcquireFirst) // arrives last, goes first
+	for q.Stats().Waiting != n+1 {
+		time.Sleep(100 * time.Microsecond)
+	}
+	q.Release()
+	wg.Wait()
+	close(order)
+	var got []int
+	for id := range order {
+		got = append(got, id)
+	}
+	if want := []int{-1, 0, 1, 2, 3, 4}; !slices.Equal(got, want) {
+		t.Fatalf("admitted in order %v, want %v", got, want)
 	}
 }
 
