@@ -43,15 +43,17 @@ the primary's GTID position, and compares its full contents and every
 chart with the primary: any difference is a wrong answer and makes the
 command fail.
 
-With --kill-replica T, the replica the live pin follows is killed
-(SIGKILL) T into the run and started again --restart-after later: the pin
-must move to another replica without a reload (a reload fails the command), and the final comparison
-proves that no change was lost or applied twice.
+With --kill-replica T (which implies --follow replica), the replica the
+live pin follows is killed (SIGKILL) T into the run and started again
+--restart-after later: the pin must move to another replica without a
+reload (a reload fails the command), and the final comparison proves
+that no change was lost or applied twice.
 
 With --follow primary the live pin follows the primary's binary log
 (OPTIONS ('follow' = 'primary'); the coordinator needs primary: in its
 config, which shoal local up writes); --follow replica follows a replica;
-without the flag the coordinator's live_follow decides. --warmup W starts
+without the flag the coordinator's live_follow decides (primary in the
+configs shoal local up and the compose cluster write). --warmup W starts
 the staleness probes W into the run, after the dashboards' first
 statements (the writes and the dashboards start at once).
 
@@ -76,7 +78,11 @@ flags:
 		return err
 	}
 	switch *follow {
-	case "", "replica":
+	case "":
+		if *kill > 0 { // the cluster's default may be the primary
+			*follow = "replica"
+		}
+	case "replica":
 	case "primary":
 		if *kill > 0 {
 			return fmt.Errorf("bench live: --kill-replica kills the replica the pin follows; use it with --follow replica")

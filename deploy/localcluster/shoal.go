@@ -55,8 +55,12 @@ func startShoal(reg *registry, c *Cluster, o Options, dir string, ports []int, l
 	coord := config.Coordinator{Listen: fmt.Sprintf("127.0.0.1:%d", ports[0]), ReplicaUser: c.User, ClusterSecret: secret,
 		TLSCert: certFile, TLSKey: keyFile, HTTPListen: new(fmt.Sprintf("127.0.0.1:%d", hp[0])),
 		WorkerTLSCA: ca.CertFile, WorkerTLSCert: cCert, WorkerTLSKey: cKey,
-		// Known so that live pins may follow it ('follow' = 'primary').
-		Primary: c.Primary}
+		// Live pins follow the primary's binary log: replication's lag,
+		// whose tail under write load is seconds on a shared host, is
+		// then not part of a pin's staleness (docs/operations.md, "Live
+		// pins: whom to follow"). OPTIONS ('follow' = 'replica') still
+		// follows a replica.
+		Primary: c.Primary, LiveFollow: config.LiveFollowPrimary}
 	var pin *pinner // worker i runs on replica i's CPU (pin.go)
 	if o.PinCPUs {
 		if pin, err = newPinner(); err != nil {
