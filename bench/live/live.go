@@ -28,6 +28,7 @@
 package live
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -109,6 +110,9 @@ func (s LiveSide) QPS() float64 {
 	return float64(s.OK) / s.Elapsed.Seconds()
 }
 
+// SlowProbe is one staleness probe: sent At into the run, seen Took later.
+type SlowProbe struct{ At, Took time.Duration }
+
 // MemSample is one sample of the pin and the coordinator.
 type MemSample struct {
 	At            time.Duration // since the run started
@@ -135,6 +139,11 @@ type LiveReport struct {
 	// version covers the marker's GTID (SHOW CACHED TABLES): the pin's
 	// own staleness, without a reader's wait for a run slot.
 	PinStaleness measure.Latency
+	// SlowestPin are the probes of the largest PinStaleness, slowest
+	// first, with when they were sent: a tail at the run's start (50
+	// connections planning their first statements) is told apart from
+	// one spread over it.
+	SlowestPin []SlowProbe
 	// ReplicaStaleness is, per probe, commit sent → a replica's
 	// @@gtid_current_pos covers it: replication's share of PinStaleness.
 	ReplicaStaleness measure.Latency
@@ -274,6 +283,7 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 		writerErr error
 		stale     []time.Duration
 		pinStale  []time.Duration
+		pinSent   []time.Time // when each pinStale probe was sent
 		replStale []time.Duration
 		polls     []time.Duration
 		unseen    int
@@ -287,7 +297,7 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 		case <-runCtx.Done():
 		case <-time.After(o.Warmup):
 		}
-		stale, pinStale, replStale, polls, unseen, probeErr = liveProber(runCtx, o, deadline)
+		stale, pinStale, pinSent, replStale, polls, unseen, probeErr = liveProber(runCtx, o, deadline)
 	})
 	wg.Go(func() {
 		tick := time.NewTicker(o.Sample)
@@ -318,6 +328,7 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	rep.Changes, rep.Txs = changes.Load(), txs.Load()
 	rep.Staleness, rep.Unseen, rep.Poll = measure.Summarize(stale), unseen, measure.Summarize(polls)
 	rep.PinStaleness, rep.ReplicaStaleness = measure.Summarize(pinStale), measure.Summarize(replStale)
+	rep.SlowestPin = slowest(pinStale, pinSent, start, 5)
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
@@ -571,10 +582,10 @@ type marker struct {
 // through Shoal returns the new value (stale: what a reader sees,
 // including the reads' wait for a run slot behind the dashboards; one
 // marker at a time, the newest when the last one was seen).
-func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, pinStale, replStale, polls []time.Duration, unseen int, err error) {
+func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, pinStale []time.Duration, pinSent []time.Time, replStale, polls []time.Duration, unseen int, err error) {
 	pconn, err := o.Primary.Conn(ctx)
 	if err != nil {
-		return nil, nil, nil, nil, 0, err
+		return nil, nil, nil, nil, nil, 0, err
 	}
 	defer pconn.Close()
 	var (
@@ -585,7 +596,7 @@ func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, 
 		done    = make(chan struct{})
 		readErr error
 	)
-	wg.Go(func() { pinStale, replStale = livePinTracker(ctx, o, &mu, &pending, done) })
+	wg.Go(func() { pinStale, pinSent, replStale = livePinTracker(ctx, o, &mu, &pending, done) })
 	wg.Go(func() { stale, polls, unseen, readErr = liveReader(ctx, o.Shoal, &mu, &latest, done) })
 	for seq := 1; ctx.Err() == nil && time.Now().Before(deadline); seq++ {
 		next := time.Now().Add(o.Probe)
@@ -616,7 +627,18 @@ func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, 
 	if err == nil {
 		err = readErr
 	}
-	return stale, pinStale, replStale, polls, unseen, err
+	return stale, pinStale, pinSent, replStale, polls, unseen, err
+}
+
+// slowest returns the n largest of took, each with when its probe was
+// sent (sent[i], relative to start), slowest first.
+func slowest(took []time.Duration, sent []time.Time, start time.Time, n int) []SlowProbe {
+	out := make([]SlowProbe, 0, len(took))
+	for i, d := range took {
+		out = append(out, SlowProbe{At: sent[i].Sub(start), Took: d})
+	}
+	slices.SortFunc(out, func(a, b SlowProbe) int { return cmp.Compare(b.Took, a.Took) })
+	return out[:min(n, len(out))]
 }
 
 // livePinTracker polls SHOW CACHED TABLES and the replicas'
@@ -626,7 +648,7 @@ func liveProber(ctx context.Context, o LiveOptions, deadline time.Time) (stale, 
 // applied it (repl: the part of the pin's staleness that is replication's
 // own), until done (then it waits at most 30 s more for the markers
 // still pending).
-func livePinTracker(ctx context.Context, o LiveOptions, mu *sync.Mutex, pending *[]marker, done <-chan struct{}) (pin, repl []time.Duration) {
+func livePinTracker(ctx context.Context, o LiveOptions, mu *sync.Mutex, pending *[]marker, done <-chan struct{}) (pin []time.Duration, sent []time.Time, repl []time.Duration) {
 	var doneAt time.Time
 	for ctx.Err() == nil {
 		select {
@@ -640,7 +662,7 @@ func livePinTracker(ctx context.Context, o LiveOptions, mu *sync.Mutex, pending 
 		n := len(*pending)
 		mu.Unlock()
 		if !doneAt.IsZero() && (n == 0 || time.Since(doneAt) > 30*time.Second) {
-			return pin, repl
+			return pin, sent, repl
 		}
 		if n > 0 {
 			var applied []replication.GTIDSet
@@ -676,6 +698,7 @@ func livePinTracker(ctx context.Context, o LiveOptions, mu *sync.Mutex, pending 
 					for _, m := range *pending {
 						if want, err := replication.ParseMariadbGTIDSet(m.gtid); err == nil && got.Contains(want) {
 							pin = append(pin, now.Sub(m.t0))
+							sent = append(sent, m.t0)
 						} else {
 							kept = append(kept, m)
 						}
@@ -687,7 +710,7 @@ func livePinTracker(ctx context.Context, o LiveOptions, mu *sync.Mutex, pending 
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	return pin, repl
+	return pin, sent, repl
 }
 
 // refused reports a 1040 (too busy: no in-memory run slot in time).
@@ -994,6 +1017,13 @@ func PrintLive(w io.Writer, r *LiveReport) {
 	s = r.PinStaleness
 	fmt.Fprintf(w, "pin staleness (marker commit sent -> the pin's version covers its GTID), %d probes: p50 %s  p95 %s  p99 %s  max %s\n",
 		s.N, measure.FmtDur(s.P50), measure.FmtDur(s.P95), measure.FmtDur(s.P99), measure.FmtDur(s.Max))
+	if len(r.SlowestPin) > 0 {
+		fmt.Fprintf(w, "  slowest (sent at -> took):")
+		for _, p := range r.SlowestPin {
+			fmt.Fprintf(w, "  %s -> %s", measure.FmtDur(p.At), measure.FmtDur(p.Took))
+		}
+		fmt.Fprintln(w)
+	}
 	s = r.ReplicaStaleness
 	fmt.Fprintf(w, "  of which replication (commit sent -> applied on a replica), %d probes: p50 %s  p95 %s  p99 %s  max %s\n",
 		s.N, measure.FmtDur(s.P50), measure.FmtDur(s.P95), measure.FmtDur(s.P99), measure.FmtDur(s.Max))

@@ -53,3 +53,22 @@ func TestMemoryTrend(t *testing.T) {
 		t.Errorf("too few samples: %v", got)
 	}
 }
+
+func TestSlowest(t *testing.T) {
+	start := time.Unix(1000, 0)
+	at := func(s int) time.Time { return start.Add(time.Duration(s) * time.Second) }
+	took := []time.Duration{3 * time.Millisecond, 9 * time.Millisecond, 1 * time.Millisecond, 7 * time.Millisecond}
+	sent := []time.Time{at(1), at(2), at(3), at(4)}
+	for _, tc := range []struct {
+		n    int
+		want []SlowProbe
+	}{
+		{0, []SlowProbe{}},
+		{2, []SlowProbe{{2 * time.Second, 9 * time.Millisecond}, {4 * time.Second, 7 * time.Millisecond}}},
+		{9, []SlowProbe{{2 * time.Second, 9 * time.Millisecond}, {4 * time.Second, 7 * time.Millisecond}, {1 * time.Second, 3 * time.Millisecond}, {3 * time.Second, 1 * time.Millisecond}}},
+	} {
+		if got := slowest(took, sent, start, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("slowest(n=%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
