@@ -906,7 +906,7 @@ func (s *fastState) columnAgg(a *fastAgg, acc *fastAcc, b arrow.RecordBatch, sel
 		}
 	case a.kind == pinned.KindDecimal:
 		// Scaled integers.
-		intAgg(a.fn, valrange.DecimalInts(arr.(*array.Decimal128), s.wide), sel, gid, runs, valid, acc)
+		intAgg(a.fn, valrange.DecimalInts(arr.(*array.Decimal128), sel, s.wide), sel, gid, runs, valid, acc)
 	case a.kind == pinned.KindDate:
 		intAgg(a.fn, arr.(*array.Date32).Date32Values(), sel, gid, runs, valid, acc)
 	case a.kind == pinned.KindFloat:

@@ -142,7 +142,7 @@ func (ts *topState) load(b arrow.RecordBatch) {
 	case pinned.KindFloat:
 		ts.floats = arr.(*array.Float64).Float64Values()
 	case pinned.KindDecimal:
-		ts.ints = valrange.DecimalInts(arr.(*array.Decimal128), ts.buf)
+		ts.ints = valrange.DecimalInts(arr.(*array.Decimal128), nil, ts.buf)
 		ts.buf = ts.ints
 	case pinned.KindDate:
 		vals := arr.(*array.Date32).Date32Values()

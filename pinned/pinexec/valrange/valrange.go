@@ -184,7 +184,20 @@ func (vf *Filter) Select(arr arrow.Array, wide []int64, sel []int32, neg bool) [
 	case pinned.KindFloat:
 		return selectRows(arr.(*array.Float64).Float64Values(), sel, valid, neg, vf.isPoints, vf.fpoints, vf.flo, vf.fhi)
 	case pinned.KindDecimal:
-		return selectRows(DecimalInts(arr.(*array.Decimal128), wide), sel, valid, neg, vf.isPoints, vf.points, vf.lo, vf.hi)
+		vals := arr.(*array.Decimal128).Values()
+		if vf.isPoints || valid != nil {
+			return selectRows(DecimalInts(arr.(*array.Decimal128), sel, wide), sel, valid, neg, vf.isPoints, vf.points, vf.lo, vf.hi)
+		}
+		// The range test on the values' low bits as they lie: a copy of
+		// every row's scaled integer first took 6x the test's own time
+		// (bench live's dashboards: 14% of the coordinator's CPU).
+		k := 0
+		for _, r := range sel {
+			v := int64(vals[r].LowBits())
+			sel[k] = r
+			k += int(b2i((v >= vf.lo && v <= vf.hi) != neg))
+		}
+		return sel[:k]
 	case pinned.KindTimestamp:
 		ts := arr.(*array.Timestamp).TimestampValues()
 		if cap(wide) < len(ts) {
@@ -199,16 +212,25 @@ func (vf *Filter) Select(arr arrow.Array, wide []int64, sel []int32, neg bool) [
 	return selectRows(pinned.IntValues(arr, wide), sel, valid, neg, vf.isPoints, vf.points, vf.lo, vf.hi)
 }
 
-// DecimalInts reads a Decimal128 array of at most literal.MaxScaledDigits as its
-// scaled integers (the low 64 bits, which hold the value), into wide.
-func DecimalInts(a *array.Decimal128, wide []int64) []int64 {
+// DecimalInts reads the rows sel of a Decimal128 array of at most
+// literal.MaxScaledDigits as their scaled integers (the low 64 bits,
+// which hold the value), into wide at the same indexes; sel nil reads
+// every row. The other indexes of the result hold stale values: read
+// only those of sel.
+func DecimalInts(a *array.Decimal128, sel []int32, wide []int64) []int64 {
 	vals := a.Values()
 	if cap(wide) < len(vals) {
 		wide = make([]int64, len(vals))
 	}
 	wide = wide[:len(vals)]
-	for i, v := range vals {
-		wide[i] = int64(v.LowBits())
+	if sel == nil {
+		for i, v := range vals {
+			wide[i] = int64(v.LowBits())
+		}
+		return wide
+	}
+	for _, r := range sel {
+		wide[r] = int64(vals[r].LowBits())
 	}
 	return wide
 }
