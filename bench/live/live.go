@@ -327,8 +327,8 @@ func RunLive(ctx context.Context, o LiveOptions) (*LiveReport, error) {
 	rep.Elapsed = time.Since(start)
 	rep.Changes, rep.Txs = changes.Load(), txs.Load()
 	rep.Staleness, rep.Unseen, rep.Poll = measure.Summarize(stale), unseen, measure.Summarize(polls)
+	rep.SlowestPin = slowest(pinStale, pinSent, start, 5) // before Summarize sorts pinStale
 	rep.PinStaleness, rep.ReplicaStaleness = measure.Summarize(pinStale), measure.Summarize(replStale)
-	rep.SlowestPin = slowest(pinStale, pinSent, start, 5)
 	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
