@@ -257,29 +257,6 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	return st, err
 }
 
-// versionAdmitWait is the longest a live pin's version build waits for
-// an in-memory run slot before it is built without one.
-const versionAdmitWait = 100 * time.Millisecond
-
-// admitVersion takes an in-memory run slot for a live pin's version build,
-// ahead of the statements waiting (runqueue.AcquireFirst), and returns
-// its release: while statements over pins hold every core, a build
-// time-sliced with them took ~5x its CPU time in wall time (bench live:
-// 82 ms for 15 ms), and every reader of the pin waits for it. A slot not
-// free within versionAdmitWait (long statements hold them all) is not
-// waited for: the build runs beside them.
-func (s *inMemory) admitVersion(ctx context.Context) (release func()) {
-	if s.runq == nil {
-		return func() {}
-	}
-	ctx, cancel := context.WithTimeout(ctx, versionAdmitWait)
-	defer cancel()
-	if s.runq.AcquireFirst(ctx) != nil {
-		return func() {}
-	}
-	return s.runq.Release
-}
-
 // overPins is query with the pinned query results it reads replaced by
 // their definitions, as derived tables (sqlparse.ReplaceTableRefs): no
 // replica holds such a table, and a statement over one that the

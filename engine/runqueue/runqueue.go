@@ -216,6 +216,21 @@ func (q *Queue) acquire(ctx context.Context, first bool) error {
 	return err
 }
 
+// Ahead takes a slot with AcquireFirst, waiting at most wait, and returns
+// its release; without a slot in time (or on a nil queue: no limit) it
+// returns a release that does nothing, and the caller goes on anyway.
+func (q *Queue) Ahead(ctx context.Context, wait time.Duration) (release func()) {
+	if q == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if q.AcquireFirst(ctx) != nil {
+		return func() {}
+	}
+	return q.Release
+}
+
 // AcquireUpTo is Acquire followed by Extra(n-1): it reports how many
 // slots (1..n) the caller holds and gives back with ReleaseN.
 func (q *Queue) AcquireUpTo(ctx context.Context, n int) (int, error) {

@@ -144,6 +144,32 @@ func TestAcquireFirst(t *testing.T) {
 	}
 }
 
+// TestAhead: a nil queue and a queue whose slots stay busy past the wait
+// give a release that does nothing; a free slot is taken and given back;
+// giving up is not counted as a refusal.
+func TestAhead(t *testing.T) {
+	var none *Queue
+	none.Ahead(context.Background(), time.Millisecond)()
+
+	q := New(1, 0)
+	release := q.Ahead(context.Background(), time.Second)
+	if got := q.Stats().Running; got != 1 {
+		t.Fatalf("running %d after Ahead on a free queue, want 1", got)
+	}
+	start := time.Now()
+	q.Ahead(context.Background(), 20*time.Millisecond)() // the slot is held: gives up
+	if waited := time.Since(start); waited < 20*time.Millisecond {
+		t.Fatalf("gave up after %s, before the wait", waited)
+	}
+	if st := q.Stats(); st.Running != 1 || st.Waiting != 0 || st.Refused != 0 {
+		t.Fatalf("after giving up: %+v, want 1 running, none waiting or refused", st)
+	}
+	release()
+	if got := q.Stats().Running; got != 0 {
+		t.Fatalf("running %d after the release, want 0", got)
+	}
+}
+
 // TestQueueWait: a caller that waits past the queue wait gets 1040, the
 // queue stays consistent, and the slot it never got is not lost.
 func TestQueueWait(t *testing.T) {
