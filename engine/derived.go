@@ -14,7 +14,6 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
-	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/derivedsql"
@@ -266,7 +265,7 @@ func (s *ephemeral) materialize(ctx context.Context, pr *prepared, name string) 
 	if err != nil {
 		return nil, err
 	}
-	return buildRows(s.mem, derivedSchema, name, ownCollations(pr), c.rows)
+	return pinned.FromRows(s.mem, derivedSchema, name, ownCollations(pr), c.rows)
 }
 
 // collector gathers a result's rows (a derived table's, a branch's).
@@ -277,23 +276,6 @@ func (c *collector) add(r *sqltypes.Result) error {
 		c.rows = append(c.rows, append([]sqltypes.Value(nil), row...))
 	}
 	return nil
-}
-
-// buildRows makes an ephemeral in-memory table schema.name of rows (a
-// derived table's result, the session list of
-// information_schema.PROCESSLIST), for the pinned engine to run a
-// statement over.
-func buildRows(mem memory.Allocator, schema, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*pinned.Table, error) {
-	batches, err := arrowexec.BuildBatches(mem, fields, rows)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		for _, b := range batches {
-			b.Release()
-		}
-	}()
-	return pinned.Build(schema, name, fields, batches)
 }
 
 // unionPlan is a UNION ALL whose every branch distributes: the
@@ -453,7 +435,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 			return true, fmt.Errorf("UNION ALL with ORDER BY or LIMIT holds more than %d rows in memory; add a LIMIT to its branches or filter them", maxUnionRows)
 		}
 	}
-	t, err := buildRows(s.mem, derivedSchema, "u", fields, rows)
+	t, err := pinned.FromRows(s.mem, derivedSchema, "u", fields, rows)
 	if err != nil {
 		return true, err
 	}

@@ -172,7 +172,7 @@ func (s explainer) explainDerived(ctx context.Context, ss *Session, text string,
 	tabs := make([]*pinned.Table, len(d.sides))
 	names := make([]string, len(d.sides))
 	for i, side := range d.sides {
-		t, err := buildRows(s.mem, derivedSchema, side.alias, side.inner.fields, nil)
+		t, err := pinned.FromRows(s.mem, derivedSchema, side.alias, side.inner.fields, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +217,7 @@ func (s explainer) explainUnion(ctx context.Context, ss *Session, u *ast.SetOprS
 	head := fmt.Sprintf("union all of %d branches: each distributed, run one after another", len(p.branches))
 	var outer *prepared
 	if p.outerSQL != "" {
-		t, err := buildRows(s.mem, derivedSchema, "u", p.fields, nil)
+		t, err := pinned.FromRows(s.mem, derivedSchema, "u", p.fields, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/shoaldb/shoal/engine/lru"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/pinned"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -167,28 +168,26 @@ func (c *planCache) resize(key string, pr *prepared) {
 // memory than its bound says.
 const (
 	entryOverhead = 256 // node, map slot, entry and prepared headers
-	fieldBytes    = 160 // a querypb.Field without its strings
-	valueBytes    = 32  // a sqltypes.Value without its bytes
 	planBytes     = 2048
 )
 
 func entryBytes(key string, e *cacheEntry) int64 {
 	n := int64(entryOverhead + 2*len(key) + len(e.pass))
-	n += fieldsBytes(e.fields)
+	n += rowformat.FieldsBytes(e.fields)
 	if sh := e.shape; sh != nil {
-		n += fieldsBytes(sh.fields) + fieldsBytes(sh.fragFields) + int64(len(sh.metaHead)+len(sh.fragHead)+len(sh.pass))
+		n += rowformat.FieldsBytes(sh.fields) + rowformat.FieldsBytes(sh.fragFields) + int64(len(sh.metaHead)+len(sh.fragHead)+len(sh.pass))
 	}
 	if pr := e.pr; pr != nil {
 		n += preparedBytes(pr)
 	}
 	if c := e.constant; c != nil {
-		n += fieldsBytes(c.Fields) + rowsBytes(c.Rows)
+		n += rowformat.FieldsBytes(c.Fields) + rowformat.RowsBytes(c.Rows)
 	}
 	return n
 }
 
 func preparedBytes(pr *prepared) int64 {
-	n := int64(planBytes) + fieldsBytes(pr.fields) + fieldsBytes(pr.fragFields)
+	n := int64(planBytes) + rowformat.FieldsBytes(pr.fields) + rowformat.FieldsBytes(pr.fragFields)
 	if p := pr.plan; p != nil {
 		n += int64(len(p.MetaSQL) + len(p.FragmentSQL))
 	}
@@ -196,26 +195,7 @@ func preparedBytes(pr *prepared) int64 {
 		n += pr.prog.Bytes()
 	}
 	if r := pr.result.Load(); r != nil {
-		n += rowsBytes(r.rows)
-	}
-	return n
-}
-
-func fieldsBytes(fs []*querypb.Field) int64 {
-	var n int64
-	for _, f := range fs {
-		n += fieldBytes + int64(len(f.Name)+len(f.OrgName)+len(f.Table)+len(f.OrgTable)+len(f.Database))
-	}
-	return n
-}
-
-func rowsBytes(rows [][]sqltypes.Value) int64 {
-	var n int64
-	for _, r := range rows {
-		n += 24 + int64(len(r))*valueBytes
-		for _, v := range r {
-			n += int64(v.Len())
-		}
+		n += rowformat.RowsBytes(r.rows)
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestEntryBytes(t *testing.T) {
 		t.Errorf("999 more bytes of reason weigh %d more", d)
 	}
 	fields := []*querypb.Field{{Name: strings.Repeat("n", 50)}}
-	if d := entryBytes("k", &cacheEntry{pass: "x", fields: fields}) - small; d < 50+fieldBytes {
+	if d := entryBytes("k", &cacheEntry{pass: "x", fields: fields}) - small; d < 50+rowformat.FieldBytes {
 		t.Errorf("a field named with 50 bytes weighs %d", d)
 	}
 }

@@ -187,7 +187,7 @@ func (s *ephemeral) processlistTable(fields []*querypb.Field, list []observe.Pro
 		}
 		rows = append(rows, row)
 	}
-	return buildRows(s.mem, infoSchema, processlistName, fields, rows)
+	return pinned.FromRows(s.mem, infoSchema, processlistName, fields, rows)
 }
 
 // processlistCatalog is the replica catalog with the materialized list

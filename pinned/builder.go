@@ -462,3 +462,19 @@ func (c *Collector) Release() {
 	}
 	c.batches = nil
 }
+
+// FromRows makes an ephemeral in-memory table db.name of rows (a derived
+// table's result, the session list of information_schema.PROCESSLIST),
+// for the pinned engine to run a statement over.
+func FromRows(mem memory.Allocator, db, name string, fields []*querypb.Field, rows [][]sqltypes.Value) (*Table, error) {
+	batches, err := arrowexec.BuildBatches(mem, fields, rows)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
+	return Build(db, name, fields, batches)
+}
