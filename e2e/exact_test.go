@@ -267,3 +267,20 @@ func TestYearConstantsAndWideProducts(t *testing.T) {
 		diff(t, q, true)
 	}
 }
+
+// TestDistinctLimitWithoutOrder: SELECT DISTINCT and GROUP BY … ORDER BY
+// NULL are not sorted on MariaDB, which returns the rows in the order its
+// scan met them, so a LIMIT keeps the first ones met; the merge sorted
+// them (DISTINCT) or kept its hash order (ORDER BY NULL), and returned
+// other rows. They run on a replica; with ORDER BY they distribute.
+func TestDistinctLimitWithoutOrder(t *testing.T) {
+	for _, q := range []string{
+		"SELECT DISTINCT DayOfWeek FROM ontime LIMIT 3",
+		"SELECT DISTINCT Carrier, YearD FROM ontime WHERE Distance > 500 LIMIT 5",
+		"SELECT DISTINCT Origin FROM ontime LIMIT 2, 3",
+		"SELECT Carrier, COUNT(*) FROM ontime GROUP BY Carrier ORDER BY NULL LIMIT 4",
+	} {
+		diff(t, q, true)
+	}
+	diffWhere(t, "split ", "SELECT DISTINCT DayOfWeek FROM ontime ORDER BY DayOfWeek DESC LIMIT 3")
+}
