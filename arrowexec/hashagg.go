@@ -549,7 +549,10 @@ func (c *keyCol) encode(dst []byte, r int) []byte {
 	case c.str.offs != nil:
 		return appendSized(append(dst, tagString), c.str.at(r), &c.coll)
 	case c.bin != nil:
-		return appendSized(append(dst, tagBinary), c.bin.Value(r), &collator{})
+		// Binary strings compare bytes (their KeySpec has no collation);
+		// text vitess types VARBINARY (utf8mb4_bin, latin1_bin) keeps
+		// its collation's PAD SPACE: 'a' and 'a ' are one group.
+		return appendSized(append(dst, tagBinary), c.bin.Value(r), &c.coll)
 	}
 	return append(dst, tagNull)
 }

@@ -27,6 +27,7 @@ var (
 	tUint  = arrow.PrimitiveTypes.Uint64
 	tFloat = arrow.PrimitiveTypes.Float64
 	tStr   = arrow.BinaryTypes.String
+	tBin   = arrow.BinaryTypes.Binary
 	tDate  = arrow.FixedWidthTypes.Date32
 	tTS    = &arrow.TimestampType{Unit: arrow.Microsecond}
 )
@@ -107,6 +108,24 @@ func TestHashAgg(t *testing.T) {
 			`VARCHAR("a") VARCHAR("q") INT64(2)`,
 			`VARCHAR("A") VARCHAR("q") INT64(1)`,
 			`VARCHAR("a") VARCHAR("q ") INT64(1)`,
+		},
+	}, {
+		// A pinned utf8mb4_bin or latin1_bin column is VARBINARY to
+		// vitess (an Arrow Binary array) and keeps its collation: 'a'
+		// and 'a ' were two groups over a pin (e2e TestPadSpaceBinText).
+		name: "VARBINARY text under utf8mb4_bin pads spaces; binary strings do not",
+		keys: []KeySpec{{Collation: mb4Bin}, {}},
+		aggs: []AggSpec{cnt},
+		batches: []aggBatch{{[]arrow.DataType{tBin, tBin, tInt}, [][]sqltypes.Value{
+			row(vbin("a"), vbin("q"), i64(1)),
+			row(vbin("a "), vbin("q"), i64(1)),
+			row(vbin("A"), vbin("q"), i64(1)),
+			row(vbin("a"), vbin("q "), i64(1)),
+		}}},
+		want: []string{
+			`VARBINARY("a") VARBINARY("q") INT64(2)`,
+			`VARBINARY("A") VARBINARY("q") INT64(1)`,
+			`VARBINARY("a") VARBINARY("q ") INT64(1)`,
 		},
 	}, {
 		name: "decimal, float, date and datetime keys by value",

@@ -60,6 +60,7 @@ var (
 	u64  = sqltypes.NewUint64
 	f64  = sqltypes.NewFloat64
 	str  = sqltypes.NewVarChar
+	vbin = sqltypes.NewVarBinary
 	dec  = sqltypes.NewDecimal
 	date = sqltypes.NewDate
 	dt   = sqltypes.NewDatetime

@@ -92,6 +92,11 @@ func compareValues(a, b sqltypes.Value, coll *collator) (int, error) {
 		return cmp.Compare(x, y), nil
 	case sqltypes.IsText(at) && sqltypes.IsText(bt):
 		return coll.compare(a.Raw(), b.Raw()), nil
+	case sqltypes.IsBinary(at) && sqltypes.IsBinary(bt) && coll.coll != nil:
+		// Text vitess types VARBINARY (a utf8mb4_bin or latin1_bin
+		// column) under its collation: PAD SPACE, 'a' = 'a '. Binary
+		// strings have no collation and compare bytes below.
+		return coll.compare(a.Raw(), b.Raw()), nil
 	}
 	// Binary strings, and DATE/DATETIME/TIMESTAMP whose fixed layout
 	// orders chronologically as bytes.

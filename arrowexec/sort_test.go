@@ -49,6 +49,16 @@ func TestSortRows(t *testing.T) {
 		rows:  [][]sqltypes.Value{row(str("a")), row(str("a\t")), row(str("a!")), row(str("A"))},
 		want:  []string{`VARCHAR("a\t")`, `VARCHAR("a")`, `VARCHAR("A")`, `VARCHAR("a!")`},
 	}, {
+		name:  "VARBINARY text under utf8mb4_bin: PAD SPACE, stable among equals",
+		order: []Ordering{{Col: 0, Collation: mb4Bin}},
+		rows:  [][]sqltypes.Value{row(vbin("a "), i64(0)), row(vbin("a"), i64(1)), row(vbin("a\t"), i64(2)), row(vbin("A"), i64(3))},
+		want:  []string{`VARBINARY("A") INT64(3)`, `VARBINARY("a\t") INT64(2)`, `VARBINARY("a ") INT64(0)`, `VARBINARY("a") INT64(1)`},
+	}, {
+		name:  "binary strings by bytes",
+		order: []Ordering{{Col: 0}},
+		rows:  [][]sqltypes.Value{row(vbin("a ")), row(vbin("a")), row(vbin("a\t"))},
+		want:  []string{`VARBINARY("a")`, `VARBINARY("a\t")`, `VARBINARY("a ")`},
+	}, {
 		name:  "binary comparison",
 		order: []Ordering{{Col: 0}},
 		rows:  [][]sqltypes.Value{row(str("b")), row(str("B")), row(str("a")), row(str("A"))},

@@ -172,6 +172,12 @@ func TestPreparedStatements(t *testing.T) {
 		{"same statement other values", "select Carrier, count(*) from ontime where YearD between ? and ? and Origin = ? group by Carrier", true, []any{1995, 2010, "LAX"}},
 		{"int and string", "select count(*), sum(Distance) from ontime where Carrier = ? and DayOfWeek = ?", true, []any{"AA", int64(3)}},
 		{"unsigned", "select count(*) from ontime where id < ?", true, []any{uint64(5000)}},
+		// go-sql-driver sends a uint64 with the unsigned flag (0x80), which
+		// vitess read as signed: 2^63 arrived as -2^63 and the max as -1.
+		{"unsigned above 2^63", "select count(*), sum(id) from ontime where id < ? and ? > 9223372036854775807 and ? = 18446744073709551615", true,
+			[]any{uint64(5000), uint64(1 << 63), uint64(math.MaxUint64)}},
+		{"unsigned above 2^63 in a group", "select DayOfWeek, count(*), sum(id % ?) from ontime where ? > id group by DayOfWeek", false,
+			[]any{uint64(math.MaxUint64), uint64(1<<63 + 5)}},
 		{"double", "select Carrier, sum(Distance * ?) from ontime where ArrDelayMinutes > ? group by Carrier", true, []any{1.5, 30.25}},
 		{"decimal as string", "select count(*) from ontime where Distance > ?", true, []any{"500.5"}},
 		{"date", "select count(*), min(FlightDate), max(FlightDate) from ontime where FlightDate >= ? and FlightDate < ?", true, []any{day("2001-01-01"), day("2003-07-01")}},

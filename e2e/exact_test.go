@@ -222,3 +222,65 @@ func TestCollationsAndSpellings(t *testing.T) {
 		"SELECT k, code, COUNT(*) FROM "+name+" WHERE n > 1000 GROUP BY k, code ORDER BY 1, 2",
 		"SELECT CONCAT(who, '|') w, COUNT(*) FROM "+name+" WHERE id % 3 = 1 GROUP BY w ORDER BY w")
 }
+
+// TestYearConstantsAndWideProducts compares, distributed and over a
+// whole-table pin, two things MariaDB computes its own way: a constant
+// compared with a YEAR column is stored as a year first (70 is 1970, '05'
+// 2005, '0' 2000), in WHERE over the pin and in HAVING after the merge,
+// where `y = 70` matched nothing (so is text compared with a BIGINT
+// column: the integer it spells, not a DOUBLE, which made
+// `u = '18446744073709551615'` match every row near it over a pin); and
+// a product of DECIMAL(65,30) values
+// passes MariaDB's 81-digit buffer, which drops fraction words of the
+// operands (SUM(d) * SUM(d), MAX(d) * MAX(d)): the merge computed the
+// exact product, different in the last digits. Such products now run on
+// a replica.
+func TestYearConstantsAndWideProducts(t *testing.T) {
+	const name = "year_dec"
+	directExec(t,
+		"DROP TABLE IF EXISTS "+name,
+		"CREATE TABLE "+name+` (id INT NOT NULL PRIMARY KEY, y YEAR NULL, d DECIMAL(65,30) NULL, s DECIMAL(12,2) NOT NULL, k TINYINT NOT NULL,
+		  u BIGINT UNSIGNED NOT NULL, b BIGINT NOT NULL)`,
+		"INSERT INTO "+name+` SELECT id, IF(id % 11 = 0, NULL, 1970 + id % 60), IF(id % 10 = 0, NULL, id / 7 + 0.000000000000000000000000000001),
+		  id % 1000 / 4, id % 5, 18446744073709551615 - id % 1000, CAST(id % 1000 AS SIGNED) - 9223372036854775807 FROM ontime WHERE id <= 30000`)
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS " + name) })
+	replicasAndCatalog(t)
+	qs := []string{
+		"SELECT COUNT(*) FROM year_dec WHERE y = 70",
+		"SELECT COUNT(*) FROM year_dec WHERE y = '05' OR y = '0'",
+		"SELECT COUNT(*) FROM year_dec WHERE y IN (1, 99) OR y BETWEEN 70 AND 72",
+		"SELECT COUNT(*) FROM year_dec WHERE y < 75",
+		"SELECT y, COUNT(*) FROM year_dec GROUP BY y HAVING y = 70 OR y IN (5, '06') ORDER BY y",
+		"SELECT IF(y = 71, 'y', 'n') f, COUNT(*) FROM year_dec GROUP BY f ORDER BY f",
+		"SELECT k, SUM(d) * SUM(d), MAX(d) * MAX(d), SUM(s) * SUM(s), SUM(d) * 2 FROM year_dec GROUP BY k ORDER BY k",
+		"SELECT SUM(d) * SUM(d), SUM(d) * COUNT(*) FROM year_dec",
+		"SELECT k, SUM(d * d) FROM year_dec GROUP BY k ORDER BY k",
+		"SELECT COUNT(*) FROM year_dec WHERE u = '18446744073709551615' OR b IN ('-9223372036854775807', '-9223372036854775806')",
+		"SELECT u, COUNT(*) FROM year_dec GROUP BY u HAVING u >= '18446744073709551613' ORDER BY u",
+	}
+	for _, q := range qs {
+		diff(t, q, true)
+	}
+	shoalExec(t, "CACHE TABLE ontime."+name)
+	defer env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + name)
+	for _, q := range qs {
+		diff(t, q, true)
+	}
+}
+
+// TestDistinctLimitWithoutOrder: SELECT DISTINCT and GROUP BY … ORDER BY
+// NULL are not sorted on MariaDB, which returns the rows in the order its
+// scan met them, so a LIMIT keeps the first ones met; the merge sorted
+// them (DISTINCT) or kept its hash order (ORDER BY NULL), and returned
+// other rows. They run on a replica; with ORDER BY they distribute.
+func TestDistinctLimitWithoutOrder(t *testing.T) {
+	for _, q := range []string{
+		"SELECT DISTINCT DayOfWeek FROM ontime LIMIT 3",
+		"SELECT DISTINCT Carrier, YearD FROM ontime WHERE Distance > 500 LIMIT 5",
+		"SELECT DISTINCT Origin FROM ontime LIMIT 2, 3",
+		"SELECT Carrier, COUNT(*) FROM ontime GROUP BY Carrier ORDER BY NULL LIMIT 4",
+	} {
+		diff(t, q, true)
+	}
+	diffWhere(t, "split ", "SELECT DISTINCT DayOfWeek FROM ontime ORDER BY DayOfWeek DESC LIMIT 3")
+}

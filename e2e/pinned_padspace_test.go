@@ -143,3 +143,60 @@ func TestPadSpaceAfterMerge(t *testing.T) {
 		}
 	})
 }
+
+// TestBinTextKeysAndRollup compares, through Shoal and directly, group
+// keys of text that vitess types VARBINARY (utf8mb4_bin: 'a' and 'a '
+// equal under PAD SPACE, 'A' apart) and WITH ROLLUP over ENUM, SET and
+// latin1 keys, distributed and over a whole-table pin. Over the pin the
+// evaluated path (SUM of BIGINT UNSIGNED, COUNT(DISTINCT)) grouped the
+// VARBINARY key by bytes, so 'a' and 'a ' were two groups with half the
+// sums each, and ORDER BY b, id put every 'a' before every 'a '; WITH
+// ROLLUP sorted ENUM and SET keys as text where MariaDB orders them by
+// member number (zeta before alpha), and a subtotal showed its first
+// group's spelling where MariaDB shows its last group's.
+func TestBinTextKeysAndRollup(t *testing.T) {
+	const name = "bin_keys"
+	directExec(t,
+		"DROP TABLE IF EXISTS "+name,
+		"CREATE TABLE "+name+` (id INT NOT NULL PRIMARY KEY,
+		  b VARCHAR(8) COLLATE utf8mb4_bin NULL, l VARCHAR(8) CHARACTER SET latin1 NOT NULL, x TINYINT NOT NULL,
+		  e ENUM('zeta','alpha','mid','Beta') NULL, s SET('x','a','m') NULL, u BIGINT UNSIGNED NOT NULL, n INT NULL)`,
+		"INSERT INTO "+name+` SELECT id, ELT(1 + id % 5, 'a', 'A', 'a ', 'b', NULL),
+		  ELT(1 + id % 2, 'A', 'a '), id % 2, ELT(1 + id % 5, 'zeta', 'alpha', 'mid', 'Beta', NULL),
+		  ELT(1 + id % 6, 'x', 'a', 'x,a', 'm,x', '', NULL), 18446744073709551615 - id % 1000, IF(id % 13 = 0, NULL, id % 50)
+		  FROM ontime WHERE id <= 30000`)
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS " + name) })
+	replicasAndCatalog(t)
+
+	qs := []string{
+		"SELECT b, SUM(u), SUM(u) / COUNT(*), COUNT(*) FROM bin_keys GROUP BY b ORDER BY b",
+		"SELECT b, SUM(n), MAX(u), COUNT(*) FROM bin_keys GROUP BY b ORDER BY b",
+		"SELECT MIN(id), COUNT(DISTINCT n), COUNT(*) FROM bin_keys GROUP BY b ORDER BY 1",
+		"SELECT b, n, COUNT(*) FROM bin_keys WHERE n < 3 GROUP BY b, n ORDER BY b, n",
+		"SELECT id, b FROM bin_keys WHERE id < 40 ORDER BY b, id",
+		"SELECT id, b FROM bin_keys WHERE id < 40 ORDER BY b DESC, id",
+		"SELECT e, COUNT(*), SUM(n) FROM bin_keys GROUP BY e WITH ROLLUP",
+		"SELECT e, x, COUNT(*) FROM bin_keys GROUP BY e, x WITH ROLLUP",
+		"SELECT x, e, COUNT(*) FROM bin_keys GROUP BY x, e WITH ROLLUP",
+		"SELECT s, COUNT(*) FROM bin_keys GROUP BY s WITH ROLLUP",
+		"SELECT l, x, COUNT(*), MIN(id) FROM bin_keys GROUP BY l, x WITH ROLLUP",
+		"SELECT n % 3 k, l, x, COUNT(*) FROM bin_keys GROUP BY k, l, x WITH ROLLUP",
+	}
+	t.Run("distributed", func(t *testing.T) {
+		for _, q := range qs {
+			diff(t, q, true)
+		}
+	})
+	t.Run("pinned", func(t *testing.T) {
+		shoalExec(t, "CACHE TABLE ontime."+name)
+		defer env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + name)
+		for _, q := range qs[:6] {
+			if ex := explain(t, q); !strings.Contains(ex, "in memory:") {
+				t.Errorf("%s: not in memory:\n%s", q, ex)
+			}
+		}
+		for _, q := range qs {
+			diff(t, q, true)
+		}
+	})
+}

@@ -286,6 +286,14 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 	for i := 0; i < nk; i++ {
 		pr.keys = append(pr.keys, arrowexec.KeySpec{Collation: rowformat.Collation(pr.fragFields[i])})
 	}
+	for i := 0; i < p.Keys && p.Rollup; i++ {
+		// WITH ROLLUP's rows come in group-key order (remerge.Rollup
+		// sorts the keys as text); the server sorts ENUM and SET keys
+		// by their member numbers.
+		if t := pr.fragFields[i].Type; (t == sqltypes.Enum || t == sqltypes.Set) && pr.inexact == "" {
+			pr.inexact = "WITH ROLLUP over an ENUM or SET key: the server orders the groups by member numbers, the merge by text"
+		}
+	}
 	// partialField[i] is the fragment field of plan partial i, or nil.
 	partialField := make([]*querypb.Field, len(p.Partials))
 	j := nk

@@ -242,6 +242,7 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	ast = dateLiterals(equivalents(rewriteNotLike(ast)))
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast)}
+	ast = yearLiterals(ast, layout, &x.inexact)
 	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv())
 	ho := &hoister{e: e, x: x}
 	cfg := &evalengine.Config{

@@ -21,14 +21,18 @@ import (
 //     followed by a bare exponent mark ('9E') (strnum.go);
 //   - comparisons of a DATE, DATETIME or TIMESTAMP with text or a number,
 //     which vitess reads only in canonical forms ('2016-12-30 10:00' is
-//     no date to it) (datetext.go, with padspace.go's hostCmp).
+//     no date to it) (datetext.go, with padspace.go's hostCmp);
+//   - DECIMAL products wider than MariaDB's 81-digit buffer, which it
+//     computes from truncated operands (decmul.go: a guard that fails,
+//     and the statement runs on a replica).
 //
 // Each call is replaced in the tree by a synthetic column (__host0,
 // __host1, …, innermost first) typed with the call's result; vitess
 // evaluates the call's arguments, this package the rest, before the
 // expression that reads the column (Evaluator.bind). A host call is
 // therefore evaluated for every row, even in a branch of IF or CASE that
-// the row does not take: none of them fails on a value.
+// the row does not take: none of them fails on a value but the guard of a
+// too wide DECIMAL product, which sends the statement to a replica.
 type host interface {
 	// eval computes the call over the row env holds (its layout columns
 	// and the results of the host calls before it).
@@ -64,6 +68,9 @@ func (h *hoister) hoist(ast sqlparser.Expr) sqlparser.Expr {
 			if r := h.like(n); r != nil {
 				c.Replace(r)
 			}
+		}
+		if h.err == nil {
+			h.mul(n) // a guard, decmul.go
 		}
 		return h.err == nil
 	}).(sqlparser.Expr)

@@ -430,11 +430,18 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			return notDist("WITH ROLLUP over repeated keys")
 		}
 		p.Rollup = true
-	} else if sel.OrderBy == nil {
+	} else if sel.OrderBy == nil || allNull(sel.OrderBy.Items) {
+		// SELECT DISTINCT and GROUP BY … ORDER BY NULL are not sorted:
+		// MariaDB returns the rows its temporary table holds in the
+		// order its scan met them, and a LIMIT keeps the first ones met,
+		// which the merge (sorted, or in hash order) would not pick.
+		if sel.Limit != nil && (sel.Distinct || sel.OrderBy != nil) {
+			return notDist("SELECT DISTINCT or ORDER BY NULL with LIMIT: MariaDB keeps the first rows its scan meets, not the lowest keys")
+		}
 		// MariaDB (and MySQL before 8.0) return GROUP BY results sorted by
 		// the group keys; MySQL 8 leaves the order unspecified, so sorting
 		// is right for both.
-		for i := range a.keys {
+		for i := 0; i < len(a.keys) && sel.OrderBy == nil; i++ {
 			p.OrderBy = append(p.OrderBy, OrderItem{Expr: fmt.Sprintf("__g%d", i), Desc: a.keyDesc[i]})
 		}
 	}
@@ -1182,6 +1189,16 @@ func (a *aggPlanner) partial(kind AggKind, sql string) ast.ExprNode {
 	}
 	a.partials = append(a.partials, Partial{Kind: kind, SQL: sql})
 	return colExpr(fmt.Sprintf("__a%d", len(a.partials)-1))
+}
+
+// allNull reports an ORDER BY of NULLs only: no order.
+func allNull(items []*ast.ByItem) bool {
+	for _, it := range items {
+		if !isNullLiteral(it.Expr) {
+			return false
+		}
+	}
+	return true
 }
 
 func isNullLiteral(e ast.ExprNode) bool {

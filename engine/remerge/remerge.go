@@ -203,6 +203,10 @@ func widen(f arrow.Field) arrow.Field {
 // prefix's subtotal after its last group, the grand total last. Subtotals
 // merge the groups' merged partials again, which is exact for every
 // partial kind a ROLLUP plan has (the planner refuses DISTINCT ones).
+// A subtotal shows its kept keys as its last group spells them: MariaDB
+// sends a ROLLUP row from the group fields it holds when the prefix
+// changes, the last group's ('A' and 'a ' under one latin1 key give a
+// subtotal spelled 'a ' when the group spelled 'a ' sorts last).
 func (m *Merge) Rollup(schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqltypes.Value, error) {
 	k := m.Plan.Keys
 	if len(rows) == 0 || k == 0 {
@@ -244,7 +248,9 @@ func (m *Merge) Rollup(schema *arrow.Schema, rows [][]sqltypes.Value) ([][]sqlty
 				break
 			}
 			if next[l] < len(levels[l]) {
-				out = append(out, levels[l][next[l]])
+				sub := levels[l][next[l]]
+				copy(sub[:l], row[:l])
+				out = append(out, sub)
 				next[l]++
 			}
 		}

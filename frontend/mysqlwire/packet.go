@@ -58,6 +58,7 @@ type packetConn struct {
 	net.Conn
 	limit int64
 	read  atomic.Int64
+	tap   execTap // the last COM_STMT_EXECUTE's parameter types (unsigned.go)
 }
 
 // limitCommands wraps c so that one command cannot pass max_allowed_packet
@@ -77,6 +78,7 @@ func (p *packetConn) Read(b []byte) (int, error) {
 	}
 	n, err := p.Conn.Read(b)
 	p.read.Add(int64(n))
+	p.tap.feed(b[:n])
 	return n, err
 }
 

@@ -137,6 +137,7 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 		return sqlerr.New(sqlerr.ErrUnknownStmtHandler, "HY000", "Unknown prepared statement handler given to mysqld_stmt_execute")
 	}
 	h.m.Executes.Inc()
+	unsignedParams(c, prepare)
 	b, err := h.bind(prepare)
 	if err != nil {
 		return sqlerr.ToMySQL(err)

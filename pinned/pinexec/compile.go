@@ -401,7 +401,12 @@ func (p *Program) finish(used map[int]bool) {
 // hash aggregate keeps the first key values it sees).
 func textKeys(p *Program) bool {
 	for i := range p.keys {
-		if i < len(p.fields) && p.fields[i] != nil && sqltypes.IsText(p.fields[i].Type) {
+		// Text vitess types VARBINARY (utf8mb4_bin, latin1_bin) has a
+		// collation too: 'a' and 'a ' are one group under PAD SPACE.
+		if i >= len(p.fields) || p.fields[i] == nil {
+			continue
+		}
+		if f := p.fields[i]; sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type) && collationOf(f) != 0 {
 			return true
 		}
 	}
