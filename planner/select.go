@@ -116,7 +116,7 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if isAggregate(sel) || sel.Distinct {
 		err = planAggregate(p, sel, srcs, from, where)
 	} else {
-		err = planRows(p, sel, from, where)
+		err = planRows(p, sel, from, where, single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1)
 	}
 	if err != nil {
 		return nil, err
@@ -252,8 +252,12 @@ func limitOf(l *ast.Limit) (count, offset int64, err error) {
 
 // planRows plans a SELECT without aggregates: fragments return the select
 // list (plus hidden ORDER BY keys) and the coordinator concatenates, sorts
-// or takes the top rows.
-func planRows(p *Plan, sel *ast.SelectStmt, from, where string) error {
+// or takes the top rows. keyOrder says the table is read alone and its
+// split column is its primary key: a LIMIT without ORDER BY then takes
+// the first rows in key order, the rows MariaDB's scan of an InnoDB
+// table meets first (its clustered index), rather than whichever
+// fragment answers first.
+func planRows(p *Plan, sel *ast.SelectStmt, from, where string, keyOrder bool) error {
 	fields := make([]string, 0, len(sel.Fields.Fields))
 	wildcard := false
 	for _, f := range sel.Fields.Fields {
@@ -293,6 +297,14 @@ func planRows(p *Plan, sel *ast.SelectStmt, from, where string) error {
 			p.OrderBy = append(p.OrderBy, OrderItem{Expr: fmt.Sprintf("__c%d", idx), Desc: it.Desc})
 			fragOrder = append(fragOrder, fmt.Sprint(idx+1)+desc(it.Desc))
 		}
+	}
+	if keyOrder && p.Limit >= 0 && len(p.OrderBy) == 0 {
+		h := "`__shoal_h" + fmt.Sprint(p.Hidden) + "`"
+		fields = append(fields, p.SplitColumn+" AS "+h)
+		p.OrderBy = append(p.OrderBy, OrderItem{Expr: fmt.Sprintf("__h%d", p.Hidden)})
+		fragOrder = append(fragOrder, h)
+		p.Hidden++
+		p.Notes = append(p.Notes, "LIMIT without ORDER BY: the first rows in primary key order, as a scan of the table meets them")
 	}
 	sql := "SELECT " + strings.Join(fields, ", ") + " FROM " + from + " WHERE " + where
 	if p.Limit >= 0 {
