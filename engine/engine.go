@@ -186,8 +186,10 @@ func (s *Engine) background() {
 
 // RefreshCatalog re-reads the catalog now (after DDL, for example) from
 // the first replica that answers, healthy ones first. Plans depend on the
-// schema, not on row counts or key bounds (fragments read those at
-// execution): the cached plans are kept unless the schema changed.
+// schema, not on key bounds (fragments read those at execution), and
+// routing decisions on table sizes: the cached plans are kept unless the
+// schema changed or a table's size did by more than a factor of two
+// (catalog.SameSchema).
 func (s *Engine) RefreshCatalog(ctx context.Context) error {
 	old := s.snap.Load()
 	snap, err := s.rep.ReadCatalog(ctx, old)

@@ -324,8 +324,14 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 	return s, nil
 }
 
-// sameSchema reports whether two snapshots agree on everything a plan
-// depends on: databases, tables, their columns and split columns.
+// SameSchema reports whether two snapshots agree on everything a cached
+// plan depends on: databases, tables, their columns and split columns,
+// and each table's size to within a factor of two. Plans do not read row
+// counts (fragments read the key bounds when they run), but routing by
+// cost does: a statement routed to one replica while its table was empty
+// would otherwise pass through for good after the table filled (the
+// decision and the shape's EXPLAIN estimate are cached per generation).
+// A growing table changes the generation once per doubling.
 func SameSchema(a, b *Snapshot) bool {
 	if len(a.Tables) != len(b.Tables) || len(a.Schemas) != len(b.Schemas) || a.Version != b.Version {
 		return false
@@ -340,11 +346,21 @@ func SameSchema(a, b *Snapshot) bool {
 		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType || ta.SplitUnique != tb.SplitUnique ||
 			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
 			!slices.Equal(ta.IndexLeads, tb.IndexLeads) || !slices.Equal(ta.Indexed, tb.Indexed) ||
-			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) {
+			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) ||
+			resized(ta.Rows, tb.Rows) {
 			return false
 		}
 	}
 	return true
+}
+
+// resized reports a table size that moved by more than a factor of two
+// and by more than 1,000 rows: enough to change a routing decision
+// (route_small_rows is 20,000 by default), rare enough not to drop the
+// plan cache at every catalog refresh.
+func resized(a, b int64) bool {
+	lo, hi := min(a, b), max(a, b)
+	return hi-lo > 1000 && hi > 2*lo
 }
 
 // rowsEstimate is a table's row estimate given information_schema's

@@ -16,8 +16,20 @@ func TestSameSchema(t *testing.T) {
 		s.Tables.Add(t)
 		return s
 	}
-	if !SameSchema(mk(10, "id", "a"), mk(20, "id", "a")) {
-		t.Error("row counts and key bounds must not invalidate plans")
+	for _, c := range []struct {
+		from, to int64
+		same     bool
+	}{
+		{10, 20, true},           // small tables: noise
+		{100_000, 190_000, true}, // less than twice
+		{100_000, 60_000, true},  // less than half as many
+		{1, 60_000, false},       // an empty table filled: routing changes
+		{3_000_000, 7_000_000, false},
+		{500_000, 200_000, false},
+	} {
+		if got := SameSchema(mk(c.from, "id", "a"), mk(c.to, "id", "a")); got != c.same {
+			t.Errorf("rows %d -> %d: same schema %v, want %v", c.from, c.to, got, c.same)
+		}
 	}
 	if SameSchema(mk(10, "id", "a"), mk(10, "id", "b")) {
 		t.Error("a changed column must invalidate plans")
