@@ -310,3 +310,51 @@ func TestRouteBusy(t *testing.T) {
 		t.Errorf("a statement alone was routed by load (%v)", d)
 	}
 }
+
+// TestRoutingFollowsTableGrowth: a statement routed to one replica while
+// its table was nearly empty is distributed once the table has grown and
+// the catalog has been read again — the cached decision and the shape's
+// estimate belong to a plan generation, which a table's size moving by
+// more than a factor of two now changes (catalog.SameSchema).
+func TestRoutingFollowsTableGrowth(t *testing.T) {
+	for _, q := range []string{"DROP TABLE IF EXISTS route_grow",
+		"CREATE TABLE route_grow (id INT NOT NULL PRIMARY KEY, code VARCHAR(10) NOT NULL, n INT NOT NULL)",
+		"INSERT INTO route_grow VALUES (1, 'abc1', 1), (2, 'abd2', 2)"} {
+		if _, err := env.direct.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS route_grow") })
+	replicasCaughtUp(t)
+	c, db := serveCoordinator(t, config.Coordinator{Listen: "127.0.0.1:0", Replicas: env.replicas, MinRowsPerFragment: 1000}, nil)
+	db.SetMaxOpenConns(1)
+	plan := func() string {
+		t.Helper()
+		r, err := query(db, "EXPLAIN "+routeGrowQuery)
+		if err != nil || r.err != nil || len(r.rows) == 0 {
+			t.Fatalf("EXPLAIN: %v %v", err, r.err)
+		}
+		return r.rows[0][0]
+	}
+	if ex := plan(); !strings.HasPrefix(ex, "passthrough") {
+		t.Fatalf("over 2 rows the statement should run on one replica: %q", ex)
+	}
+	diffOn(t, db, routeGrowQuery, true)
+	fill := "INSERT INTO route_grow WITH RECURSIVE s(i) AS (SELECT 3 UNION ALL SELECT i + 1 FROM s WHERE i < 120000) " +
+		"SELECT i, CONCAT(CHAR(97 + i % 5), 'b', CHAR(99 + i % 3), i % 10), i % 7 FROM s"
+	for _, q := range []string{"SET STATEMENT max_recursive_iterations = 200000 FOR " + fill, "ANALYZE TABLE route_grow"} {
+		if _, err := env.direct.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	replicasCaughtUp(t)
+	if err := c.RefreshCatalog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if ex := plan(); strings.HasPrefix(ex, "passthrough") {
+		t.Fatalf("over 120,000 rows the statement still runs on one replica, as decided over 2: %q", ex)
+	}
+	diffOn(t, db, routeGrowQuery, true)
+}
+
+const routeGrowQuery = "select left(code, 3) p, count(*), sum(n) from route_grow group by p"
