@@ -298,6 +298,14 @@ func planRows(p *Plan, sel *ast.SelectStmt, from, where string, keyOrder bool) e
 			fragOrder = append(fragOrder, fmt.Sprint(idx+1)+desc(it.Desc))
 		}
 	}
+	if keyOrder && p.Limit >= 0 && len(p.OrderBy) == 0 && !p.WhereKeyOnly {
+		// A filter on other columns: MariaDB stops at the n-th match in
+		// key order, which may come after a few rows (matches clustered
+		// low, as by date in a table loaded in date order), while every
+		// fragment would read its range to its own n-th match before the
+		// first rows in key order are known.
+		return notDist("LIMIT without ORDER BY over a filter: the replica stops at the first rows it meets, in key order")
+	}
 	if keyOrder && p.Limit >= 0 && len(p.OrderBy) == 0 {
 		h := "`__shoal_h" + fmt.Sprint(p.Hidden) + "`"
 		fields = append(fields, p.SplitColumn+" AS "+h)
