@@ -34,8 +34,8 @@ type planCache struct {
 	// is good while that version is the one pinned (current).
 	pins *pinned.Registry
 	// pinnedPuts counts plans over pinned tables put since the last sweep
-	// of stale ones (sweepPinned); pinsGen is the registry's Gen at the
-	// last plan over pins put.
+	// of stale ones (sweepPinned); pinsGen is the registry's Gen when the
+	// last plan (over pins or not) was put.
 	pinnedPuts atomic.Int64
 	pinsGen    atomic.Uint64
 }
