@@ -119,18 +119,27 @@ func TestRouteByCost(t *testing.T) {
 // columns (no LIMIT 0 describe round trip) and answer as the primary does:
 // key windows, LIMIT counts, ORDER BY positions and literal types bound
 // from each statement's own text.
+//
+// The statements go to a coordinator of their own, set as the shared one
+// (distributing what it can), that reads the catalog once: on the shared
+// one, a catalog refresh that sees another test's
+// table appear or double (catalog.SameSchema) starts a new generation
+// mid-loop, and each shape then misses once more (CI saw 30 hits for 33).
 func TestShapeCacheNewLiterals(t *testing.T) {
+	co, db := serveCoordinator(t, config.Coordinator{Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"), Replicas: env.replicas,
+		MinRowsPerFragment: 1000, CatalogRefreshInterval: config.Duration(time.Hour), RouteSmallRows: -1, RouteBusyStatements: -1}, nil)
+	db.SetMaxOpenConns(1)
 	hits := `shoal_shape_cache_hits_total`
-	before := scrape(t).get(hits)
+	before := scrapeAt(t, co.HTTPAddr()).get(hits)
 	n := 0
 	for k := 0; k < 12; k++ {
-		diff(t, fmt.Sprintf("select Carrier, count(*), sum(Distance) from ontime where YearD = %d and Origin <> 'ZZZ' group by Carrier order by 2 desc, 1 limit %d", 1995+k, 1+k%4), true)
+		diffOn(t, db, fmt.Sprintf("select Carrier, count(*), sum(Distance) from ontime where YearD = %d and Origin <> 'ZZZ' group by Carrier order by 2 desc, 1 limit %d", 1995+k, 1+k%4), true)
 		lo := 1 + k*4099
-		diff(t, fmt.Sprintf("select id, Carrier, Distance from ontime where id between %d and %d order by id limit %d", lo, lo+3000, 5+k), true)
-		diff(t, fmt.Sprintf("select id, Carrier from ontime where id >= %d and DayOfWeek = %d", lo, 1+k%7), false)
+		diffOn(t, db, fmt.Sprintf("select id, Carrier, Distance from ontime where id between %d and %d order by id limit %d", lo, lo+3000, 5+k), true)
+		diffOn(t, db, fmt.Sprintf("select id, Carrier from ontime where id >= %d and DayOfWeek = %d", lo, 1+k%7), false)
 		n += 3
 	}
-	if got := scrape(t).get(hits) - before; got < float64(n-3) {
+	if got := scrapeAt(t, co.HTTPAddr()).get(hits) - before; got < float64(n-3) {
 		t.Errorf("shape cache hits %v for %d statements of 3 shapes, want at least %d", got, n, n-3)
 	}
 	// Same digest but for the literals' values, or a different digest:
@@ -153,7 +162,7 @@ func TestShapeCacheNewLiterals(t *testing.T) {
 		"select id, Distance from ontime where id = 7.5",
 		"select id, Distance from ontime where id = NULL",
 	} {
-		diff(t, q, true)
+		diffOn(t, db, q, true)
 	}
 }
 
@@ -358,3 +367,61 @@ func TestRoutingFollowsTableGrowth(t *testing.T) {
 }
 
 const routeGrowQuery = "select left(code, 3) p, count(*), sum(n) from route_grow group by p"
+
+// A catalog refresh that sees other tables appear, change or grow keeps
+// the cached plans of the statements that do not read them; a change to
+// a table a statement reads makes it planned and described again, and it
+// answers with the table's new columns.
+func TestPlansOutliveOtherTables(t *testing.T) {
+	for _, q := range []string{"DROP TABLE IF EXISTS plan_keep, plan_other",
+		"CREATE TABLE plan_keep (id INT NOT NULL PRIMARY KEY, n INT NOT NULL)",
+		"CREATE TABLE plan_other (id INT NOT NULL PRIMARY KEY, n INT NOT NULL)",
+		"INSERT INTO plan_keep VALUES (1, 10), (2, 20), (3, 30)",
+		"INSERT INTO plan_other VALUES (1, 1)"} {
+		if _, err := env.direct.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS plan_keep, plan_other, plan_new") })
+	replicasCaughtUp(t)
+	co, db := serveCoordinator(t, config.Coordinator{Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"), Replicas: env.replicas,
+		MinRowsPerFragment: 1000, CatalogRefreshInterval: config.Duration(time.Hour), RouteSmallRows: -1, RouteBusyStatements: -1}, nil)
+	db.SetMaxOpenConns(1)
+	const keep = "select * from plan_keep order by id"
+	const agg = "select count(*), sum(Distance) from ontime where id > 100"
+	misses := func() float64 { return scrapeAt(t, co.HTTPAddr()).get("shoal_plan_cache_misses_total") }
+	diffOn(t, db, keep, true)
+	diffOn(t, db, agg, true)
+	for _, change := range []string{
+		"CREATE TABLE plan_new (id INT NOT NULL PRIMARY KEY)",
+		"ALTER TABLE plan_other ADD COLUMN x INT NOT NULL DEFAULT 7",
+		"DROP TABLE plan_other",
+	} {
+		if _, err := env.direct.Exec(change); err != nil {
+			t.Fatalf("%s: %v", change, err)
+		}
+		replicasCaughtUp(t)
+		if err := co.RefreshCatalog(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		before := misses()
+		diffOn(t, db, keep, true)
+		diffOn(t, db, agg, true)
+		if got := misses() - before; got != 0 {
+			t.Errorf("after %q: %v statements over other tables planned again, want 0", change, got)
+		}
+	}
+	if _, err := env.direct.Exec("ALTER TABLE plan_keep ADD COLUMN s VARCHAR(5) NOT NULL DEFAULT 'new'"); err != nil {
+		t.Fatal(err)
+	}
+	replicasCaughtUp(t)
+	if err := co.RefreshCatalog(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	before := misses()
+	diffOn(t, db, keep, true) // three columns now
+	diffOn(t, db, agg, true)
+	if got := misses() - before; got != 1 {
+		t.Errorf("after plan_keep changed: %v statements planned again, want 1 (the one over plan_keep)", got)
+	}
+}

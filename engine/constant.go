@@ -29,7 +29,7 @@ func (s *Engine) passConstant(ctx context.Context, ss *Session, key, query strin
 		return nil
 	}
 	if e, ok := s.plans.get(key, gen); ok && e.pr == nil && !e.derived && e.constant == nil {
-		s.plans.put(key, &cacheEntry{gen: gen, pass: e.pass, constant: kept, isConst: true})
+		s.plans.put(key, gen.stamp(&cacheEntry{pass: e.pass, constant: kept, isConst: true}, e.deps, e.tracked))
 	}
 	return nil
 }

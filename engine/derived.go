@@ -76,7 +76,8 @@ func (s *ephemeral) tryDerived(ctx context.Context, ss *Session, query string, c
 	gen := s.prep.generation()
 	handled, err := s.runDerived(ctx, ss, sel, callback)
 	if handled {
-		s.plans.put(ss.DB+"\x00"+query, &cacheEntry{gen: gen, pass: "derived table over a distributed aggregate", derived: true})
+		deps := gen.snap.Deps(planner.TableRefs(sel, ss.DB))
+		s.plans.put(ss.DB+"\x00"+query, gen.stamp(&cacheEntry{pass: "derived table over a distributed aggregate", derived: true}, deps, true))
 	}
 	return handled, err
 }
@@ -239,7 +240,7 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, tabs []*pinned
 		}
 		return cat.find(name)
 	}
-	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, cat.find(p.Table), others, coldefs.Query{}, def, ""))
+	pr, err = exact(s.prep.prepareInMemory(ctx, ss.DB, p, cat.find(p.Table), others, coldefs.Query{}, def, shapeRef{}))
 	if err == nil && pr.prog.Inexact() != "" {
 		err = errors.New(pr.prog.Inexact()) // the replica computes it: pass through
 	}

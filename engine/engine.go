@@ -187,21 +187,16 @@ func (s *Engine) background() {
 // RefreshCatalog re-reads the catalog now (after DDL, for example) from
 // the first replica that answers, healthy ones first. Plans depend on the
 // schema, not on key bounds (fragments read those at execution), and
-// routing decisions on table sizes: the cached plans are kept unless the
-// schema changed or a table's size did by more than a factor of two
-// (catalog.SameSchema).
+// routing decisions on table sizes: a cached plan is kept unless a table
+// it names changed or its size did by more than a factor of two
+// (catalog.Snapshot.Follow).
 func (s *Engine) RefreshCatalog(ctx context.Context) error {
 	old := s.snap.Load()
 	snap, err := s.rep.ReadCatalog(ctx, old)
 	if err != nil {
 		return err
 	}
-	if old != nil {
-		snap.Gen = old.Gen
-		if !catalog.SameSchema(old, snap) {
-			snap.Gen++
-		}
-	}
+	snap.Follow(old)
 	s.snap.Store(snap)
 	return nil
 }

@@ -2,12 +2,9 @@ package engine
 
 import (
 	"context"
-	"errors"
-	"time"
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/engine/schedule"
-	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlerr"
 )
@@ -68,38 +65,7 @@ func (s *Engine) awaitLivePins(ctx context.Context, pr *prepared, lf *liveFloor)
 	if lf.fl.GTID == "" {
 		return false, nil
 	}
-	var late []*pinned.Table
-	for _, t := range live {
-		ok, err := gtid.Covers(true, t.Position, lf.fl.GTID) // live pins follow MariaDB only
-		if err != nil {
-			return false, sqlerr.Unavailable("comparing live pin %s.%s's position %s with the consistency floor %s: %v", t.DB, t.Name, t.Position, lf.fl.GTID, err)
-		}
-		if !ok {
-			late = append(late, t)
-		}
-	}
-	if len(late) == 0 {
-		return false, nil
-	}
-	wait := lf.fl.Wait
-	if dl, ok := ctx.Deadline(); ok {
-		wait = min(wait, time.Until(dl))
-	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	for _, t := range late {
-		_, replica, err := s.pinStore.WaitLive(wctx, t.DB, t.Name, lf.fl.GTID)
-		switch {
-		case err == nil:
-		case ctx.Err() != nil:
-			return false, ctx.Err() // the statement's own deadline or KILL
-		case errors.Is(err, context.DeadlineExceeded):
-			return false, sqlerr.PinBehind(t.DB+"."+t.Name, replica, lf.fl.GTID, wait.Round(time.Millisecond))
-		default:
-			return false, sqlerr.Unavailable("live pin %s.%s: %v", t.DB, t.Name, err)
-		}
-	}
-	return true, nil
+	return s.pinStore.AwaitFloor(ctx, live, lf.fl.GTID, lf.fl.Wait)
 }
 
 // errFloorReplans is the answer when a statement's live pins keep being

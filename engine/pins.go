@@ -162,16 +162,16 @@ func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
 // shape (engine/pinshape), and the fragment compiled for the in-memory
 // engine.
 func (s *preparer) preparePinned(ctx context.Context, db, query string, sel *ast.SelectStmt, p *planner.Plan, t *pinned.Table, whole bool) (*prepared, error) {
-	d, key := coldefs.Query{}, pinshape.Key(db, query)
+	d, key := coldefs.Query{}, s.shapeOf(pinshape.Key(db, query), db, sel)
 	if whole {
 		// The replicas hold every table it reads: describe the client's
 		// own text.
 		cat := s.snap().Tables
 		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(cat, p), Above: coldefs.AbovePredicate(cat, p), Table: coldefs.TableName(p)}
-		if base, _ := cat.Table(p.DB, p.Table); key != "" {
+		if base, _ := cat.Table(p.DB, p.Table); key.key != "" {
 			if ok, why := pinshape.Reusable(sel, base); !ok {
 				s.log.Debug("pinned statement described per text", "reason", why)
-				key = ""
+				key = shapeRef{}
 			}
 		}
 	}
@@ -188,7 +188,7 @@ func (s *preparer) preparePinned(ctx context.Context, db, query string, sel *ast
 // others the in-memory tables a join reads besides t (nil: the pins). The
 // columns are those of the shape key ("" for none) when it has them for
 // the same select lists.
-func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, others func(db, name string) *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool), key string) (*prepared, error) {
+func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Plan, t *pinned.Table, others func(db, name string) *pinned.Table, d coldefs.Query, def func(db, name string) (string, bool), key shapeRef) (*prepared, error) {
 	meta, err := planner.ReplaceTables(p.MetaSQL, db, def)
 	if err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func (s *preparer) prepareInMemory(ctx context.Context, db string, p *planner.Pl
 	d.Meta = meta
 	var pr *prepared
 	metaHead, fragHead := route.SelectHead(meta), route.SelectHead(frag)
-	if sh := s.shape(key); sh != nil && sh.described && sh.metaHead == metaHead && sh.fragHead == fragHead {
+	if sh := s.shape(key.key); sh != nil && sh.described && sh.metaHead == metaHead && sh.fragHead == fragHead {
 		s.metrics.ShapeHits.Inc()
 		pr, err = s.compilePrepared(p, sh.fields, sh.fragFields)
 	} else if pr, err = s.prepareSQL(ctx, db, p, d, frag, true); err == nil { // pins hold each column's own collation (pinfields.go)

@@ -111,7 +111,8 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 		if pr != nil {
 			pr.cacheKey = key
 		}
-		s.plans.put(key, &cacheEntry{gen: gen, pr: pr, pass: pass, isConst: pr == nil && constant.Select(sel)})
+		deps := snap.Deps(planner.TableRefs(sel, db))
+		s.plans.put(key, gen.stamp(&cacheEntry{pr: pr, pass: pass, isConst: pr == nil && constant.Select(sel)}, deps, true))
 	}
 	return pr, pass, nil
 }
@@ -121,7 +122,7 @@ func (s *preparer) plan(ctx context.Context, db, query string, sel *ast.SelectSt
 // UNCACHE, a REFRESH or reload that changes a pin's columns:
 // pinned.Registry.Layout), not with a pin's new version (the plan cache
 // checks a plan's pin versions itself, planCache.current).
-func (s *preparer) generation() uint64 { return s.snap().Gen<<32 | s.pins.Layout()&0xffffffff }
+func (s *preparer) generation() gen { return gen{snap: s.snap(), layout: s.pins.Layout()} }
 
 // planOn plans and prepares sel over cat without caching; a small
 // statement is routed to one replica (package engine/route).
@@ -139,7 +140,7 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 		}
 		return nil, "", err
 	}
-	key := route.ShapeKey(db, query) // shape.go
+	key := s.shapeOf(route.ShapeKey(db, query), db, sel) // shape.go
 	if byCost {
 		pass, note, listed := route.ByCost(ctx, s.cfg, s.snap(), db, query, p, s.explainShaped(key))
 		if pass != "" {

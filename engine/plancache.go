@@ -3,6 +3,7 @@ package engine
 import (
 	"sync/atomic"
 
+	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/lru"
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/pinned"
@@ -49,10 +50,48 @@ type planCache struct {
 // version it keeps alive.
 const pinnedSweepEvery = 256
 
+// gen is what an entry is checked against when it is looked up: the
+// catalog snapshot and the pins' Layout at the time.
+type gen struct {
+	snap   *catalog.Snapshot
+	layout uint64
+}
+
+// all changes with any table of the catalog (Snapshot.Gen); base only
+// with what every statement depends on (Snapshot.Base). Both change with
+// the pins' Layout.
+func (g gen) all() uint64  { return g.snap.Gen<<32 | g.layout&0xffffffff }
+func (g gen) base() uint64 { return g.snap.Base<<32 | g.layout&0xffffffff }
+
+// stamp marks e as made under g, for the tables in deps when tracked
+// (catalog.Snapshot.Deps): then a change to another table leaves it
+// valid. Untracked, any catalog change makes it stale.
+func (g gen) stamp(e *cacheEntry, deps []catalog.Dep, tracked bool) *cacheEntry {
+	e.deps, e.tracked = deps, tracked
+	if tracked {
+		e.gen = g.base()
+	} else {
+		e.gen = g.all()
+	}
+	return e
+}
+
+// holds reports whether e, made under some generation, is valid under g.
+func (g gen) holds(e *cacheEntry) bool {
+	if e.tracked {
+		return e.gen == g.base() && g.snap.Current(e.deps)
+	}
+	return e.gen == g.all()
+}
+
 type cacheEntry struct {
-	gen  uint64
-	pr   *prepared
-	pass string // non-empty: pass through, for this reason
+	gen uint64
+	// deps are the tables the entry depends on and their versions when
+	// it was made, if tracked (gen.stamp).
+	deps    []catalog.Dep
+	tracked bool
+	pr      *prepared
+	pass    string // non-empty: pass through, for this reason
 	// derived: the statement reads a derived table, CTE or union whose
 	// inner statements distribute (derived.go); pr is nil.
 	derived bool
@@ -81,9 +120,9 @@ func (c *planCache) init(maxBytes int64, pins *pinned.Registry) {
 	c.pins = pins
 }
 
-// get returns the entry under key for generation gen and marks it used;
-// an entry of another generation, or a plan compiled against a pin
-// version no longer pinned, is dropped.
+// get returns the entry under key valid under g and marks it used; an
+// entry of another generation or over a table changed since, or a plan
+// compiled against a pin version no longer pinned, is dropped.
 //
 // Generations follow the catalog and the pins' Layout, not their
 // versions: a live pin publishes several versions a second, and keying
@@ -92,8 +131,8 @@ func (c *planCache) init(maxBytes int64, pins *pinned.Registry) {
 // version — in `shoal bench live` 90% of statements were planned again
 // and 43% described again on a replica. Only a plan that reads a pin
 // version depends on it; it alone is checked for being current.
-func (c *planCache) get(key string, gen uint64) (*cacheEntry, bool) {
-	return c.Get(key, func(e *cacheEntry) bool { return e.gen == gen && c.current(e.pr) })
+func (c *planCache) get(key string, g gen) (*cacheEntry, bool) {
+	return c.Get(key, func(e *cacheEntry) bool { return g.holds(e) && c.current(e.pr) })
 }
 
 // current reports whether pr reads only the pin versions now pinned (true
@@ -173,6 +212,9 @@ const (
 
 func entryBytes(key string, e *cacheEntry) int64 {
 	n := int64(entryOverhead + 2*len(key) + len(e.pass))
+	for _, d := range e.deps {
+		n += int64(24 + len(d.Key))
+	}
 	n += rowformat.FieldsBytes(e.fields)
 	if sh := e.shape; sh != nil {
 		n += rowformat.FieldsBytes(sh.fields) + rowformat.FieldsBytes(sh.fragFields) + int64(len(sh.metaHead)+len(sh.fragHead)+len(sh.pass))

@@ -2,14 +2,16 @@ package engine
 
 import (
 	"fmt"
-	"github.com/shoaldb/shoal/engine/rowformat"
 	"strings"
 	"testing"
 
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/engine/catalog"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/pinned"
+	"github.com/shoaldb/shoal/planner"
 )
 
 // TestEntryBytes: an entry weighs what it holds — its key, pass reason,
@@ -36,7 +38,7 @@ func TestPlanCacheStaleAndResize(t *testing.T) {
 	var c planCache
 	c.init(1<<20, pinned.NewRegistry())
 	c.put("a", &cacheEntry{gen: 1, pass: "x"})
-	if _, ok := c.get("a", 2); ok {
+	if _, ok := c.get("a", testGen(2)); ok {
 		t.Fatal("generation 1 entry returned for generation 2")
 	}
 	if c.Entries() != 0 || c.Bytes() != 0 {
@@ -62,7 +64,7 @@ func TestPlanCacheStaleAndResize(t *testing.T) {
 	}
 	pr.result.Store(&cachedResult{rows: big})
 	c.resize(pr.cacheKey, pr)
-	if _, ok := c.get("q", 1); ok || c.Bytes() != 0 {
+	if _, ok := c.get("q", testGen(1)); ok || c.Bytes() != 0 {
 		t.Errorf("entry over a shard's share kept (%d bytes cached)", c.Bytes())
 	}
 }
@@ -98,7 +100,7 @@ func TestPlanCacheAcrossPinVersions(t *testing.T) {
 	c.put("pass", &cacheEntry{gen: gen, pass: "x"})
 	c.put("shape", &cacheEntry{gen: gen, shape: &shapeInfo{described: true}})
 	for _, k := range []string{"pinned", "replica", "pass", "shape"} {
-		if _, ok := c.get(k, gen); !ok {
+		if _, ok := c.get(k, testGen(gen)); !ok {
 			t.Fatalf("%s: a miss before any change", k)
 		}
 	}
@@ -107,16 +109,16 @@ func TestPlanCacheAcrossPinVersions(t *testing.T) {
 	if r.Layout() != gen {
 		t.Fatalf("a new version with the same columns changed the layout %d -> %d", gen, r.Layout())
 	}
-	if _, ok := c.get("pinned", gen); ok {
+	if _, ok := c.get("pinned", testGen(gen)); ok {
 		t.Fatal("a plan over the old pin version was returned after a new version")
 	}
 	for _, k := range []string{"replica", "pass", "shape"} {
-		if _, ok := c.get(k, gen); !ok {
+		if _, ok := c.get(k, testGen(gen)); !ok {
 			t.Errorf("%s: a miss after a pin's new version; only plans over the pin depend on it", k)
 		}
 	}
 	c.put("pinned", &cacheEntry{gen: gen, pr: &prepared{pin: v2}})
-	if _, ok := c.get("pinned", gen); !ok {
+	if _, ok := c.get("pinned", testGen(gen)); !ok {
 		t.Fatal("a plan over the current version is a miss")
 	}
 
@@ -162,7 +164,7 @@ func TestPlanCacheSweepsStalePinnedPlans(t *testing.T) {
 	if stale != 0 || current != 10 {
 		t.Fatalf("%d stale and %d current pinned plans kept; want none stale and all 10 current", stale, current)
 	}
-	if _, ok := c.get("replica", r.Layout()); !ok {
+	if _, ok := c.get("replica", testGen(r.Layout())); !ok {
 		t.Fatal("the plan over replica tables was dropped")
 	}
 	if got := c.Entries(); got != int64(stale+current+1) {
@@ -193,5 +195,82 @@ func TestPlanCacheSweepsAfterUncache(t *testing.T) {
 	})
 	if pinnedLeft != 0 {
 		t.Fatalf("%d plans over the dropped pin kept after the next plan", pinnedLeft)
+	}
+}
+
+// testGen is the generation under which an untracked entry of gen n (the
+// catalog's Gen 0 and the pins' layout n) holds.
+func testGen(n uint64) gen { return gen{snap: &catalog.Snapshot{}, layout: n} }
+
+// TestPlanCacheTracksTables: an entry that lists the tables it reads
+// stays valid when other tables appear, change or grow, and goes stale
+// when one of its own does, when a table it named while missing appears,
+// or when the databases change. An untracked entry (COM_STMT_PREPARE
+// metadata) goes stale with any change.
+func TestPlanCacheTracksTables(t *testing.T) {
+	snapshot := func(old *catalog.Snapshot, dbs []string, tables ...*planner.Table) *catalog.Snapshot {
+		s := &catalog.Snapshot{Tables: planner.MapCatalog{}, Schemas: map[string]bool{}}
+		for _, db := range dbs {
+			s.Schemas[db] = true
+		}
+		for _, t := range tables {
+			s.Tables.Add(t)
+		}
+		s.Follow(old)
+		return s
+	}
+	table := func(name string, rows int64, cols ...string) *planner.Table {
+		t := &planner.Table{Schema: "d", Name: name, SplitColumn: "id", Rows: rows}
+		for _, c := range cols {
+			t.Columns = append(t.Columns, planner.Column{Name: c, Type: "int"})
+		}
+		return t
+	}
+	var c planCache
+	c.init(0, pinned.NewRegistry())
+	s1 := snapshot(nil, []string{"d"}, table("a", 100_000, "id"), table("b", 100_000, "id"))
+	g1 := gen{snap: s1}
+	onA := g1.stamp(&cacheEntry{pass: "a"}, s1.Deps([]string{"d.a"}), true)
+	onC := g1.stamp(&cacheEntry{pass: "c"}, s1.Deps([]string{"d.c"}), true) // not there yet
+	untracked := g1.stamp(&cacheEntry{pass: "u"}, nil, false)
+	for _, step := range []struct {
+		what                string
+		snap                *catalog.Snapshot
+		onA, onC, untracked bool
+	}{
+		{"nothing changed", snapshot(s1, []string{"d"}, table("a", 100_000, "id"), table("b", 100_000, "id")), true, true, true},
+		{"b grew past a doubling", snapshot(s1, []string{"d"}, table("a", 100_000, "id"), table("b", 900_000, "id")), true, true, false},
+		{"b has a new column", snapshot(s1, []string{"d"}, table("a", 100_000, "id"), table("b", 100_000, "id", "x")), true, true, false},
+		{"b dropped", snapshot(s1, []string{"d"}, table("a", 100_000, "id")), true, true, false},
+		{"a grew past a doubling", snapshot(s1, []string{"d"}, table("a", 900_000, "id"), table("b", 100_000, "id")), false, true, false},
+		{"a has a new column", snapshot(s1, []string{"d"}, table("a", 100_000, "id", "x"), table("b", 100_000, "id")), false, true, false},
+		{"c created", snapshot(s1, []string{"d"}, table("a", 100_000, "id"), table("b", 100_000, "id"), table("c", 10, "id")), true, false, false},
+		{"a database created", snapshot(s1, []string{"d", "e"}, table("a", 100_000, "id"), table("b", 100_000, "id")), false, false, false},
+	} {
+		g := gen{snap: step.snap}
+		for _, x := range []struct {
+			name string
+			e    *cacheEntry
+			want bool
+		}{{"over a", onA, step.onA}, {"over missing c", onC, step.onC}, {"untracked", untracked, step.untracked}} {
+			if got := g.holds(x.e); got != x.want {
+				t.Errorf("%s: entry %s holds %v, want %v", step.what, x.name, got, x.want)
+			}
+		}
+	}
+	// Versions carry over a chain of snapshots: a change to b, then to
+	// nothing, keeps a's entry valid at every step.
+	s2 := snapshot(s1, []string{"d"}, table("a", 100_000, "id"), table("b", 900_000, "id"))
+	s3 := snapshot(s2, []string{"d"}, table("a", 100_000, "id"), table("b", 900_000, "id"))
+	if !(gen{snap: s3}).holds(onA) || (gen{snap: s3}).holds(untracked) {
+		t.Error("versions did not carry over two refreshes")
+	}
+	c.put("k", onA)
+	if _, ok := c.get("k", gen{snap: s3}); !ok {
+		t.Error("get dropped an entry whose table did not change")
+	}
+	s4 := snapshot(s3, []string{"d"}, table("a", 100_000, "id", "y"), table("b", 900_000, "id"))
+	if _, ok := c.get("k", gen{snap: s4}); ok {
+		t.Error("get returned an entry whose table changed")
 	}
 }

@@ -15,7 +15,7 @@ import (
 // CachedPrepare returns the cached parameter count and result columns of
 // query prepared in database db (shared: clone before handing them out).
 func (s *Engine) CachedPrepare(db, query string) (fields []*querypb.Field, params uint16, ok bool) {
-	e, ok := s.plans.get(prepareKey(db, query), s.snap.Load().Gen)
+	e, ok := s.plans.get(prepareKey(db, query), gen{snap: s.snap.Load()})
 	if !ok {
 		return nil, 0, false
 	}
@@ -25,7 +25,8 @@ func (s *Engine) CachedPrepare(db, query string) (fields []*querypb.Field, param
 // CachePrepare remembers the metadata of query prepared in db for the
 // current catalog generation.
 func (s *Engine) CachePrepare(db, query string, fields []*querypb.Field, params uint16) {
-	s.plans.put(prepareKey(db, query), &cacheEntry{gen: s.snap.Load().Gen, params: params, fields: fields})
+	g := gen{snap: s.snap.Load()}
+	s.plans.put(prepareKey(db, query), g.stamp(&cacheEntry{params: params, fields: fields}, nil, false))
 }
 
 // Describe runs meta on the session's replica connection and returns its

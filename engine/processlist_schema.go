@@ -157,7 +157,7 @@ func (s *ephemeral) prepareProcesslist(ctx context.Context, db string, p *planne
 	meta, ok1 := proclist.ColumnFields(p.MetaSQL, t.Fields)
 	frag, ok2 := proclist.ColumnFields(strings.Replace(p.FragmentSQL, planner.RangeMarker, "FALSE", 1), t.Fields)
 	if !ok1 || !ok2 || p.Aggregate {
-		return s.prep.prepareInMemory(ctx, db, p, t, nil, coldefs.Query{}, func(string, string) (string, bool) { return "", false }, "")
+		return s.prep.prepareInMemory(ctx, db, p, t, nil, coldefs.Query{}, func(string, string) (string, bool) { return "", false }, shapeRef{})
 	}
 	pr := &prepared{plan: p, fields: meta, fragFields: frag, estRows: -1}
 	if err := pr.compileRows(); err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
+	"github.com/shoaldb/shoal/engine/catalog"
 	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/engine/route"
 	"github.com/shoaldb/shoal/planner"
@@ -74,17 +76,34 @@ func (s *preparer) shape(key string) *shapeInfo {
 	return e.shape
 }
 
-// updateShape replaces the shape under key with f applied to a copy.
-func (s *preparer) updateShape(key string, f func(*shapeInfo)) {
+// shapeRef names a shape: its cache key and the tables its statements
+// read, with their versions (catalog.Snapshot.Deps), which the entry
+// depends on.
+type shapeRef struct {
+	key  string
+	deps []catalog.Dep
+}
+
+// shapeOf is the shape of query in db under key (route.ShapeKey or
+// pinshape.Key; "" when it has none); sel is query parsed.
+func (s *preparer) shapeOf(key, db string, sel ast.Node) shapeRef {
 	if key == "" {
+		return shapeRef{}
+	}
+	return shapeRef{key: key, deps: s.snap().Deps(planner.TableRefs(sel, db))}
+}
+
+// updateShape replaces the shape sk with f applied to a copy.
+func (s *preparer) updateShape(sk shapeRef, f func(*shapeInfo)) {
+	if sk.key == "" {
 		return
 	}
 	var sh shapeInfo
-	if old := s.shape(key); old != nil {
+	if old := s.shape(sk.key); old != nil {
 		sh = *old
 	}
 	f(&sh)
-	s.plans.put(key, &cacheEntry{gen: s.generation(), shape: &sh})
+	s.plans.put(sk.key, s.generation().stamp(&cacheEntry{shape: &sh}, sk.deps, true))
 }
 
 // shapePasses reports whether query passes through by its shape in db,
@@ -117,8 +136,8 @@ func (s *preparer) splitUnique(p *planner.Plan) bool {
 
 // prepareShaped is prepare, with the columns and the row estimate of an
 // earlier statement of the shape key when it has them.
-func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key string, d coldefs.Query) (*prepared, error) {
-	sh := s.shape(key)
+func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan, key shapeRef, d coldefs.Query) (*prepared, error) {
+	sh := s.shape(key.key)
 	fragSQL := pushdown.Empty(p)
 	metaHead, fragHead := route.SelectHead(p.MetaSQL), route.SelectHead(fragSQL)
 	var pr *prepared
@@ -151,9 +170,9 @@ func (s *preparer) prepareShaped(ctx context.Context, db string, p *planner.Plan
 }
 
 // explainShaped is route.Explain, cached under the shape key.
-func (s *preparer) explainShaped(key string) func(context.Context, string, string) (route.Access, bool) {
+func (s *preparer) explainShaped(key shapeRef) func(context.Context, string, string) (route.Access, bool) {
 	return func(ctx context.Context, db, query string) (route.Access, bool) {
-		if sh := s.shape(key); sh != nil && sh.explored {
+		if sh := s.shape(key.key); sh != nil && sh.explored {
 			return sh.access, sh.accessOK
 		}
 		a, ok := route.Explain(ctx, s.rep.OnMeta, db, query)

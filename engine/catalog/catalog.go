@@ -36,6 +36,15 @@ type Snapshot struct {
 	// Gen changes when the schema does: plans cached for one generation
 	// are valid for it (see SameSchema).
 	Gen uint64
+	// Base changes only with what every statement may depend on whatever
+	// tables it names: the server version and the set of databases. A
+	// cache entry that lists the tables it depends on (Deps) is valid
+	// while Base and those tables' versions hold (tables.go).
+	Base uint64
+	// vers are the tables' versions by "db.name" (Follow); verSeq is the
+	// last version handed out, carried from snapshot to snapshot.
+	vers   map[string]uint64
+	verSeq uint64
 	// samples are the split-key samples by "db.table" (sample.go);
 	// the engine cuts a table without one by key width.
 	samples map[string]*tableSample
@@ -342,16 +351,22 @@ func SameSchema(a, b *Snapshot) bool {
 		}
 	}
 	for key, ta := range a.Tables {
-		tb, ok := b.Tables[key]
-		if !ok || ta.SplitColumn != tb.SplitColumn || ta.SplitType != tb.SplitType || ta.SplitUnique != tb.SplitUnique ||
-			!slices.Equal(ta.KeyColumns, tb.KeyColumns) || !slices.Equal(ta.Columns, tb.Columns) ||
-			!slices.Equal(ta.IndexLeads, tb.IndexLeads) || !slices.Equal(ta.Indexed, tb.Indexed) ||
-			!slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) ||
-			resized(ta.Rows, tb.Rows) {
+		if tb, ok := b.Tables[key]; !ok || !sameTable(ta, tb) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameTable reports whether a plan made over ta holds over tb: the same
+// columns, keys, indexes and partitions, and a size within a factor of
+// two (resized).
+func sameTable(ta, tb *planner.Table) bool {
+	return ta.SplitColumn == tb.SplitColumn && ta.SplitType == tb.SplitType && ta.SplitUnique == tb.SplitUnique &&
+		slices.Equal(ta.KeyColumns, tb.KeyColumns) && slices.Equal(ta.Columns, tb.Columns) &&
+		slices.Equal(ta.IndexLeads, tb.IndexLeads) && slices.Equal(ta.Indexed, tb.Indexed) &&
+		slices.EqualFunc(ta.Partitions, tb.Partitions, func(x, y planner.Partition) bool { return x.Name == y.Name }) &&
+		!resized(ta.Rows, tb.Rows)
 }
 
 // resized reports a table size that moved by more than a factor of two

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -14,6 +15,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/gtid"
 	"github.com/shoaldb/shoal/livepin"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlerr"
@@ -551,3 +553,44 @@ func (f *fieldsOnly) Fields(fs []*querypb.Field) error {
 }
 func (*fieldsOnly) Batch(arrow.RecordBatch) error { return nil }
 func (*fieldsOnly) Row([]sqltypes.Value) error    { return nil }
+
+// AwaitFloor waits until each live pin version in live covers the GTID
+// position floor, at most wait and never past ctx's deadline. behind is
+// false when each one already does (the caller's plan may run), true
+// after a wait: the registry then holds versions at the floor and the
+// caller plans again. A pin that does not get there in time fails the
+// statement with 3781 (sqlerr.PinBehind), as a replica behind the floor
+// fails a fragment.
+func (s *Store) AwaitFloor(ctx context.Context, live []*pinned.Table, floor string, wait time.Duration) (behind bool, err error) {
+	var late []*pinned.Table
+	for _, t := range live {
+		ok, err := gtid.Covers(true, t.Position, floor) // live pins follow MariaDB only
+		if err != nil {
+			return false, sqlerr.Unavailable("comparing live pin %s.%s's position %s with the consistency floor %s: %v", t.DB, t.Name, t.Position, floor, err)
+		}
+		if !ok {
+			late = append(late, t)
+		}
+	}
+	if len(late) == 0 {
+		return false, nil
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(dl))
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for _, t := range late {
+		_, replica, err := s.WaitLive(wctx, t.DB, t.Name, floor)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return false, ctx.Err() // the statement's own deadline or KILL
+		case errors.Is(err, context.DeadlineExceeded):
+			return false, sqlerr.PinBehind(t.DB+"."+t.Name, replica, floor, wait.Round(time.Millisecond))
+		default:
+			return false, sqlerr.Unavailable("live pin %s.%s: %v", t.DB, t.Name, err)
+		}
+	}
+	return true, nil
+}
