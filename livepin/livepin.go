@@ -457,6 +457,7 @@ func (p *Pin) publisher(ctx context.Context) {
 		if errors.As(err, &rebuild) {
 			// The chunks' encoding is full (a dictionary at its limit):
 			// the next version is built from scratch, of the raw chunks.
+			p.cfg.Log.Info("live pin builds its next version from scratch", "table", p.spec.DB+"."+p.spec.Name, "why", rebuild.Reason)
 			st.rebuildNext()
 			err = nil
 			if p.pending.IsZero() {

@@ -1,7 +1,6 @@
 package livepin
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -140,30 +139,49 @@ func TestEditedChunks(t *testing.T) {
 		check(b.name)
 	}
 
-	// A burst whose version cannot be composed (the note column's
-	// dictionary would pass its limit): the next version is built from
-	// scratch of the raw chunks, which must hold the burst's edits of
-	// old chunks too (the update of id 1 in chunk 0, the delete in 1).
+	// A burst past the note column's dictionary limit (two thirds of
+	// 52,000 new rows have a distinct note: past 1<<15): the version
+	// still composes, the column stored as plain strings from now on
+	// (pinned.Table.Compose), the untouched chunks' notes decoded.
 	tx := replstream.Tx{Position: "0-1-100", Changes: []replstream.Change{upd(1, 1, 5), del(6)}}
-	for id := int64(100); id < 100+52_000; id++ { // two thirds have a distinct note: past 1<<15
+	for id := int64(100); id < 100+52_000; id++ {
 		tx.Changes = append(tx.Changes, ins(id, 7))
 	}
 	if _, err := st.apply(&tx); err != nil {
 		t.Fatal(err)
 	}
 	d, _ = st.snapshot()
-	_, err = st.next(mem, Spec{DB: "d", Name: "p"}, d)
-	var rebuild *pinned.RebuildError
-	if !errors.As(err, &rebuild) {
-		t.Fatalf("composing 34,666 distinct notes: %v, want a RebuildError", err)
+	nv, err := st.next(mem, Spec{DB: "d", Name: "p"}, d)
+	if err != nil {
+		t.Fatalf("composing 34,666 distinct notes: %v", err)
 	}
+	if k := nv.Cols[3].Kind(); k != pinned.KindString {
+		t.Errorf("note column stored as %v past the dictionary limit, want plain strings", k)
+	}
+	ver.Release()
+	ver = nv
+	check("past the dictionary limit")
+
+	// After a version that could not be composed (a pinned.RebuildError),
+	// the next is built from scratch of the raw chunks, which hold every
+	// edit so far (the update of id 1 in chunk 0, the deletes in 1).
+	tx = replstream.Tx{Position: "0-1-101", Changes: []replstream.Change{upd(1, 1, 6), del(7), ins(99, 8)}}
+	if _, err := st.apply(&tx); err != nil {
+		t.Fatal(err)
+	}
+	d, _ = st.snapshot()
+	if nv, err = st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
+		t.Fatal(err)
+	}
+	ver.Release()
+	ver = nv
+	check("an edit of old chunks")
 	st.rebuildNext()
 	d, _ = st.snapshot()
 	if !d.fresh || d.all || len(d.changed)+len(d.edits) != 0 {
 		t.Fatalf("after a RebuildError: fresh %v, all %v, %d whole and %d edited chunks", d.fresh, d.all, len(d.changed), len(d.edits))
 	}
-	nv, err := st.next(mem, Spec{DB: "d", Name: "p"}, d)
-	if err != nil {
+	if nv, err = st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
 		t.Fatal(err)
 	}
 	ver.Release()

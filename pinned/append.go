@@ -22,8 +22,10 @@ import (
 //     extended. Codes are never renumbered, so the old batches keep their
 //     codes (and their shorter dictionary, a prefix of the new one) and
 //     only the new batches point at the extended one. Past maxDict values
-//     the column would need re-encoding as plain strings: Append refuses
-//     (RebuildError) and the caller does a full load.
+//     the dictionary is compacted to the values still in use, and that
+//     column alone is re-encoded in the old batches (compactDict); when
+//     those nearly fill a dictionary the column is stored as plain
+//     strings from then on (plainDict).
 //   - an integer column gets values outside its stored width (a TINYINT
 //     range column meets 300): that column alone is rewritten at the new
 //     width in the new version; the other columns of the old batches are
@@ -80,10 +82,15 @@ func sameKind(col *Column, dt arrow.DataType) error {
 // appendDict encodes column c's new string arrays with t's dictionary,
 // extended by the values it lacks; col (the new version's column) gets
 // the extended value lists.
-func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.DictionaryType, arrs []arrow.Array) ([]arrow.Array, error) {
+//
+// Past maxDict values the dictionary is compacted instead (compactDict):
+// recoded then holds column c re-encoded for each kept batch, by index
+// into t.Batches, which the new version's batches use in place of the
+// old column.
+func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.DictionaryType, arrs []arrow.Array, parts []Part) (fresh []arrow.Array, recoded map[int]arrow.Array, err error) {
 	d := newDictIndex(col.Dict)
 	if !d.add(arrs) {
-		return nil, &RebuildError{fmt.Sprintf("column %s would have more than %d distinct values", col.Name, maxDict)}
+		return t.compactDict(mem, c, col, typ, arrs, parts)
 	}
 	var dict arrow.Array
 	if full := t.fullDict(c, len(col.Dict)); len(d.values) == len(col.Dict) && full != nil {
@@ -98,7 +105,91 @@ func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.
 		col.Dict = d.values
 	}
 	defer dict.Release()
-	return d.encode(typ, dict, arrs), nil
+	return d.encode(typ, dict, arrs), nil, nil
+}
+
+// compactDict re-encodes dictionary column c over the values the new
+// version's rows use: the kept batches' codes and the new strings in
+// arrs. A dictionary only grows (values that left the table stay in it),
+// so a column whose values churn, such as a note or a reference updated
+// with new text, would reach maxDict and force a build from scratch of
+// every column of every row; in `shoal bench live` that happened three
+// times in three seconds and each one held the pin's versions back by
+// seconds. Remapping the kept batches' codes costs one pass over this
+// column's int16 codes, and the other columns stay shared. When the
+// values in use fill three quarters of a dictionary or more, it would
+// fill again within a few versions: the column becomes plain strings
+// (plainDict), as a full build would store it past maxDict.
+func (t *Table) compactDict(mem memory.Allocator, c int, col *Column, typ *arrow.DictionaryType, arrs []arrow.Array, parts []Part) ([]arrow.Array, map[int]arrow.Array, error) {
+	used := make([]bool, len(col.Dict))
+	for _, p := range parts {
+		if p.Keep < 0 {
+			continue
+		}
+		codes := t.Batches[p.Keep].Column(c).(*array.Dictionary).Indices().(*array.Int16)
+		for i, v := range codes.Int16Values() {
+			if codes.IsValid(i) {
+				used[v] = true
+			}
+		}
+	}
+	remap := make([]int16, len(col.Dict))
+	var values []string
+	var vals []sqltypes.Value
+	for code, u := range used {
+		if u {
+			remap[code] = int16(len(values))
+			values = append(values, col.Dict[code])
+			vals = append(vals, col.dictVals[code])
+		}
+	}
+	d := newDictIndex(values)
+	if !d.add(arrs) || len(d.values) > maxDict/4*3 {
+		return t.plainDict(mem, c, col, arrs, parts)
+	}
+	for _, v := range d.values[len(values):] {
+		vals = append(vals, sqltypes.MakeTrusted(col.Field.Type, []byte(v)))
+	}
+	dict := dictArray(mem, d.values)
+	defer dict.Release()
+	recoded := map[int]arrow.Array{}
+	for _, p := range parts {
+		if _, done := recoded[p.Keep]; p.Keep < 0 || done {
+			continue
+		}
+		codes := t.Batches[p.Keep].Column(c).(*array.Dictionary).Indices().(*array.Int16)
+		idx := make([]int16, codes.Len())
+		for i, v := range codes.Int16Values() {
+			if codes.IsValid(i) {
+				idx[i] = remap[v]
+			}
+		}
+		a := fromSlice(arrow.PrimitiveTypes.Int16, idx, codes)
+		recoded[p.Keep] = array.NewDictionaryArray(typ, a, dict)
+		a.Release()
+	}
+	col.Dict, col.dictVals = d.values, vals
+	return d.encode(typ, dict, arrs), recoded, nil
+}
+
+// plainDict stores dictionary column c as plain strings from the new
+// version on (col becomes KindString): each kept batch's codes are
+// decoded, one pass over the column, and the new arrays copied.
+func (t *Table) plainDict(mem memory.Allocator, c int, col *Column, arrs []arrow.Array, parts []Part) ([]arrow.Array, map[int]arrow.Array, error) {
+	fresh, err := ownAll(mem, arrs)
+	if err != nil {
+		return nil, nil, err
+	}
+	recoded := map[int]arrow.Array{}
+	for _, p := range parts {
+		if _, done := recoded[p.Keep]; p.Keep < 0 || done {
+			continue
+		}
+		codes := t.Batches[p.Keep].Column(c).(*array.Dictionary).Indices().(*array.Int16)
+		recoded[p.Keep] = decodeStrings(col.Dict, codes)
+	}
+	col.kind, col.Dict, col.dictVals = KindString, nil, nil
+	return fresh, recoded, nil
 }
 
 // fullDict is a dictionary of column c among t's batches that holds all
@@ -113,10 +204,12 @@ func (t *Table) fullDict(c, n int) arrow.Array {
 	return nil
 }
 
-// reuse is an old batch as a batch of the new version: the same batch,
-// retained, or, when columns were widened, a batch sharing the others.
-func reuse(b arrow.RecordBatch, schema *arrow.Schema, widened []bool) arrow.RecordBatch {
-	if !slices.Contains(widened, true) {
+// reuse is old batch i of t as a batch of the new version: the same
+// batch, retained, or, when columns were widened or recoded (compactDict:
+// recoded[c][i]), a batch sharing the others.
+func reuse(t *Table, i int, schema *arrow.Schema, widened []bool, recoded []map[int]arrow.Array) arrow.RecordBatch {
+	b := t.Batches[i]
+	if !slices.Contains(widened, true) && !slices.ContainsFunc(recoded, func(m map[int]arrow.Array) bool { return m != nil }) {
 		b.Retain()
 		return b
 	}
@@ -124,7 +217,10 @@ func reuse(b arrow.RecordBatch, schema *arrow.Schema, widened []bool) arrow.Reco
 	var fresh []arrow.Array
 	for c := range arrs {
 		arrs[c] = b.Column(c)
-		if widened[c] {
+		switch {
+		case recoded[c] != nil:
+			arrs[c] = recoded[c][i] // released by the caller
+		case widened[c]:
 			arrs[c] = recast(arrs[c], schema.Field(c).Type)
 			fresh = append(fresh, arrs[c])
 		}

@@ -83,6 +83,18 @@ func TestAppend(t *testing.T) {
 				t.Errorf("Delay max %d then %d", v1.Cols[2].Max, v2.Cols[2].Max)
 			}
 		}},
+		{"plain strings past maxDict", 1000, 1000 + maxDict + 10, func(i int, row []sqltypes.Value) {
+			if i >= 1000 {
+				row[1] = sqltypes.NewVarChar(fmt.Sprintf("c%d", i))
+			}
+		}, func(t *testing.T, v1, v2 *Table) {
+			if v1.Cols[1].Kind() != KindDict || v2.Cols[1].Kind() != KindString || v2.Schema.Field(1).Type.ID() != arrow.STRING || v2.Cols[1].Dict != nil {
+				t.Errorf("Carrier stored as %v then %v (%s)", v1.Cols[1].Kind(), v2.Cols[1].Kind(), v2.Schema.Field(1).Type)
+			}
+			if v2.Batches[0] == v1.Batches[0] || v2.Batches[0].Column(3).Data() != v1.Batches[0].Column(3).Data() {
+				t.Error("the old batches should have Carrier decoded, sharing the other columns")
+			}
+		}},
 		{"from an empty table", 0, 400, newCarrier, func(t *testing.T, v1, v2 *Table) {
 			if v1.Rows != 0 || len(v2.Cols[1].Dict) != 6 {
 				t.Errorf("rows %d, dictionary %v", v1.Rows, v2.Cols[1].Dict)
@@ -137,11 +149,6 @@ func TestAppendNeedsRebuild(t *testing.T) {
 		name  string
 		batch func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch
 	}{
-		{"dictionary overflow", func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch {
-			return flightRows(t, mem, 1000, 1000+maxDict, func(i int, row []sqltypes.Value) {
-				row[1] = sqltypes.NewVarChar(fmt.Sprintf("c%d", i))
-			})
-		}},
 		{"column type changed", func(t *testing.T, mem memory.Allocator) []arrow.RecordBatch {
 			fields := slices.Clone(appendFields)
 			fields[2] = field("Delay", sqltypes.VarChar, 45, 40)
@@ -227,3 +234,60 @@ var (
 	flightRows   = pintest.FlightRows
 	release      = pintest.Release
 )
+
+// TestComposeCompactsDictionary: a column whose values churn (each new
+// row brings a new string, old rows leave) passes maxDict distinct values
+// over the table's life but never holds as many at once. Compose compacts
+// its dictionary to the values in use instead of refusing, the old
+// version reads as it did, and each version reads as a build of its rows.
+func TestComposeCompactsDictionary(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	unique := func(i int, row []sqltypes.Value) {
+		if i%7 != 0 { // some rows share "AA"…: codes in use both old and new
+			row[1] = sqltypes.NewVarChar(fmt.Sprintf("c%d", i))
+		}
+	}
+	const live, step = 4000, 1000
+	ver := mustBuild(t, mem, 0, live, unique)
+	lo, hi := 0, live
+	compacted := false
+	for hi < maxDict+3*live {
+		drop := step / 100 // FlightRows' batches hold 100 rows
+		var parts []Part
+		for i := drop; i < len(ver.Batches); i++ {
+			parts = append(parts, Part{Keep: i})
+		}
+		in := flightRows(t, mem, hi, hi+step, unique)
+		for _, b := range in {
+			parts = append(parts, Part{Keep: -1, New: b})
+		}
+		next, err := ver.ComposeWith(mem, parts)
+		release(in)
+		if err != nil {
+			t.Fatalf("rows [%d, %d): %v", lo+step, hi+step, err)
+		}
+		if len(next.Cols[1].Dict) < len(ver.Cols[1].Dict) {
+			compacted = true
+		}
+		before := rowsOf(ver)
+		lo, hi = lo+step, hi+step
+		want := mustBuild(t, mem, lo, hi, unique)
+		if got, w := rowsOf(next), rowsOf(want); !slices.Equal(got, w) {
+			t.Fatalf("rows [%d, %d): composed version reads %d rows, a build %d, or differs:\n%.300v\n%.300v", lo, hi, len(got), len(w), got, w)
+		}
+		if after := rowsOf(ver); !slices.Equal(after, before) {
+			t.Fatalf("the previous version changed under its readers")
+		}
+		if next.Bytes != tableBytes(next.Batches) {
+			t.Errorf("bytes %d, counted %d", next.Bytes, tableBytes(next.Batches))
+		}
+		want.Release()
+		ver.Release()
+		ver = next
+	}
+	if !compacted || len(ver.Cols[1].Dict) > maxDict {
+		t.Errorf("after %d distinct values the dictionary holds %d (compacted %v)", hi, len(ver.Cols[1].Dict), compacted)
+	}
+	ver.Release()
+}

@@ -16,16 +16,18 @@ import (
 // touches a few chunks, and the next version is the previous one's
 // batches for the untouched chunks (shared, retained) and new batches for
 // the touched ones, encoded like Append encodes new rows: dictionaries
-// extended append-only (codes never renumbered, so a kept batch's codes
-// stay valid), integer columns widened when a new value needs it. Append
+// extended append-only (codes not renumbered, so a kept batch's codes
+// stay valid, until a compaction re-encodes that column in every kept
+// batch), integer columns widened when a new value needs it. Append
 // is Compose with every old batch kept and the new ones after them.
 //
 // Column statistics only widen: a value that left the table (deleted or
 // updated away) stays in its column's dictionary and Min/Max bounds. The
 // engine reads them as bounds and code spaces, never as contents (a
 // group with no rows is not emitted), so a wider bound is correct and a
-// dictionary grows until a full build (Build) starts it afresh: Compose
-// refuses with RebuildError when it would pass maxDict values.
+// dictionary grows until it would pass maxDict values; then it is
+// compacted to the values in use (compactDict), or stored as plain
+// strings when those nearly fill it (plainDict).
 
 // Part is one batch of a composed version: batch Keep of the previous
 // version when Keep >= 0, else New, rows with one column per field as a
@@ -69,12 +71,19 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 	afields := slices.Clone(t.Schema.Fields())
 	cols := make([][]arrow.Array, len(t.Cols)) // per column, per fresh batch
 	widened := make([]bool, len(t.Cols))
-	fail := func(err error) (*Table, error) {
-		for _, arrs := range cols {
+	recoded := make([]map[int]arrow.Array, len(t.Cols)) // per column, per kept batch (compactDict)
+	release := func() {
+		for c, arrs := range cols {
 			for _, a := range arrs {
 				a.Release()
 			}
+			for _, a := range recoded[c] {
+				a.Release()
+			}
 		}
+	}
+	fail := func(err error) (*Table, error) {
+		release()
 		return nil, err
 	}
 	for c, old := range t.Cols {
@@ -93,7 +102,10 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 		var err error
 		switch col.kind {
 		case KindDict:
-			cols[c], err = t.appendDict(mem, c, &col, afields[c].Type.(*arrow.DictionaryType), arrs)
+			cols[c], recoded[c], err = t.appendDict(mem, c, &col, afields[c].Type.(*arrow.DictionaryType), arrs, parts)
+			if col.kind == KindString { // plainDict
+				afields[c].Type = arrow.BinaryTypes.String
+			}
 		case KindInt:
 			col.bounds(arrs)
 			lo, hi := col.Min, col.Max
@@ -120,7 +132,7 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 	j := 0
 	for _, p := range parts {
 		if p.Keep >= 0 {
-			nt.Batches = append(nt.Batches, reuse(t.Batches[p.Keep], nt.Schema, widened))
+			nt.Batches = append(nt.Batches, reuse(t, p.Keep, nt.Schema, widened, recoded))
 			continue
 		}
 		if p.New.NumRows() == 0 {
@@ -133,11 +145,7 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 		nt.Batches = append(nt.Batches, array.NewRecordBatch(nt.Schema, arrs, p.New.NumRows()))
 		j++
 	}
-	for _, arrs := range cols {
-		for _, a := range arrs {
-			a.Release() // the record batches hold them
-		}
-	}
+	release() // the record batches hold them
 	nt.Bytes = tableBytes(nt.Batches)
 	return nt, nil
 }
