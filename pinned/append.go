@@ -89,7 +89,8 @@ func sameKind(col *Column, dt arrow.DataType) error {
 // old column.
 func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.DictionaryType, arrs []arrow.Array, parts []Part) (fresh []arrow.Array, recoded map[int]arrow.Array, err error) {
 	d := newDictIndex(col.Dict)
-	if !d.add(arrs) {
+	idx, ok := d.add(arrs)
+	if !ok {
 		return t.compactDict(mem, c, col, typ, arrs, parts)
 	}
 	var dict arrow.Array
@@ -105,7 +106,7 @@ func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.
 		col.Dict = d.values
 	}
 	defer dict.Release()
-	return d.encode(typ, dict, arrs), nil, nil
+	return encodeCodes(typ, dict, idx, arrs), nil, nil
 }
 
 // compactDict re-encodes dictionary column c over the values the new
@@ -144,7 +145,8 @@ func (t *Table) compactDict(mem memory.Allocator, c int, col *Column, typ *arrow
 		}
 	}
 	d := newDictIndex(values)
-	if !d.add(arrs) || len(d.values) > maxDict/4*3 {
+	idx, ok := d.add(arrs)
+	if !ok || len(d.values) > maxDict/4*3 {
 		return t.plainDict(mem, c, col, arrs, parts)
 	}
 	for _, v := range d.values[len(values):] {
@@ -169,7 +171,7 @@ func (t *Table) compactDict(mem memory.Allocator, c int, col *Column, typ *arrow
 		a.Release()
 	}
 	col.Dict, col.dictVals = d.values, vals
-	return d.encode(typ, dict, arrs), recoded, nil
+	return encodeCodes(typ, dict, idx, arrs), recoded, nil
 }
 
 // plainDict stores dictionary column c as plain strings from the new

@@ -188,8 +188,8 @@ func (b *Builder) encode(c int, arr arrow.Array) (arrow.Array, error) {
 	switch col.kind {
 	case KindString:
 		if d := b.dicts[c]; d != nil {
-			if d.add([]arrow.Array{arr}) {
-				return d.codes16(arr), nil
+			if idx, ok := d.add([]arrow.Array{arr}); ok {
+				return fromSlice(arrow.PrimitiveTypes.Int16, idx[0], arr), nil
 			}
 			b.plain(c)
 		}
@@ -316,19 +316,6 @@ func (b *Builder) Release() {
 		}
 	}
 	b.parts = nil
-}
-
-// codes16 is arr's strings as their Int16 codes (d holds them all),
-// NULLs kept.
-func (d *dictIndex) codes16(arr arrow.Array) arrow.Array {
-	s := arr.(*array.String)
-	idx := make([]int16, s.Len())
-	for i := range idx {
-		if s.IsValid(i) {
-			idx[i] = d.codes[s.Value(i)]
-		}
-	}
-	return fromSlice(arrow.PrimitiveTypes.Int16, idx, arr)
 }
 
 // decodeStrings is the string array of codes over values, NULLs kept,

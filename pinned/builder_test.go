@@ -357,10 +357,11 @@ type dictResult struct {
 // reports false when there are more than maxDict distinct values.
 func dictionary(mem memory.Allocator, arrs []arrow.Array) (dictResult, bool) {
 	d := newDictIndex(nil)
-	if !d.add(arrs) {
+	idx, ok := d.add(arrs)
+	if !ok {
 		return dictResult{}, false
 	}
 	dict := dictArray(mem, d.values)
 	typ := &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int16, ValueType: arrow.BinaryTypes.String}
-	return dictResult{typ: typ, dict: dict, values: d.values, arrays: d.encode(typ, dict, arrs)}, true
+	return dictResult{typ: typ, dict: dict, values: d.values, arrays: encodeCodes(typ, dict, idx, arrs)}, true
 }

@@ -269,42 +269,44 @@ func newDictIndex(values []string) *dictIndex {
 	return d
 }
 
-// add gives every string of arrs a code, or reports false when that
-// would take more than maxDict codes.
-func (d *dictIndex) add(arrs []arrow.Array) bool {
-	for _, a := range arrs {
+// add gives every string of arrs a code and returns the codes, per
+// array (0 for a NULL), or reports false when that would take more than
+// maxDict codes. Coding while indexing looks each value up once: a
+// second pass to encode looked every row up again, and those lookups
+// were the largest part of a live pin's version build.
+func (d *dictIndex) add(arrs []arrow.Array) ([][]int16, bool) {
+	out := make([][]int16, len(arrs))
+	for j, a := range arrs {
 		s := a.(*array.String)
-		for i := 0; i < s.Len(); i++ {
+		idx := make([]int16, s.Len())
+		for i := range idx {
 			if s.IsNull(i) {
 				continue
 			}
 			v := s.Value(i)
-			if _, ok := d.codes[v]; !ok {
+			code, ok := d.codes[v]
+			if !ok {
 				if len(d.values) >= maxDict {
-					return false
+					return nil, false
 				}
 				v = string([]byte(v)) // own the bytes: the batch may go
-				d.codes[v] = int16(len(d.values))
+				code = int16(len(d.values))
+				d.codes[v] = code
 				d.values = append(d.values, v)
 			}
+			idx[i] = code
 		}
+		out[j] = idx
 	}
-	return true
+	return out, true
 }
 
-// encode makes one dictionary array of typ per input array, all over
-// dict, whose values must be d's.
-func (d *dictIndex) encode(typ *arrow.DictionaryType, dict arrow.Array, arrs []arrow.Array) []arrow.Array {
+// encodeCodes makes one dictionary array of typ over dict per input
+// array, from its codes (add).
+func encodeCodes(typ *arrow.DictionaryType, dict arrow.Array, idx [][]int16, arrs []arrow.Array) []arrow.Array {
 	out := make([]arrow.Array, 0, len(arrs))
-	for _, a := range arrs {
-		s := a.(*array.String)
-		idx := make([]int16, s.Len())
-		for i := range idx {
-			if s.IsValid(i) {
-				idx[i] = d.codes[s.Value(i)]
-			}
-		}
-		codes := fromSlice(arrow.PrimitiveTypes.Int16, idx, a)
+	for j, a := range arrs {
+		codes := fromSlice(arrow.PrimitiveTypes.Int16, idx[j], a)
 		out = append(out, array.NewDictionaryArray(typ, codes, dict))
 		codes.Release()
 	}
