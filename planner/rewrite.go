@@ -713,6 +713,11 @@ func (a *aggPlanner) final(e ast.ExprNode, aliases bool) (string, error) {
 	e.Accept(ctx)
 	a.divAsText = ctx.bad
 	a.doubleShown = ctx.double
+	// After numericUse: the ROUND it adds to compared quotients is not a
+	// use as text.
+	if err := a.fixQuotients(e); err != nil { // quotient.go
+		return "", err
+	}
 	r := &finalRewriter{a: a, aliases: aliases, repl: map[ast.Node]ast.ExprNode{}, compound: map[ast.ExprNode]bool{}}
 	if n, ok := e.Accept(r); ok {
 		e = n.(ast.ExprNode)

@@ -109,3 +109,18 @@ SELECT Carrier, JSON_ARRAY(Carrier, 1) j, COUNT(*) FROM ontime GROUP BY Carrier 
 -- the plan.
 -- unordered
 SELECT OriginState AS k1, DayOfWeek IN (6,7), MAX(DayOfWeek) - MIN(DayOfWeek) AS a1, ROUND(AVG(Distance * 1.5), 1) AS a4 FROM ontime WHERE id >= 100 AND OriginState IN ('MN', 'CA') GROUP BY 1, DayOfWeek IN (6,7) HAVING k1 IS NOT NULL
+
+-- A DECIMAL quotient compared after the merge: MariaDB compares it rounded
+-- to its declared scale (AVG(Distance) = 1107.4237 is 1 for 1107.42372881),
+-- the merge compared all its digits (0):
+-- ordered
+SELECT Carrier, AVG(Distance) = ROUND(AVG(Distance), 4), COUNT(*) / 7 <= TRUNCATE(COUNT(*) / 7, 4) FROM ontime GROUP BY Carrier ORDER BY Carrier
+-- ROUND to more places than a quotient's declared scale reads its
+-- internal digits on MariaDB (1107.423729); the evaluator cut them
+-- (1107.423700):
+-- ordered
+SELECT Carrier, ROUND(AVG(Distance), 6), TRUNCATE(SUM(Distance) / 7, 8) FROM ontime GROUP BY Carrier ORDER BY Carrier
+-- A quotient converted to a time: MariaDB truncates, the evaluator rounded
+-- (.3015 for .30149812):
+-- ordered
+SELECT Carrier, SEC_TO_TIME(AVG(ArrDelayMinutes)), CAST(SUM(Distance) / 7 AS TIME) FROM ontime GROUP BY Carrier ORDER BY Carrier
