@@ -198,7 +198,9 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 	case *ast.BinaryOperationExpr:
 		switch x.Op {
 		case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
-			x.L, x.R = v.round(x.L), v.round(x.R)
+			if v.decimalComparison(x.L, x.R) {
+				x.L, x.R = v.round(x.L), v.round(x.R)
+			}
 		}
 	case *ast.FuncCallExpr:
 		switch {
@@ -231,6 +233,43 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	}
 	return n, false
+}
+
+// decimalComparison reports whether a comparison of l and r holding a
+// quotient is one MariaDB makes in DECIMAL (the other operand an integer,
+// a DECIMAL or text), rounding the quotient first. Against a DOUBLE it
+// compares all the digits (AVG(i) > 1.96753e0 is 1), as the evaluator
+// does; against an operand whose type the planner cannot tell, the
+// statement runs on a replica.
+func (v *quotientFixer) decimalComparison(l, r ast.ExprNode) bool {
+	ql, qr := v.a.quotient(l), v.a.quotient(r)
+	if !(ql.div && ql.exact) && !(qr.div && qr.exact) {
+		return false
+	}
+	text := func(e ast.ExprNode) bool {
+		x, ok := e.(ast.ValueExpr)
+		if !ok {
+			return false
+		}
+		_, ok = x.GetValue().(string)
+		return ok
+	}
+	double := func(e ast.ExprNode) bool {
+		x, ok := e.(ast.ValueExpr)
+		if !ok {
+			return false
+		}
+		_, ok = x.GetValue().(float64)
+		return ok
+	}
+	switch {
+	case ql.exact && (qr.exact || text(r)), qr.exact && text(l):
+		return true
+	case double(l) || double(r):
+		return false
+	}
+	v.err = notDist("a DECIMAL quotient compared after the merge with a value of a type the planner cannot tell (MariaDB rounds the quotient against a DECIMAL, not against a DOUBLE)")
+	return false
 }
 
 // whole reports whether e is known to be a whole number.
