@@ -124,3 +124,10 @@ SELECT Carrier, ROUND(AVG(Distance), 6), TRUNCATE(SUM(Distance) / 7, 8) FROM ont
 -- (.3015 for .30149812):
 -- ordered
 SELECT Carrier, SEC_TO_TIME(AVG(ArrDelayMinutes)), CAST(SUM(Distance) / 7 AS TIME) FROM ontime GROUP BY Carrier ORDER BY Carrier
+
+-- A DOUBLE with fixed decimals past 17 significant digits: MariaDB writes
+-- its shortest digits padded with zeros (41703129000000000000.0000),
+-- Shoal wrote the binary value's exact expansion
+-- (41703128999999995904.0000):
+-- ordered
+SELECT Carrier, ROUND(1e0 * SUM(Distance) * 1000000000000, 4), ROUND(1e0 * SUM(Distance) / 7000000, 9) FROM ontime GROUP BY Carrier ORDER BY Carrier
