@@ -149,6 +149,9 @@ func placesLiteral(e ast.ExprNode) (int, bool) {
 	return 0, false
 }
 
+// roundFuncs keep a temporal argument's type on MariaDB.
+var roundFuncs = map[string]bool{"round": true, "truncate": true, "floor": true, "ceil": true, "ceiling": true}
+
 // wholeFuncs return whole numbers.
 var wholeFuncs = map[string]bool{"year": true, "month": true, "day": true, "dayofmonth": true, "dayofweek": true,
 	"dayofyear": true, "weekday": true, "week": true, "weekofyear": true, "yearweek": true, "quarter": true,
@@ -204,6 +207,8 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	case *ast.FuncCallExpr:
 		switch {
+		case roundFuncs[x.FnName.L] && len(x.Args) > 0 && v.a.readsColumn(x.Args[0], temporalColumn):
+			v.err = notDist("%s of a date or time after the merge (MariaDB returns a date or time, the evaluator a number)", x.FnName.O)
 		case (x.FnName.L == "round" || x.FnName.L == "truncate") && len(x.Args) == 2:
 			q := v.a.quotient(x.Args[0])
 			if d, ok := placesLiteral(x.Args[1]); q.div && q.exact && (!ok || d > q.scale) {
@@ -221,6 +226,12 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 					}
 				}
 			}
+		}
+	case *ast.UnaryOperationExpr:
+		if x.Op == opcode.Minus && hasBitAggregate(x.V) {
+			// BIGINT UNSIGNED: MariaDB fails with 1690 past 2^63, the
+			// evaluator answers a negative DECIMAL.
+			v.err = notDist("minus of a BIT_ aggregate after the merge (MariaDB fails past 2^63)")
 		}
 	case *ast.FuncCastExpr:
 		switch x.Tp.GetType() {
@@ -315,4 +326,79 @@ func QuotientFields(sel *ast.SelectStmt) []bool {
 		out = append(out, f.Expr != nil && hasQuotient(f.Expr))
 	}
 	return out
+}
+
+// floatFuncs return DOUBLE.
+var floatFuncs = map[string]bool{"rand": true, "sqrt": true, "pow": true, "power": true, "exp": true, "ln": true,
+	"log": true, "log2": true, "log10": true, "sin": true, "cos": true, "tan": true, "cot": true, "asin": true,
+	"acos": true, "atan": true, "atan2": true, "pi": true, "degrees": true, "radians": true}
+
+// mayBeFloat reports whether e reads a FLOAT or DOUBLE column, a DOUBLE
+// literal or a function that returns DOUBLE.
+func (a *aggPlanner) mayBeFloat(e ast.ExprNode) bool {
+	found := false
+	e.Accept(&finder{found: &found, match: func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ColumnNameExpr:
+			for _, s := range a.srcs {
+				if x.Name.Table.O != "" && !strings.EqualFold(x.Name.Table.O, s.alias) {
+					continue
+				}
+				if c, ok := s.tbl.Column(x.Name.Name.O); ok && (c.Type == "float" || c.Type == "double" || c.Type == "real") {
+					return true
+				}
+			}
+		case ast.ValueExpr:
+			switch x.GetValue().(type) {
+			case float64, float32:
+				return true
+			}
+		case *ast.FuncCallExpr:
+			return floatFuncs[x.FnName.L]
+		}
+		return false
+	}})
+	return found
+}
+
+// readsColumn reports whether e reads a column whose catalog entry
+// satisfies pred.
+func (a *aggPlanner) readsColumn(e ast.ExprNode, pred func(Column) bool) bool {
+	found := false
+	e.Accept(&finder{found: &found, match: func(n ast.Node) bool {
+		x, ok := n.(*ast.ColumnNameExpr)
+		if !ok {
+			return false
+		}
+		for _, s := range a.srcs {
+			if x.Name.Table.O != "" && !strings.EqualFold(x.Name.Table.O, s.alias) {
+				continue
+			}
+			if c, ok := s.tbl.Column(x.Name.Name.O); ok && pred(c) {
+				return true
+			}
+		}
+		return false
+	}})
+	return found
+}
+
+// temporalColumn: MariaDB's ROUND, TRUNCATE, FLOOR and CEILING of a TIME,
+// DATETIME or TIMESTAMP value return that type (FLOOR(MIN(tm)) is
+// 11:36:10), the evaluator a number (113610).
+func temporalColumn(c Column) bool {
+	switch c.Type {
+	case "time", "datetime", "timestamp": // a DATE gives a number on both
+		return true
+	}
+	return false
+}
+
+func hasBitAggregate(e ast.ExprNode) bool {
+	found := false
+	e.Accept(&finder{found: &found, match: func(n ast.Node) bool {
+		x, ok := n.(*ast.AggregateFuncExpr)
+		return ok && strings.HasPrefix(strings.ToLower(x.F), "bit_")
+	}})
+	return found
 }

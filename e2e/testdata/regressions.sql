@@ -131,3 +131,17 @@ SELECT Carrier, SEC_TO_TIME(AVG(ArrDelayMinutes)), CAST(SUM(Distance) / 7 AS TIM
 -- (41703128999999995904.0000):
 -- ordered
 SELECT Carrier, ROUND(1e0 * SUM(Distance) * 1000000000000, 4), ROUND(1e0 * SUM(Distance) / 7000000, 9) FROM ontime GROUP BY Carrier ORDER BY Carrier
+
+-- SUM/AVG(DISTINCT) of a DOUBLE: MariaDB adds the distinct values in its
+-- own order; the merge's sum differed in the last digits
+-- (254153.1999999998 vs 254153.19999999952):
+-- ordered
+SELECT u8, SUM(DISTINCT d), AVG(DISTINCT d) FROM mixed_cs GROUP BY u8 ORDER BY u8
+-- VARIANCE of a DECIMAL with a scale is shown with scale + 4 decimals,
+-- past where the merge's exact sums and MariaDB's recurrence agree:
+-- ordered
+SELECT u8, VAR_SAMP(amount * n), STDDEV(amount) FROM mixed_cs GROUP BY u8 ORDER BY u8
+-- Minus a BIT_ aggregate past 2^63: MariaDB fails with 1690, the merge
+-- answered -18446744073709551615:
+-- ordered
+SELECT Carrier, -BIT_OR(-Distance) FROM ontime GROUP BY Carrier ORDER BY Carrier
