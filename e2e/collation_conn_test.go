@@ -36,3 +36,34 @@ func TestConnectionCollation(t *testing.T) {
 	defer direct.close()
 	sameSequence(t, shoal, direct, true, "SELECT @@collation_connection, @@character_set_results", dist)
 }
+
+// TestConnectionCollationLiterals: text that takes no collation from a
+// column (a literal, DATE_FORMAT, MONTHNAME, CAST AS CHAR) compares under
+// the session's collation_connection. After SET NAMES utf8mb4 COLLATE
+// utf8mb4_unicode_ci, `'ß' = 'ss'` is 1 on MariaDB; the fragments (fresh
+// worker connections, literals under an introducer) and the merge said 0,
+// in the select list and in WHERE alike. Such statements of such a
+// session now run on its replica (planner.ConnectionCollated); a literal
+// compared with a column (its collation wins) stays distributed.
+func TestConnectionCollationLiterals(t *testing.T) {
+	const kept = "SELECT Carrier, COUNT(*) FROM ontime WHERE Carrier = 'aa' OR Origin IN ('sfo', 'LAX') GROUP BY Carrier ORDER BY Carrier"
+	if ex := explain(t, kept); !strings.Contains(ex, "split ") {
+		t.Fatalf("%s is not distributed:\n%s", kept, ex)
+	}
+	for _, coll := range []string{"utf8mb4_unicode_ci", "utf8mb4_uca1400_as_cs"} {
+		sameSequence(t, rawShoal, rawDirect, true, "SET NAMES utf8mb4 COLLATE "+coll,
+			"SELECT 'ß' = 'ss' AS x, 'a' = 'A' AS y, COUNT(*) FROM ontime GROUP BY x, y",
+			"SELECT COUNT(*) FROM ontime WHERE 'ß' = 'ss'",
+			"SELECT Carrier, COUNT(*) FROM ontime WHERE MONTHNAME(FlightDate) = 'january' GROUP BY Carrier ORDER BY Carrier",
+			"SELECT Carrier, SUM(DATE_FORMAT(FlightDate, '%b') IN ('jan', 'FEB')), STRCMP('a', 'A') FROM ontime GROUP BY Carrier ORDER BY Carrier",
+			"SELECT Carrier, IF(MAX(DATE_FORMAT(FlightDate, '%M')) = 'december', 1, 0) FROM ontime GROUP BY Carrier ORDER BY Carrier",
+			"SELECT DayOfWeek, CAST(DayOfWeek AS CHAR) LIKE 'ß%' OR 'ss' LIKE 'ß', COUNT(*) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek",
+			kept)
+	}
+	// The handshake's collation: utf8mb4_unicode_ci (224).
+	shoal, direct := &rawSide{params: rawShoal.params}, &rawSide{params: rawDirect.params}
+	shoal.params.Charset, direct.params.Charset = collations.ID(224), collations.ID(224)
+	defer shoal.close()
+	defer direct.close()
+	sameSequence(t, shoal, direct, true, "SELECT COUNT(*) FROM ontime WHERE 'ß' = 'ss'", kept)
+}

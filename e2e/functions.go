@@ -73,6 +73,12 @@ var matrixFuncs = []fn{
 	{"numeric", 'n', "FORMAT(%[1]s / 3, 3)"}, {"numeric", 'n', "CRC32(%[1]s)"}, {"numeric", 'n', "CONV(FLOOR(%[1]s), 10, 2)"},
 	{"numeric", 'n', "HEX(FLOOR(%[1]s))"}, {"numeric", 'n', "BIN(FLOOR(%[1]s))"}, {"numeric", 'n', "OCT(FLOOR(%[1]s))"},
 	{"numeric", 'n', "CONCAT(%[1]s, '')"}, {"numeric", 'n', "LENGTH(%[1]s)"},
+	// A DECIMAL quotient's digits past its declared scale: ROUND and
+	// TRUNCATE to more places read them, a comparison rounds first, a
+	// conversion to a time truncates (planner/quotient.go).
+	{"numeric", 'n', "ROUND(%[1]s, 7)"}, {"numeric", 'n', "ROUND(%[1]s / 7, 8)"}, {"numeric", 'n', "TRUNCATE(%[1]s / 7, 7)"},
+	{"numeric", 'n', "%[1]s / 7 > 0.5714"}, {"numeric", 'n', "%[1]s / 7 = ROUND(%[1]s / 7, 4)"}, {"numeric", 'n', "%[1]s <=> TRUNCATE(%[1]s, 4)"},
+	{"date", 'n', "SEC_TO_TIME(%[1]s / 7)"}, {"date", 'n', "CAST(%[1]s / 3 AS TIME)"}, {"date", 'n', "SEC_TO_TIME(%[1]s)"},
 	// Text read as a number: its longest numeric prefix ('9E' is 9).
 	{"numeric", 's', "%[1]s + 0"}, {"numeric", 's', "ABS(%[1]s)"}, {"numeric", 's', "CONVERT(%[1]s, DOUBLE)"}, {"numeric", 's', "%[1]s || 0"},
 	// Bit functions and operators.

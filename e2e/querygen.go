@@ -654,7 +654,10 @@ func (g *qgen) funcOverAggregate(s source) aggItem {
 	}
 	return aggItem{g.oneOf("ABS("+num+" - 1000)", "ROUND("+num+", -1)", "FLOOR("+num+" / 7)", "CEILING("+num+" / 7)",
 		"MOD(COUNT(*), 7)", "GREATEST("+num+", 10)", "SIGN("+num+" - 500)", q("YEAR(MAX($FlightDate))"),
-		q("DATEDIFF(MAX($FlightDate), '2000-01-01')"), q("TO_DAYS(MIN($FlightDate))")), kDec}
+		q("DATEDIFF(MAX($FlightDate), '2000-01-01')"), q("TO_DAYS(MIN($FlightDate))"),
+		// A quotient's digits past its declared scale (planner/quotient.go).
+		"ROUND("+num+", "+g.oneOf("5", "6", "9")+")", "TRUNCATE("+num+" / 7, 6)", num+" / 7 > 100.1234",
+		num+" = ROUND("+num+", 4)", "SEC_TO_TIME("+num+" / 7)"), kDec}
 }
 
 // keyFunc applies a function to a plain-column group key of kind k (the
@@ -883,7 +886,7 @@ func (g *qgen) havingConst(k kind) string {
 		return g.oneOf("'2000-01-01'", "'1990-06-30'", "'2010-01-01'", "'2000-01-01 10:00'", "'1990-06-30x'",
 			"20100101", "'2010-02-31'", "' 2000-01-01'", "'2010.01.01 00:00:00 '")
 	}
-	return g.oneOf("0", "1", "2", "5", "10", "50", "100", "500", "1000", "5000", "100000", "0.5")
+	return g.oneOf("0", "1", "2", "5", "10", "50", "100", "500", "1000", "5000", "100000", "0.5", "0.12345", "100.00005")
 }
 
 func (g *qgen) limit() string {

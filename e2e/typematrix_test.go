@@ -42,6 +42,15 @@ func TestTypeMatrix(t *testing.T) {
 		"SELECT MAX(%[1]s) - MIN(%[1]s), MAX(%[1]s) = MIN(%[1]s), COALESCE(MAX(%[1]s), 'none') FROM %[2]s",
 		"SELECT IF(%[1]s IS NULL, 'n', 'v') z, COUNT(*), MIN(%[1]s) FROM %[2]s GROUP BY z",
 	}
+	counted := len(shapes) // the shapes below pass through for many types: not in the share checked
+	shapes = append(shapes,
+		// Merged values MariaDB types or adds its own way
+		// (planner/quotient.go): DISTINCT sums, a quotient compared,
+		// rounded past its scale or made a time, a temporal rounded.
+		"SELECT e, SUM(DISTINCT %[1]s), AVG(DISTINCT %[1]s) FROM %[2]s GROUP BY e",
+		"SELECT e, AVG(%[1]s) = ROUND(AVG(%[1]s), 4), ROUND(AVG(%[1]s), 6), SEC_TO_TIME(AVG(%[1]s)) FROM %[2]s GROUP BY e",
+		"SELECT e, ROUND(MIN(%[1]s), 2), FLOOR(MAX(%[1]s)) FROM %[2]s GROUP BY e",
+	)
 	// Values only: LONG_BLOB/MEDIUM_BLOB results go out as BLOB (252).
 	valuesOnly := func(col, q string) bool {
 		return (col == "j" || col == "tx") && (strings.Contains(q, "MIN(") || strings.Contains(q, "MAX("))
@@ -53,7 +62,7 @@ func TestTypeMatrix(t *testing.T) {
 		}
 		ran, skipped, explained, where, seen := 0, 0, 0, 0, 0
 		for _, col := range typeMatrixCols {
-			for _, shape := range shapes {
+			for si, shape := range shapes {
 				q := fmt.Sprintf(shape, col, name, typeMatrixLits[col])
 				if typeMatrixSkip(col, q, pinned) || col == "e" && strings.Contains(shape, "GROUP BY %[1]s, e") {
 					skipped++
@@ -65,7 +74,7 @@ func TestTypeMatrix(t *testing.T) {
 					continue
 				}
 				ran++
-				if ran%3 == 0 {
+				if ran%3 == 0 && si < counted {
 					// Where it runs, on every third statement (CI time).
 					explained++
 					plan := explain(t, q)

@@ -304,6 +304,7 @@ func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStm
 		return nil, nil
 	}
 	p := &unionPlan{}
+	var quotients [][]bool // planner.QuotientFields of each branch
 	for i, n := range u.SelectList.Selects {
 		sel, op, ok := derivedsql.UnionBranch(n)
 		if !ok || (i > 0 && (op == nil || *op != ast.UnionAll)) {
@@ -327,6 +328,7 @@ func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStm
 			return nil, nil
 		}
 		p.branches = append(p.branches, pr)
+		quotients = append(quotients, planner.QuotientFields(bsel))
 	}
 	// The union's metadata, from a replica; the first branch names the
 	// columns as the client wrote them.
@@ -348,6 +350,13 @@ func (s *ephemeral) planUnion(ctx context.Context, ss *Session, u *ast.SetOprStm
 		return nil, err
 	}
 	p.fields = described[0]
+	for i, pr := range p.branches {
+		for j, q := range quotients[i] {
+			if q && j < len(pr.fields) && j < len(p.fields) && p.fields[j].Decimals > pr.fields[j].Decimals {
+				return nil, nil // a quotient widened: MariaDB shows its internal digits
+			}
+		}
+	}
 	if orderBy == nil && limit == nil {
 		return p, nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/engine/rowformat"
+	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -33,7 +34,7 @@ import (
 // handshake (a collation id); a connection whose charset is not utf8mb4
 // replays it on its replica connection.
 func (ss *Session) SetClientCharset(id collations.ID) {
-	ss.charset, ss.charsetID, ss.resultsID = "", 0, 0 // a reset session's SET NAMES are gone
+	ss.charset, ss.charsetID, ss.resultsID, ss.connCollated = "", 0, 0, false // a reset session's SET NAMES are gone
 	c := colldata.Lookup(id)
 	if c == nil {
 		return
@@ -47,7 +48,7 @@ func (ss *Session) SetClientCharset(id collations.ID) {
 		// are MySQL 8's, which MariaDB does not know and replaces with
 		// its default, as Shoal's results already carry.
 		if id != utf8mb4Default && id < 255 {
-			ss.resultsID = id
+			ss.resultsID, ss.connCollated = id, true
 			ss.RememberSet("SET NAMES utf8mb4 COLLATE " + c.Name())
 		}
 		return
@@ -71,11 +72,12 @@ func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error 
 	if !sqlparse.ContainsFold(query, "names") && !sqlparse.ContainsFold(query, "character") && !sqlparse.ContainsFold(query, "collation") {
 		return nil
 	}
-	name, results, err := s.eng.Replicas().ReadCharset(ctx, &ss.Session)
+	name, results, conn, err := s.eng.Replicas().ReadCharset(ctx, &ss.Session)
 	if err != nil {
 		return err
 	}
 	ss.charset, ss.charsetID, ss.resultsID = name, 0, 0
+	ss.connCollated = name != "mixed" && conn != connDefault(name)
 	switch {
 	case name == "":
 		if results != 0 && results != utf8mb4Default && colldata.Lookup(results) != nil {
@@ -90,10 +92,23 @@ func (s *Router) afterSet(ctx context.Context, ss *Session, query string) error 
 	return nil
 }
 
+// connDefault is the collation_connection of a fresh connection in the
+// session's character set ("" for utf8mb4), as the workers' and the
+// merge's literals are collated.
+func connDefault(name string) string {
+	if name == "" || name == "utf8" {
+		name = map[string]string{"": "utf8mb4", "utf8": "utf8mb3"}[name]
+	}
+	return name + "_general_ci"
+}
+
 // charsetRoute applies the session's character set to one statement: ctx
 // marked for converted results on a utf8mb3 connection, or pass true when
 // the statement must run on the replica.
 func (ss *Session) charsetRoute(ctx context.Context, query string) (context.Context, bool) {
+	if ss.connCollated && connectionCollated(query) {
+		return ctx, readsOnly(query)
+	}
 	switch ss.charset {
 	case "":
 		if ss.resultsID != 0 {
@@ -108,4 +123,16 @@ func (ss *Session) charsetRoute(ctx context.Context, query string) (context.Cont
 		}
 	}
 	return ctx, readsOnly(query)
+}
+
+// connectionCollated reports whether query compares text under the
+// connection's collation (planner.ConnectionCollated): such a statement
+// of a session with another collation_connection than its charset's
+// default runs on its replica, which has the session's.
+func connectionCollated(query string) bool {
+	stmts, err := sqlparse.Parse(query)
+	if err != nil || len(stmts) != 1 {
+		return false
+	}
+	return planner.ConnectionCollated(stmts[0])
 }

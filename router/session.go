@@ -34,6 +34,10 @@ type Session struct {
 	// name when it is not utf8mb4_general_ci (SET NAMES utf8mb4 COLLATE
 	// utf8mb4_unicode_ci, or the handshake's); 0 otherwise (charset.go).
 	resultsID collations.ID
+	// connCollated says the session's collation_connection is not its
+	// charset's default: text literals compare under it
+	// (planner.ConnectionCollated; charset.go).
+	connCollated bool
 	// last is what the session's statements left for FOUND_ROWS() and
 	// ROW_COUNT() where its replica connection cannot know it
 	// (lastresult.go).

@@ -109,3 +109,39 @@ SELECT Carrier, JSON_ARRAY(Carrier, 1) j, COUNT(*) FROM ontime GROUP BY Carrier 
 -- the plan.
 -- unordered
 SELECT OriginState AS k1, DayOfWeek IN (6,7), MAX(DayOfWeek) - MIN(DayOfWeek) AS a1, ROUND(AVG(Distance * 1.5), 1) AS a4 FROM ontime WHERE id >= 100 AND OriginState IN ('MN', 'CA') GROUP BY 1, DayOfWeek IN (6,7) HAVING k1 IS NOT NULL
+
+-- A DECIMAL quotient compared after the merge: MariaDB compares it rounded
+-- to its declared scale (AVG(Distance) = 1107.4237 is 1 for 1107.42372881),
+-- the merge compared all its digits (0):
+-- ordered
+SELECT Carrier, AVG(Distance) = ROUND(AVG(Distance), 4), COUNT(*) / 7 <= TRUNCATE(COUNT(*) / 7, 4) FROM ontime GROUP BY Carrier ORDER BY Carrier
+-- ROUND to more places than a quotient's declared scale reads its
+-- internal digits on MariaDB (1107.423729); the evaluator cut them
+-- (1107.423700):
+-- ordered
+SELECT Carrier, ROUND(AVG(Distance), 6), TRUNCATE(SUM(Distance) / 7, 8) FROM ontime GROUP BY Carrier ORDER BY Carrier
+-- A quotient converted to a time: MariaDB truncates, the evaluator rounded
+-- (.3015 for .30149812):
+-- ordered
+SELECT Carrier, SEC_TO_TIME(AVG(ArrDelayMinutes)), CAST(SUM(Distance) / 7 AS TIME) FROM ontime GROUP BY Carrier ORDER BY Carrier
+
+-- A DOUBLE with fixed decimals past 17 significant digits: MariaDB writes
+-- its shortest digits padded with zeros (41703129000000000000.0000),
+-- Shoal wrote the binary value's exact expansion
+-- (41703128999999995904.0000):
+-- ordered
+SELECT Carrier, ROUND(1e0 * SUM(Distance) * 1000000000000, 4), ROUND(1e0 * SUM(Distance) / 7000000, 9) FROM ontime GROUP BY Carrier ORDER BY Carrier
+
+-- SUM/AVG(DISTINCT) of a DOUBLE: MariaDB adds the distinct values in its
+-- own order; the merge's sum differed in the last digits
+-- (254153.1999999998 vs 254153.19999999952):
+-- ordered
+SELECT u8, SUM(DISTINCT d), AVG(DISTINCT d) FROM mixed_cs GROUP BY u8 ORDER BY u8
+-- VARIANCE of a DECIMAL with a scale is shown with scale + 4 decimals,
+-- past where the merge's exact sums and MariaDB's recurrence agree:
+-- ordered
+SELECT u8, VAR_SAMP(amount * n), STDDEV(amount) FROM mixed_cs GROUP BY u8 ORDER BY u8
+-- Minus a BIT_ aggregate past 2^63: MariaDB fails with 1690, the merge
+-- answered -18446744073709551615:
+-- ordered
+SELECT Carrier, -BIT_OR(-Distance) FROM ontime GROUP BY Carrier ORDER BY Carrier

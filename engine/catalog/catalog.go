@@ -231,8 +231,9 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		col := planner.Column{Name: row[2].ToString(), Type: strings.ToLower(row[3].ToString()),
 			Charset: row[6].ToString(), Collation: row[7].ToString()}
 		if col.Type == "decimal" {
-			sc, _ := row[8].ToInt64()
-			col.Scale = int(sc)
+			// IFNULL(NUMERIC_SCALE, 0) is DECIMAL(20,0) on MariaDB
+			// (BIGINT UNSIGNED with an INT), which ToInt64 refuses.
+			col.Scale, _ = strconv.Atoi(row[8].ToString())
 		}
 		t.Columns = append(t.Columns, col)
 		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {

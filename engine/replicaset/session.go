@@ -131,37 +131,39 @@ func (ss *Session) RememberSet(stmt string) {
 // the session (0 when unknown). That is character_set_results' collation
 // as SET NAMES cs COLLATE c left it (c, not cs's default: MariaDB sends
 // 246 for utf8mb4 columns after SET NAMES utf8mb4 COLLATE
-// utf8mb4_unicode_520_ci), read off the query's own column definition.
-func (s *Set) ReadCharset(ctx context.Context, ss *Session) (string, collations.ID, error) {
+// utf8mb4_unicode_520_ci), read off the query's own column definition;
+// and the session's collation_connection (lower case).
+func (s *Set) ReadCharset(ctx context.Context, ss *Session) (string, collations.ID, string, error) {
 	b, err := s.SessionBackend(ctx, ss)
 	if err != nil {
-		return "", 0, err
+		return "", 0, "", err
 	}
 	r, err := b.Fetch("SELECT @@character_set_client, @@character_set_results, @@collation_connection", 1)
 	if err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
-		return "", 0, err
+		return "", 0, "", err
 	}
 	if len(r.Rows) != 1 || r.Rows[0][1].IsNull() {
-		return "mixed", 0, nil
+		return "mixed", 0, "", nil
 	}
 	var results collations.ID
 	if len(r.Fields) == 3 {
 		results = collations.ID(r.Fields[1].Charset)
 	}
 	client, name := strings.ToLower(r.Rows[0][0].ToString()), strings.ToLower(r.Rows[0][1].ToString())
-	switch conn := strings.ToLower(r.Rows[0][2].ToString()); {
+	conn := strings.ToLower(r.Rows[0][2].ToString())
+	switch {
 	case client != name:
-		return "mixed", 0, nil
+		return "mixed", 0, conn, nil
 	case strings.HasSuffix(conn, "_bin") || conn == "binary":
 		// String literals are binary-collated: compared byte by byte,
 		// and their columns carry BINARY_FLAG. The session's reads run
 		// on its replica, as for a client charset Shoal does not read.
-		return "mixed", 0, nil
+		return "mixed", 0, conn, nil
 	case client == "utf8mb4":
-		return "", results, nil
+		return "", results, conn, nil
 	}
-	return client, results, nil
+	return client, results, conn, nil
 }

@@ -189,6 +189,15 @@ func ConvertFields(fs []*querypb.Field, to colldata.Collation) []*querypb.Field 
 	return out
 }
 
+// Scale is a DECIMAL column's digits after the point as the catalog
+// reads them (planner.Column.Scale), 0 for other types.
+func Scale(f *querypb.Field) int {
+	if f.Type == sqltypes.Decimal {
+		return int(f.Decimals)
+	}
+	return 0
+}
+
 // DataType is a result column's type as information_schema.COLUMNS'
 // DATA_TYPE names it, which is what the planner's type rules read.
 func DataType(f *querypb.Field) string {

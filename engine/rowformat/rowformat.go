@@ -11,6 +11,8 @@
 package rowformat
 
 import (
+	"bytes"
+	"math"
 	"strconv"
 
 	"vitess.io/vitess/go/mysql/decimal"
@@ -78,8 +80,7 @@ func Text(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 		if f.Decimals < notFixedDec {
 			// A DOUBLE/FLOAT result with fixed decimals (STDDEV, VARIANCE:
 			// the argument's decimals + 4; a DOUBLE(M,D) column): MariaDB
-			// writes it with exactly that many (String::set_real, my_fcvt:
-			// correctly rounded, like strconv's 'f').
+			// writes it with exactly that many (String::set_real, my_fcvt).
 			bits := 64
 			if t == sqltypes.Float32 {
 				bits = 32
@@ -88,7 +89,7 @@ func Text(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 			if err != nil {
 				break
 			}
-			return sqltypes.MakeTrusted(t, strconv.AppendFloat(nil, fv, 'f', int(f.Decimals), bits))
+			return sqltypes.MakeTrusted(t, fixedFloat(fv, int(f.Decimals), bits))
 		}
 		if v.Type() == sqltypes.Float64 || v.Type() == sqltypes.Float32 {
 			return sqltypes.MakeTrusted(t, raw)
@@ -163,4 +164,29 @@ func fracDigits(raw []byte) int {
 		}
 	}
 	return 0
+}
+
+// fixedFloat writes v with dec decimals as MariaDB's my_fcvt does: its
+// shortest round-trip digits (at most 17 significant), padded with zeros
+// to dec decimals, or rounded to dec when it has more. So a VARIANCE of
+// 1581649222897045504 is 1581649222897045500.0000 and ROUND(1e0 *
+// 98765432109876.54321, 5) is 98765432109876.55000: the digits past the
+// 17th (or the shortest form) are zeros, not the binary value's exact
+// expansion (…045504.0000, …876.54688).
+func fixedFloat(v float64, dec, bits int) []byte {
+	short := strconv.AppendFloat(nil, v, 'f', -1, bits)
+	frac := 0
+	if i := bytes.IndexByte(short, '.'); i >= 0 {
+		frac = len(short) - i - 1
+	}
+	if frac > dec || math.IsInf(v, 0) || math.IsNaN(v) {
+		return strconv.AppendFloat(nil, v, 'f', dec, bits)
+	}
+	if frac == 0 && dec > 0 {
+		short = append(short, '.')
+	}
+	for ; frac < dec; frac++ {
+		short = append(short, '0')
+	}
+	return short
 }

@@ -45,3 +45,24 @@ func TestConform(t *testing.T) {
 		}
 	}
 }
+
+// TestFixedFloat: MariaDB's text for a DOUBLE with fixed decimals (checked
+// against MariaDB 10.11: ROUND(1e0 * x, d), VARIANCE of BIGINT values).
+func TestFixedFloat(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		dec  int
+		want string
+	}{
+		{123456789012345.6789, 4, "123456789012345.6700"},
+		{1581649222897045504, 4, "1581649222897045500.0000"},
+		{12345678901234567.89, 3, "12345678901234568.000"},
+		{0.000012345678901234567, 25, "0.0000123456789012345680000"},
+		{-98765432109876.54321, 5, "-98765432109876.55000"},
+		{0, 4, "0.0000"},
+	} {
+		if got := string(fixedFloat(c.v, c.dec, 64)); got != c.want {
+			t.Errorf("fixedFloat(%v, %d) = %s, want %s", c.v, c.dec, got, c.want)
+		}
+	}
+}
