@@ -77,18 +77,11 @@ func (a *aggPlanner) quotient(e ast.ExprNode) quot {
 		return quot{scale: a.divScale(x), exact: a.exactArgument(x)}
 	case *ast.BinaryOperationExpr:
 		l, r := a.quotient(x.L), a.quotient(x.R)
-		q := quot{div: l.div || r.div, exact: l.exact && r.exact}
-		switch x.Op {
-		case opcode.Div:
-			q.scale, q.div = min(l.scale+divPrecisionIncrement, unknown), true
-		case opcode.Mul:
-			q.scale = min(l.scale+r.scale, unknown)
-		case opcode.Plus, opcode.Minus, opcode.Mod:
-			q.scale = max(l.scale, r.scale)
-		default:
+		scale, ok := opScale(x.Op, l.scale, r.scale)
+		if !ok || x.Op == opcode.IntDiv {
 			return quot{exact: true} // DIV, comparisons, logic: integers
 		}
-		return q
+		return quot{scale: scale, div: l.div || r.div || x.Op == opcode.Div, exact: l.exact && r.exact}
 	case *ast.FuncCallExpr:
 		if wholeFuncs[x.FnName.L] {
 			return quot{exact: true}
@@ -257,22 +250,8 @@ func (v *quotientFixer) decimalComparison(l, r ast.ExprNode) bool {
 	if !(ql.div && ql.exact) && !(qr.div && qr.exact) {
 		return false
 	}
-	text := func(e ast.ExprNode) bool {
-		x, ok := e.(ast.ValueExpr)
-		if !ok {
-			return false
-		}
-		_, ok = x.GetValue().(string)
-		return ok
-	}
-	double := func(e ast.ExprNode) bool {
-		x, ok := e.(ast.ValueExpr)
-		if !ok {
-			return false
-		}
-		_, ok = x.GetValue().(float64)
-		return ok
-	}
+	text := func(e ast.ExprNode) bool { _, ok := literalValue(e).(string); return ok }
+	double := func(e ast.ExprNode) bool { _, ok := literalValue(e).(float64); return ok }
 	switch {
 	case ql.exact && (qr.exact || text(r)), qr.exact && text(l):
 		return true
@@ -401,4 +380,12 @@ func hasBitAggregate(e ast.ExprNode) bool {
 		return ok && strings.HasPrefix(strings.ToLower(x.F), "bit_")
 	}})
 	return found
+}
+
+// literalValue is e's value when e is a literal, else nil.
+func literalValue(e ast.ExprNode) any {
+	if x, ok := e.(ast.ValueExpr); ok {
+		return x.GetValue()
+	}
+	return nil
 }

@@ -539,19 +539,29 @@ func (a *aggPlanner) divScale(e ast.ExprNode) int {
 		}
 		return unknown
 	case *ast.BinaryOperationExpr:
-		l, r := a.divScale(x.L), a.divScale(x.R)
-		switch x.Op {
-		case opcode.Div:
-			return min(l+divPrecisionIncrement, unknown)
-		case opcode.Mul:
-			return min(l+r, unknown)
-		case opcode.Plus, opcode.Minus, opcode.Mod:
-			return max(l, r)
-		case opcode.IntDiv:
-			return 0
+		if scale, ok := opScale(x.Op, a.divScale(x.L), a.divScale(x.R)); ok {
+			return scale
 		}
 	}
 	return unknown
+}
+
+// opScale is the declared scale MySQL gives an arithmetic operator's
+// result over operands of scales l and r (maxDivScale+1: unknown); ok is
+// false for an operator that is not arithmetic.
+func opScale(op opcode.Op, l, r int) (scale int, ok bool) {
+	const unknown = maxDivScale + 1
+	switch op {
+	case opcode.Div:
+		return min(l+divPrecisionIncrement, unknown), true
+	case opcode.Mul:
+		return min(l+r, unknown), true
+	case opcode.Plus, opcode.Minus, opcode.Mod:
+		return max(l, r), true
+	case opcode.IntDiv:
+		return 0, true
+	}
+	return 0, false
 }
 
 // hasMaterializingAggregate reports a GROUP_CONCAT, JSON or DISTINCT
