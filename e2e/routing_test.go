@@ -123,7 +123,7 @@ func TestRouteByCost(t *testing.T) {
 // The statements go to a coordinator of their own, set as the shared one
 // (distributing what it can), that reads the catalog once: on the shared
 // one, a catalog refresh that sees another test's
-// table appear or double (catalog.SameSchema) starts a new generation
+// table appear or double (catalog.Snapshot.Follow) starts a new generation
 // mid-loop, and each shape then misses once more (CI saw 30 hits for 33).
 func TestShapeCacheNewLiterals(t *testing.T) {
 	co, db := serveCoordinator(t, config.Coordinator{Listen: "127.0.0.1:0", HTTPListen: new("127.0.0.1:0"), Replicas: env.replicas,
@@ -324,7 +324,7 @@ func TestRouteBusy(t *testing.T) {
 // its table was nearly empty is distributed once the table has grown and
 // the catalog has been read again — the cached decision and the shape's
 // estimate belong to a plan generation, which a table's size moving by
-// more than a factor of two now changes (catalog.SameSchema).
+// more than a factor of two now changes (catalog.Snapshot.Follow).
 func TestRoutingFollowsTableGrowth(t *testing.T) {
 	for _, q := range []string{"DROP TABLE IF EXISTS route_grow",
 		"CREATE TABLE route_grow (id INT NOT NULL PRIMARY KEY, code VARCHAR(10) NOT NULL, n INT NOT NULL)",

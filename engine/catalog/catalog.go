@@ -33,8 +33,8 @@ type Snapshot struct {
 	Schemas map[string]bool
 	// Version is the server version of the replica read.
 	Version string
-	// Gen changes when the schema does: plans cached for one generation
-	// are valid for it (see SameSchema).
+	// Gen changes when the schema does, any table of it (Follow): an
+	// entry cached for one generation, untracked, is valid for it.
 	Gen uint64
 	// Base changes only with what every statement may depend on whatever
 	// tables it names: the server version and the set of databases. A
@@ -334,34 +334,13 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 	return s, nil
 }
 
-// SameSchema reports whether two snapshots agree on everything a cached
-// plan depends on: databases, tables, their columns and split columns,
-// and each table's size to within a factor of two. Plans do not read row
-// counts (fragments read the key bounds when they run), but routing by
-// cost does: a statement routed to one replica while its table was empty
-// would otherwise pass through for good after the table filled (the
-// decision and the shape's EXPLAIN estimate are cached per generation).
-// A growing table changes the generation once per doubling.
-func SameSchema(a, b *Snapshot) bool {
-	if len(a.Tables) != len(b.Tables) || len(a.Schemas) != len(b.Schemas) || a.Version != b.Version {
-		return false
-	}
-	for db := range a.Schemas {
-		if !b.Schemas[db] {
-			return false
-		}
-	}
-	for key, ta := range a.Tables {
-		if tb, ok := b.Tables[key]; !ok || !sameTable(ta, tb) {
-			return false
-		}
-	}
-	return true
-}
-
 // sameTable reports whether a plan made over ta holds over tb: the same
 // columns, keys, indexes and partitions, and a size within a factor of
-// two (resized).
+// two (resized). Plans do not read row counts (fragments read the key
+// bounds when they run), but routing by cost does: a statement routed to
+// one replica while its table was empty would otherwise pass through for
+// good after the table filled. A growing table changes its version once
+// per doubling.
 func sameTable(ta, tb *planner.Table) bool {
 	return ta.SplitColumn == tb.SplitColumn && ta.SplitType == tb.SplitType && ta.SplitUnique == tb.SplitUnique &&
 		slices.Equal(ta.KeyColumns, tb.KeyColumns) && slices.Equal(ta.Columns, tb.Columns) &&

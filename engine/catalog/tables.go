@@ -21,21 +21,16 @@ type Dep struct {
 }
 
 // Follow makes s the successor of old (nil for the first snapshot): it
-// takes old's generations, moves Gen when the schema changed
-// (SameSchema) and Base when the server version or the databases did,
+// takes old's generations, moves Gen when any table was added, dropped or
+// changed (sameTable) and Base when the server version or the databases did,
 // keeps each unchanged table's version and gives a changed or new table a
 // new one.
 func (s *Snapshot) Follow(old *Snapshot) {
 	s.vers = make(map[string]uint64, len(s.Tables))
 	if old != nil {
-		s.Gen, s.Base, s.verSeq = old.Gen, old.Base, old.verSeq
-		if !SameSchema(old, s) {
-			s.Gen++
-		}
-		if old.Version != s.Version || !maps.Equal(old.Schemas, s.Schemas) {
-			s.Base++
-		}
+		s.verSeq = old.verSeq
 	}
+	changed := false // a table new or changed
 	for key, t := range s.Tables {
 		if old != nil {
 			if ot, ok := old.Tables[key]; ok && sameTable(ot, t) {
@@ -43,8 +38,20 @@ func (s *Snapshot) Follow(old *Snapshot) {
 				continue
 			}
 		}
+		changed = true
 		s.verSeq++
 		s.vers[key] = s.verSeq
+	}
+	if old == nil {
+		return
+	}
+	s.Gen, s.Base = old.Gen, old.Base
+	if old.Version != s.Version || !maps.Equal(old.Schemas, s.Schemas) {
+		s.Base++
+		changed = true
+	}
+	if changed || len(old.Tables) != len(s.Tables) { // or a table dropped
+		s.Gen++
 	}
 }
 
