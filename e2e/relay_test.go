@@ -21,6 +21,7 @@ func TestPassthroughRelay(t *testing.T) {
 		// coordinator routes none by cost).
 		"CREATE TABLE relay_t (id INT NOT NULL, t VARCHAR(100), b VARBINARY(40), n INT NULL, lb LONGBLOB, KEY (id)) CHARSET utf8mb4",
 		"INSERT INTO relay_t SELECT id, CONCAT('ünï', Carrier, REPEAT('€', id % 7)), UNHEX(CONCAT('00FBFF', HEX(id))), IF(id % 5 = 0, NULL, id), NULL FROM ontime WHERE id < 3000",
+		"INSERT INTO relay_t SELECT 10000 + seq, CONCAT('s', seq), UNHEX(HEX(seq)), IF(seq % 3 = 0, NULL, seq), NULL FROM seq_1_to_3000",
 		"INSERT INTO relay_t VALUES (-1, 'big', NULL, NULL, REPEAT('z', 17 << 20)), (-2, '', '', 0, ''), (-3, NULL, UNHEX('FB'), NULL, UNHEX('00FF'))")
 	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS relay_t") })
 	replicasAndCatalog(t)
@@ -37,6 +38,16 @@ func TestPassthroughRelay(t *testing.T) {
 		{"SELECT t, b FROM relay_t WHERE id = -3", 1},
 		{"SELECT * FROM relay_t WHERE id = 1000000000", 0},
 		{"SELECT LENGTH(lb), MD5(lb) FROM relay_t WHERE id = -1", 1},
+		// The front end writes row packets 256 at a time, numbered past
+		// vitess' count (frontend/mysqlwire/relay.go): results around
+		// that size, a large one, and the 17 MiB row between gathered
+		// rows.
+		{"SELECT id, n FROM relay_t WHERE id BETWEEN 10001 AND 10255 ORDER BY id", 255},
+		{"SELECT id, n FROM relay_t WHERE id BETWEEN 10001 AND 10256 ORDER BY id", 256},
+		{"SELECT id, n FROM relay_t WHERE id BETWEEN 10001 AND 10257 ORDER BY id", 257},
+		{"SELECT id, n FROM relay_t WHERE id BETWEEN 10001 AND 10512 ORDER BY id", 512},
+		{"SELECT id, t, b, n FROM relay_t WHERE id > 10000 ORDER BY id", 3000},
+		{"SELECT id, LENGTH(lb), IF(id = -1, lb, t) FROM relay_t WHERE id < 0 OR id > 10000 ORDER BY id DESC", 3003},
 	} {
 		if plan := explain(t, c.q); !strings.HasPrefix(plan, "passthrough") {
 			t.Fatalf("%s is not passed through (pick another statement):\n%s", c.q, plan)

@@ -102,7 +102,6 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 // relayRows sends st's rows to raw as the replica sent them.
 // It returns how many it sent.
 func relayRows(ctx context.Context, ss *Session, st *replica.Stream, raw rowformat.RawRows) (int, error) {
-	var buf []byte // 4 bytes of room for the header, then the row
 	for n := 0; ; n++ {
 		if n%256 == 0 && ctx.Err() != nil {
 			ss.CloseBackend()
@@ -118,8 +117,7 @@ func relayRows(ctx context.Context, ss *Session, st *replica.Stream, raw rowform
 		if pkt == nil {
 			return n, nil
 		}
-		buf = append(append(buf[:0], 0, 0, 0, 0), pkt...)
-		if err := raw(buf); err != nil {
+		if err := raw(pkt); err != nil {
 			return n, err
 		}
 	}

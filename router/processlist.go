@@ -74,10 +74,10 @@ func (s *Router) startStatement(ctx context.Context, ss *Session, query string,
 		return callback(r)
 	}
 	if raw := rowformat.RawRowsOf(ctx); raw != nil {
-		ctx = rowformat.WithRawRows(ctx, func(packet []byte) error {
+		ctx = rowformat.WithRawRows(ctx, func(payload []byte) error {
 			act.Sent.Add(1)
 			ss.last.sent++
-			return raw(packet)
+			return raw(payload)
 		})
 	}
 	finish := func(err error) {

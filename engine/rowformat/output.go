@@ -66,10 +66,12 @@ func ToClientOf(ctx context.Context, callback func(*sqltypes.Result) error) func
 
 type rawRowsKey struct{}
 
-// RawRows writes one text-protocol row packet to the client: packet is 4
-// bytes of room for the packet header (the writer fills them in), then
-// the payload as the replica sent it.
-type RawRows func(packet []byte) error
+// RawRows writes one text-protocol row packet to the client: its payload
+// as the replica sent it, which the writer copies (the caller reuses it
+// once the call returns). The writer may hold rows back to write them in
+// batches; its front end sends them before anything else reaches the
+// client.
+type RawRows func(payload []byte) error
 
 // WithRawRows gives ctx's statement a writer of raw row packets. Only a
 // front end writing the text protocol to a MySQL client sets it, and only

@@ -72,7 +72,7 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 
 // run is ComQuery under ctx (the router's context, marked for the binary
 // protocol by ComStmtExecute).
-func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
+func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback func(*sqltypes.Result) error) (err error) {
 	ss, ok := c.ClientData.(*router.Session)
 	if !ok {
 		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
@@ -85,10 +85,25 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 	}
 	if !rowformat.BinaryRows(ctx) {
 		// The text protocol: a statement passed through relays the
-		// replica's row packets as they are (rowformat.RawRows). vitess
-		// has written the column definitions by then (the callback's
-		// first result), and ends the result set after the handler.
-		ctx = rowformat.WithRawRows(ctx, c.WritePacket)
+		// replica's row packets as they are (rowformat.RawRows), in
+		// batches (relay.go). vitess has written the column definitions
+		// by then (the callback's first result), and ends the result set
+		// after the handler: what the relay gathered goes out before
+		// either.
+		rl := &relay{c: c}
+		ctx = rowformat.WithRawRows(ctx, rl.write)
+		next := callback
+		callback = func(r *sqltypes.Result) error {
+			if err := rl.flush(); err != nil {
+				return err
+			}
+			return next(r)
+		}
+		defer func() {
+			if ferr := rl.flush(); err == nil {
+				err = ferr
+			}
+		}()
 	}
 	w, _ := ss.Front.(*clientWatch)
 	if w == nil {
