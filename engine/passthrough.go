@@ -50,6 +50,10 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 	}()
 	fields := st.Fields()
 	if len(fields) == 0 {
+		// vitess writes the OK packet, warning count included, from
+		// within the callback: the count must be this statement's by
+		// then (the stream read it with the OK packet).
+		ss.SetWarnings(st.Warnings())
 		return callback(&sqltypes.Result{})
 	}
 	if rowformat.BinaryRows(ctx) && rowformat.FixedFloats(fields) {

@@ -183,5 +183,6 @@ func (s *Router) use(ctx context.Context, ss *Session, db string, callback func(
 		return nil
 	}
 	ss.DB = db
+	ss.leavesWarnings = true // as MariaDB's USE does
 	return callback(&sqltypes.Result{})
 }

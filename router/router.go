@@ -77,6 +77,10 @@ func (s *Router) Metrics() *observe.Metrics { return s.metrics }
 // client went away while the statement runs (clock.go; the MySQL front end
 // peeks at its socket). The error is a MySQL error (sqlerr.ToMySQL).
 func (s *Router) Run(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error, watch Watcher) error {
+	// The count a result without rows reports is read while the statement
+	// runs (vitess writes its OK packet from the callback): never the
+	// last statement's. A passthrough sets the replica's before then.
+	ss.Warnings = 0
 	// The statements answered before parsing, each recognised only after
 	// a check of its first word (their patterns cost more than the rest
 	// of a passthrough statement's routing).
@@ -129,9 +133,10 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
 	err := s.query(ctx, ss, query, callback)
 	ss.last.end(ss.Kind, err) // lastresult.go
-	if ss.Kind != observe.KindPassthrough {
+	if ss.Kind != observe.KindPassthrough && !ss.leavesWarnings {
 		ss.Answered() // the warning count sent is 0 (engine/replicaset Session.Warnings)
 	}
+	ss.leavesWarnings = false
 	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		if sessionLimit {
 			err = sqlerr.New(sqlerr.ErrStatementTimeout, "70100", "Query execution was interrupted (max_statement_time exceeded)")

@@ -38,6 +38,10 @@ type Session struct {
 	// charset's default: text literals compare under it
 	// (planner.ConnectionCollated; charset.go).
 	connCollated bool
+	// leavesWarnings: the running statement, answered by Shoal, is one
+	// MariaDB answers without touching the session's warnings (USE): an
+	// earlier statement's stay for SHOW WARNINGS.
+	leavesWarnings bool
 	// last is what the session's statements left for FOUND_ROWS() and
 	// ROW_COUNT() where its replica connection cannot know it
 	// (lastresult.go).
