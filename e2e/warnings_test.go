@@ -37,6 +37,10 @@ func TestWarnings(t *testing.T) {
 		{"SELECT CAST('12abc' AS SIGNED)", "SET @x = 1", "SELECT CAST('1x' AS SIGNED), CAST('2y' AS SIGNED)", "SET NAMES utf8mb4",
 			"SELECT CAST('12abc' AS SIGNED)", "USE ontime", "SELECT CAST('12abc' AS SIGNED)", "DO 1", "SHOW WARNINGS",
 			distributed, "SET @y = CAST('3z' AS SIGNED)", "SHOW WARNINGS", "SET @z = 2", "SELECT @@warning_count"},
+		// SELECT … INTO reports the rows it selected as affected.
+		{"SELECT 1 INTO @x", "SELECT COUNT(*) INTO @n FROM ontime", "SELECT Carrier INTO @c FROM ontime WHERE id > 0 ORDER BY id LIMIT 1",
+			"SELECT id INTO @i FROM ontime WHERE id = -5", "SELECT LAST_INSERT_ID(7) INTO @l", "SELECT @x, @n, @c, @i, @l, LAST_INSERT_ID()",
+			"SELECT CAST('4q' AS SIGNED) INTO @w", "SHOW WARNINGS"},
 	} {
 		sameSequence(t, rawShoal, rawDirect, false, seq...)
 	}
@@ -116,6 +120,9 @@ func sequenceDefs(t *testing.T, side *rawSide, defs bool, qs ...string) []string
 			rows = append(rows, fmt.Sprint(row))
 		}
 		line := fmt.Sprintf("%s -> %d warning(s), rows %v", q, st.Warnings(), rows)
+		if st.Fields() == nil { // an OK packet: its counts too
+			line += fmt.Sprintf(", %d affected, insert id %d", st.RowsAffected(), st.InsertID())
+		}
 		if defs {
 			for _, f := range st.Fields() {
 				line += "\n  " + f.Name + " " + fieldDef(f)

@@ -54,7 +54,9 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 		// within the callback: the count must be this statement's by
 		// then (the stream read it with the OK packet).
 		ss.SetWarnings(st.Warnings())
-		return callback(&sqltypes.Result{})
+		// The OK packet's counts as the replica gave them: SELECT … INTO
+		// @var reports the rows it selected.
+		return callback(&sqltypes.Result{RowsAffected: st.RowsAffected(), InsertID: st.InsertID()})
 	}
 	if rowformat.BinaryRows(ctx) && rowformat.FixedFloats(fields) {
 		if err := st.Close(); err != nil {

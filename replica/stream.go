@@ -35,6 +35,8 @@ type Stream struct {
 	// affected is the OK packet's affected rows, for a statement with no
 	// result set.
 	affected uint64
+	// insertID is the OK packet's last insert id.
+	insertID uint64
 	// warnings is the count the result's last packet (OK or EOF) gives.
 	warnings uint16
 	// arena and slab hold the rows Next returned: their bytes and
@@ -126,6 +128,7 @@ func (b *Conn) StartStream(query string) (*Stream, error) {
 		s.done = true
 		var pos int
 		s.affected, pos, _ = lenEncInt(data, 1)
+		s.insertID, _, _ = lenEncInt(data, pos)
 		s.warnings = okWarnings(data, pos)
 		return s, nil
 	case mysql.ErrPacket:
@@ -182,6 +185,10 @@ func (s *Stream) Fields() []*querypb.Field { return s.fields }
 // RowsAffected is the OK packet's count for a statement without a result
 // set.
 func (s *Stream) RowsAffected() uint64 { return s.affected }
+
+// InsertID is the OK packet's last insert id, for a statement without a
+// result set.
+func (s *Stream) InsertID() uint64 { return s.insertID }
 
 // Warnings is the warning count the replica gave the statement, once its
 // result has been read to the end (Next returned nil).
