@@ -37,6 +37,15 @@ func TestWarnings(t *testing.T) {
 		{"SELECT CAST('12abc' AS SIGNED)", "SET @x = 1", "SELECT CAST('1x' AS SIGNED), CAST('2y' AS SIGNED)", "SET NAMES utf8mb4",
 			"SELECT CAST('12abc' AS SIGNED)", "USE ontime", "SELECT CAST('12abc' AS SIGNED)", "DO 1", "SHOW WARNINGS",
 			distributed, "SET @y = CAST('3z' AS SIGNED)", "SHOW WARNINGS", "SET @z = 2", "SELECT @@warning_count"},
+		// Transactions, autocommit and NO_BACKSLASH_ESCAPES in the status
+		// flags, over statements passed through, distributed and answered
+		// by the coordinator. (Not a table read under autocommit = 0,
+		// which opens a transaction on MariaDB but not on Shoal's
+		// read-only replica connection: docs/sql.md.)
+		{"SELECT 1", "BEGIN", distributed, "SELECT 1", "COMMIT", "START TRANSACTION READ ONLY", distributed, "ROLLBACK",
+			"SET autocommit = 0", "SELECT 2", "COMMIT", "SET autocommit = 1",
+			"SET SESSION TRANSACTION READ ONLY", "BEGIN", "SELECT 3", "COMMIT", "SET SESSION TRANSACTION READ WRITE",
+			"SET sql_mode = 'NO_BACKSLASH_ESCAPES'", "SELECT 'a\\b'", distributed, "SET sql_mode = DEFAULT", distributed},
 		// SELECT … INTO reports the rows it selected as affected.
 		{"SELECT 1 INTO @x", "SELECT COUNT(*) INTO @n FROM ontime", "SELECT Carrier INTO @c FROM ontime WHERE id > 0 ORDER BY id LIMIT 1",
 			"SELECT id INTO @i FROM ontime WHERE id = -5", "SELECT LAST_INSERT_ID(7) INTO @l", "SELECT @x, @n, @c, @i, @l, LAST_INSERT_ID()",
@@ -122,6 +131,12 @@ func sequenceDefs(t *testing.T, side *rawSide, defs bool, qs ...string) []string
 		line := fmt.Sprintf("%s -> %d warning(s), rows %v", q, st.Warnings(), rows)
 		if st.Fields() == nil { // an OK packet: its counts too
 			line += fmt.Sprintf(", %d affected, insert id %d", st.RowsAffected(), st.InsertID())
+		}
+		// The status flags drivers act on (frontend/mysqlwire/status.go):
+		// in a transaction, autocommit, NO_BACKSLASH_ESCAPES, read-only
+		// transaction.
+		if f, ok := st.Status(); ok {
+			line += fmt.Sprintf(", status %#x", f&0x2203)
 		}
 		if defs {
 			for _, f := range st.Fields() {

@@ -37,7 +37,12 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 		return err
 	}
 	// Registered first, run last: after the stream is read to its end.
-	defer func() { ss.SetWarnings(st.Warnings()) }()
+	defer func() {
+		ss.SetWarnings(st.Warnings())
+		if f, ok := st.Status(); ok {
+			ss.SetStatus(f, query)
+		}
+	}()
 	defer func() {
 		if stop() {
 			ss.CloseBackend() // KILLed: the connection's state is unknown
@@ -54,6 +59,9 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 		// within the callback: the count must be this statement's by
 		// then (the stream read it with the OK packet).
 		ss.SetWarnings(st.Warnings())
+		if f, ok := st.Status(); ok {
+			ss.SetStatus(f, query)
+		}
 		// The OK packet's counts as the replica gave them: SELECT … INTO
 		// @var reports the rows it selected.
 		return callback(&sqltypes.Result{RowsAffected: st.RowsAffected(), InsertID: st.InsertID()})

@@ -37,6 +37,10 @@ type Stream struct {
 	affected uint64
 	// insertID is the OK packet's last insert id.
 	insertID uint64
+	// status is the server status flags of the result's last packet (OK
+	// or EOF): in a transaction, autocommit, NO_BACKSLASH_ESCAPES, ….
+	status     uint16
+	statusRead bool
 	// warnings is the count the result's last packet (OK or EOF) gives.
 	warnings uint16
 	// arena and slab hold the rows Next returned: their bytes and
@@ -129,7 +133,8 @@ func (b *Conn) StartStream(query string) (*Stream, error) {
 		var pos int
 		s.affected, pos, _ = lenEncInt(data, 1)
 		s.insertID, _, _ = lenEncInt(data, pos)
-		s.warnings = okWarnings(data, pos)
+		s.status, s.warnings = okStatus(data, pos)
+		s.statusRead = true
 		return s, nil
 	case mysql.ErrPacket:
 		return nil, mysql.ParseErrorPacket(data)
@@ -194,14 +199,18 @@ func (s *Stream) InsertID() uint64 { return s.insertID }
 // result has been read to the end (Next returned nil).
 func (s *Stream) Warnings() uint16 { return s.warnings }
 
-// okWarnings reads an OK packet's warning count; pos is just past its
-// affected rows: the last insert id, the status flags and the warnings
-// follow.
-func okWarnings(data []byte, pos int) uint16 {
+// Status is the server status flags the replica gave the statement, and
+// whether its result was read to the end (they come with its last packet).
+func (s *Stream) Status() (uint16, bool) { return s.status, s.statusRead }
+
+// okStatus reads an OK packet's status flags and warning count; pos is
+// just past its affected rows: the last insert id, the status flags and
+// the warnings follow.
+func okStatus(data []byte, pos int) (status, warnings uint16) {
 	if _, pos, ok := lenEncInt(data, pos); ok && pos+4 <= len(data) {
-		return binary.LittleEndian.Uint16(data[pos+2 : pos+4])
+		return binary.LittleEndian.Uint16(data[pos : pos+2]), binary.LittleEndian.Uint16(data[pos+2 : pos+4])
 	}
-	return 0
+	return 0, 0
 }
 
 // NextRaw returns the next row's packet as the replica sent it (the text
@@ -225,11 +234,15 @@ func (s *Stream) NextRaw() ([]byte, error) {
 	case data[0] == mysql.EOFPacket && s.isEOF(len(data)):
 		s.done = true
 		if s.b.MySQL.Capabilities&mysql.CapabilityClientDeprecateEOF == 0 {
-			if len(data) >= 3 { // 0xfe, warnings, status flags
+			if len(data) >= 5 { // 0xfe, warnings, status flags
+				s.warnings = binary.LittleEndian.Uint16(data[1:3])
+				s.status, s.statusRead = binary.LittleEndian.Uint16(data[3:5]), true
+			} else if len(data) >= 3 {
 				s.warnings = binary.LittleEndian.Uint16(data[1:3])
 			}
 		} else if _, pos, ok := lenEncInt(data, 1); ok { // an OK packet headed 0xfe
-			s.warnings = okWarnings(data, pos)
+			s.status, s.warnings = okStatus(data, pos)
+			s.statusRead = true
 		}
 		return nil, nil
 	case data[0] == mysql.ErrPacket:

@@ -65,6 +65,22 @@ def main():
     run(cur, "passthrough", "select code, name from carriers where code = %s", ("AA",))
     run(cur, "malformed", "selec nope from ontime")
     run(cur, "good after malformed", "select count(*), min(id), max(id) from ontime")
+    # What the driver reads off the server status flags: autocommit and
+    # the open transaction, and NO_BACKSLASH_ESCAPES, under which pymysql
+    # escapes a quote by doubling it instead of with a backslash.
+    flags = []
+    for q in ["begin", "select Carrier, count(*) from ontime group by Carrier", "commit",
+              "set autocommit = 0", "select 1", "commit", "set autocommit = 1",
+              "start transaction read only", "select 1", "rollback"]:
+        cur.execute(q)
+        cur.fetchall()
+        flags.append([q, conn.server_status & 0x2203, conn.get_autocommit()])
+    print(json.dumps({"name": "status flags", "rows": flags}), flush=True)
+    run(cur, "no backslash escapes", "set sql_mode = concat(@@sql_mode, ',NO_BACKSLASH_ESCAPES')")
+    run(cur, "escaped under no backslash escapes",
+        "select %s as s, count(*) from ontime where Carrier = %s", ("it's a \\ back'slash", "AA"))
+    run(cur, "escaped, distributed", "select Carrier, count(*), %s as s from ontime group by Carrier order by Carrier",
+        ("o'\\k",))
     conn.close()
 
 

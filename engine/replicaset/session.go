@@ -44,7 +44,44 @@ type Session struct {
 	// them, so they are not the last statement's (SetWarnings, Answered,
 	// WarningsCleared).
 	heldWarnings, staleWarnings bool
+	// status is the server status flags backend gave the session's last
+	// statement passed through (in a transaction, autocommit,
+	// NO_BACKSLASH_ESCAPES: what a client's escaping and transaction
+	// handling read off every result); statusSeen says there was one
+	// since the session began or was reset.
+	status     uint16
+	statusSeen bool
+	// readOnlyTx: the open transaction is read-only because the client
+	// asked (START TRANSACTION READ ONLY, SET … TRANSACTION READ ONLY),
+	// not only because backend is (SessionBackend).
+	readOnlyTx bool
 }
+
+// Server status flags (the protocol's SERVER_STATUS_IN_TRANS and
+// SERVER_STATUS_IN_TRANS_READONLY).
+const (
+	statusInTrans         = 0x0001
+	statusInTransReadOnly = 0x2000
+)
+
+// SetStatus records the server status flags backend gave query, the
+// session's last statement passed through. Every transaction there is
+// read-only; the flag saying so is kept only when the client asked for
+// it, as MariaDB would report it directly.
+func (ss *Session) SetStatus(flags uint16, query string) {
+	if flags&statusInTrans != 0 && (!ss.statusSeen || ss.status&statusInTrans == 0) { // query began it
+		ss.readOnlyTx = sqlparse.ContainsFold(query, "read only") || sqlparse.ContainsFold(query, "read_only") ||
+			ss.SetsChanged("read only") || ss.SetsChanged("read_only")
+	}
+	if !ss.readOnlyTx {
+		flags &^= statusInTransReadOnly
+	}
+	ss.status, ss.statusSeen = flags, true
+}
+
+// Status is the server status flags of the session's last statement
+// passed through, and whether there was one since the session began.
+func (ss *Session) Status() (uint16, bool) { return ss.status, ss.statusSeen }
 
 // SetWarnings records the warning count the replica gave the session's
 // last statement, passed through on backend.
@@ -95,6 +132,7 @@ func (ss *Session) Reset() {
 	ss.CloseBackend()
 	ss.sets = nil
 	ss.drift = Drift{}
+	ss.statusSeen = false
 }
 
 // SetsChanged reports whether the session ran a SET that mentions name.

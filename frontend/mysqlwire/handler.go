@@ -26,6 +26,9 @@ type handler struct {
 func (h *handler) Env() *vtenv.Environment { return h.vt }
 
 func (h *handler) NewConnection(c *mysql.Conn) {
+	// The handshake's status, as a fresh MariaDB session's: autocommit on
+	// (drivers read it to decide whether to send SET autocommit).
+	c.StatusFlags |= mysql.ServerStatusAutocommit
 	c.ClientData = h.r.Open(c.ConnectionID, c)
 	h.m.Conns.Inc()
 	h.m.ConnsTotal.Inc()
@@ -83,6 +86,15 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
 		return err
 	}
+	// The status flags every OK and EOF packet carries are the session's
+	// replica's (status.go). vitess writes a result without rows from
+	// within the callback and ends one with rows after the handler.
+	next := callback
+	callback = func(r *sqltypes.Result) error {
+		syncStatus(c, ss)
+		return next(r)
+	}
+	defer syncStatus(c, ss)
 	if !rowformat.BinaryRows(ctx) {
 		// The text protocol: a statement passed through relays the
 		// replica's row packets as they are (rowformat.RawRows), in
@@ -92,12 +104,12 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 		// either.
 		rl := &relay{c: c}
 		ctx = rowformat.WithRawRows(ctx, rl.write)
-		next := callback
+		withStatus := callback
 		callback = func(r *sqltypes.Result) error {
 			if err := rl.flush(); err != nil {
 				return err
 			}
-			return next(r)
+			return withStatus(r)
 		}
 		defer func() {
 			if ferr := rl.flush(); err == nil {
