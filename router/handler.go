@@ -29,7 +29,12 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		ss.Kind = observe.KindLocal
 		return err
 	}
-	if ownDefaultsDiffer(ss, query) && readsOnly(query) {
+	if (ownDefaultsDiffer(ss, query) || ss.InTransaction()) && readsOnly(query) {
+		// In a transaction the client opened, reads run in it, on the
+		// session's replica connection: they see its snapshot (REPEATABLE
+		// READ, WITH CONSISTENT SNAPSHOT: mysqldump --single-transaction,
+		// a report that reads several tables as of one moment), which
+		// fragments on other connections would not.
 		return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 	}
 	ctx, pass := ss.charsetRoute(ctx, query) // charset.go

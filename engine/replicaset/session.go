@@ -79,6 +79,12 @@ func (ss *Session) SetStatus(flags uint16, query string) {
 	ss.status, ss.statusSeen = flags, true
 }
 
+// InTransaction reports whether the session's replica connection said,
+// after its last statement, that a transaction is open there (BEGIN,
+// START TRANSACTION): the session's reads then belong to that
+// transaction's snapshot.
+func (ss *Session) InTransaction() bool { return ss.statusSeen && ss.status&statusInTrans != 0 }
+
 // Status is the server status flags of the session's last statement
 // passed through, and whether there was one since the session began.
 func (ss *Session) Status() (uint16, bool) { return ss.status, ss.statusSeen }
