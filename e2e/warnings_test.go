@@ -46,6 +46,9 @@ func TestWarnings(t *testing.T) {
 			"SET autocommit = 0", "SELECT 2", "COMMIT", "SET autocommit = 1",
 			"SET SESSION TRANSACTION READ ONLY", "BEGIN", "SELECT 3", "COMMIT", "SET SESSION TRANSACTION READ WRITE",
 			"SET sql_mode = 'NO_BACKSLASH_ESCAPES'", "SELECT 'a\\b'", distributed, "SET sql_mode = DEFAULT", distributed},
+		// Savepoints (an ORM's nested transactions) and UNLOCK TABLES
+		// (mysqldump) pass through.
+		{"BEGIN", "SAVEPOINT a", distributed, "ROLLBACK TO SAVEPOINT a", "RELEASE SAVEPOINT a", "COMMIT", "UNLOCK TABLES", "SELECT 1"},
 		// SELECT … INTO reports the rows it selected as affected.
 		{"SELECT 1 INTO @x", "SELECT COUNT(*) INTO @n FROM ontime", "SELECT Carrier INTO @c FROM ontime WHERE id > 0 ORDER BY id LIMIT 1",
 			"SELECT id INTO @i FROM ontime WHERE id = -5", "SELECT LAST_INSERT_ID(7) INTO @l", "SELECT @x, @n, @c, @i, @l, LAST_INSERT_ID()",

@@ -72,8 +72,14 @@ func Classify(stmt ast.StmtNode) (Kind, string) {
 		return Set, ""
 	case *ast.SetSessionStatesStmt:
 		return Refuse, "SET SESSION_STATES"
-	case *ast.BeginStmt, *ast.CommitStmt, *ast.RollbackStmt:
-		// Transactions are harmless on a read-only endpoint.
+	case *ast.BeginStmt, *ast.CommitStmt, *ast.RollbackStmt, *ast.SavepointStmt, *ast.ReleaseSavepointStmt:
+		// Transactions and their savepoints (an ORM's nested transaction,
+		// mysqldump --single-transaction) are harmless on a read-only
+		// endpoint.
+		return Passthrough, ""
+	case *ast.UnlockTablesStmt:
+		// A no-op, as LOCK TABLES is refused; mysqldump
+		// --single-transaction sends it after START TRANSACTION.
 		return Passthrough, ""
 	case *ast.DoStmt:
 		return Passthrough, ""
