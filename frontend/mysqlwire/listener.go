@@ -7,6 +7,7 @@
 package mysqlwire
 
 import (
+	"strings"
 	"time"
 
 	"vitess.io/vitess/go/mysql"
@@ -32,7 +33,8 @@ const flushDelay = 24 * time.Hour
 
 // Listen opens the MySQL listener cfg.Listen names, serving r's
 // statements; the handshake advertises version (the replicas' own, so
-// clients see what runs behind). Accept serves it; Close stops it.
+// clients see what runs behind) as the replicas' handshake writes it
+// (handshakeVersion). Accept serves it; Close stops it.
 func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Listener, error) {
 	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: router.AdvertisedVersion(version)})
 	if err != nil {
@@ -55,9 +57,26 @@ func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Li
 	if err != nil {
 		return nil, err
 	}
+	l.ServerVersion = handshakeVersion(router.AdvertisedVersion(version))
 	l.PreHandleFunc = h.admit
 	if tlsCfg != nil {
 		l.TLSConfig.Store(tlsCfg)
 	}
 	return l, nil
+}
+
+// handshakeVersion is the version a handshake advertises for a server
+// whose SELECT VERSION() says v. MariaDB 10 writes "5.5.5-" before it
+// there (MariaDB 11 no longer does, MDEV-28910): MySQL's drivers read a
+// leading 10 as a MySQL version past 8.0 and send MySQL 8's statements
+// (MySQL Connector/J's connect query reads @@transaction_isolation, which
+// MariaDB 10 does not know; so does MySQL's ODBC driver), and 5.5.5 keeps
+// them on what MariaDB 10 speaks; MariaDB's drivers, and vitess' client,
+// strip it. vitess' own environment gets v without it (its parser and
+// collations would take 5.5.5 for MySQL 5.5).
+func handshakeVersion(v string) string {
+	if strings.HasPrefix(v, "10.") && strings.Contains(v, "-MariaDB") {
+		return "5.5.5-" + v
+	}
+	return v
 }
