@@ -33,6 +33,9 @@ type Snapshot struct {
 	Schemas map[string]bool
 	// Version is the server version of the replica read.
 	Version string
+	// Charset is the collation id the replica's handshake offers as the
+	// server's (45, utf8mb4_general_ci, for MariaDB 10; 255 for MySQL 8).
+	Charset uint8
 	// Gen changes when the schema does, any table of it (Follow): an
 	// entry cached for one generation, untracked, is valid for it.
 	Gen uint64
@@ -200,6 +203,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 	if len(r.Rows) == 1 {
 		s.Version = r.Rows[0][0].ToString()
 	}
+	s.Charset = uint8(b.MySQL.CharacterSet)
 	r, err = b.Fetch("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA", 100000)
 	if err != nil {
 		return nil, err

@@ -34,8 +34,9 @@ const flushDelay = 24 * time.Hour
 // Listen opens the MySQL listener cfg.Listen names, serving r's
 // statements; the handshake advertises version (the replicas' own, so
 // clients see what runs behind) as the replicas' handshake writes it
-// (handshakeVersion). Accept serves it; Close stops it.
-func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Listener, error) {
+// (handshakeVersion), and their handshake's collation, charset (0: not
+// known). Accept serves it; Close stops it.
+func Listen(cfg config.Coordinator, r *router.Router, version string, charset uint8) (*mysql.Listener, error) {
 	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: router.AdvertisedVersion(version)})
 	if err != nil {
 		return nil, err
@@ -48,12 +49,25 @@ func Listen(cfg config.Coordinator, r *router.Router, version string) (*mysql.Li
 	if err != nil {
 		return nil, err
 	}
+	// The handshake's collation is the one the environment the listener
+	// is made with calls its default: vitess takes MariaDB 10.4 and later
+	// for MySQL 8 (255, utf8mb4_0900_ai_ci, which MariaDB 10 does not
+	// know), where MariaDB's own handshake offers 45 (utf8mb4_general_ci),
+	// which drivers without a charset of their own (MySQL Connector/J)
+	// adopt. So the listener is made with an environment whose default is
+	// the replicas', and the handler serves with vt from then on.
 	h := &handler{r: r, cfg: cfg, vt: vt, m: r.Metrics()}
+	if charset != 0 && charset != uint8(vt.CollationEnv().DefaultConnectionCharset()) {
+		if he, err := vtenv.New(vtenv.Options{MySQLServerVersion: "5.7.0"}); err == nil && uint8(he.CollationEnv().DefaultConnectionCharset()) == charset {
+			h.vt = he
+		}
+	}
 	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
 		Protocol: "tcp", Address: cfg.Listen, AuthServer: auth, Handler: h,
 		ConnReadBufferSize: 16 * 1024, ConnKeepAlivePeriod: 30 * time.Second,
 		FlushDelay: flushDelay,
 	})
+	h.vt = vt
 	if err != nil {
 		return nil, err
 	}
