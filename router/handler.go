@@ -2,7 +2,6 @@ package router
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -72,7 +71,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		case planner.Refuse:
 			return sqlerr.ReadOnly(why)
 		case planner.Unparsable:
-			return sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(query, 80)))
+			return sqlerr.Syntax(sqlparse.FirstToken(query))
 		case planner.Set: // SET NAMES cp1251 and others the parser does not know
 			return s.set(ctx, ss, query, callback)
 		}

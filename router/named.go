@@ -150,7 +150,7 @@ func checkNamed(text string) error {
 }
 
 func syntaxError(near string) error {
-	return sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(near, 80)))
+	return sqlerr.Syntax(near, 1)
 }
 
 // markers returns the byte offsets of the `?` markers of text.

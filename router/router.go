@@ -145,6 +145,12 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 		}
 	}
 	err = sqlerr.ToMySQL(err)
+	// An error Shoal answered itself becomes the session replica's
+	// diagnostics, for SHOW WARNINGS and @@error_count as MariaDB keeps
+	// its own; a passed-through statement's the replica has already.
+	if se, ok := sqlerr.As(err); ok && ss.Kind != observe.KindPassthrough {
+		s.eng.ReplayError(&ss.Session, se)
+	}
 	s.metrics.Observe(ss.Kind, err, time.Since(start))
 	finish(err)
 	return err

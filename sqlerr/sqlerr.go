@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -99,6 +101,43 @@ func ReadOnly(kind string) *Error {
 // Parse reports a statement that the coordinator cannot read.
 func Parse(msg string) *Error {
 	return New(ErrParse, "42000", "%s", msg)
+}
+
+// serverName is the server the replicas run, as its syntax errors name
+// it ("MariaDB" or "MySQL"; SetServerName).
+var serverName atomic.Pointer[string]
+
+// SetServerName sets the server name syntax errors give from the
+// replicas' version string (SELECT VERSION()).
+func SetServerName(version string) {
+	name := "MySQL"
+	if strings.Contains(version, "MariaDB") {
+		name = "MariaDB"
+	}
+	serverName.Store(&name)
+}
+
+// Syntax is the syntax error the server gives a statement it cannot read
+// from near on (the text from the first token it could not read), on
+// line line: word for word MariaDB's (or MySQL's) 1064, with near cut to
+// 80 characters as the server cuts it.
+func Syntax(near string, line int) *Error {
+	name := "MariaDB"
+	if p := serverName.Load(); p != nil {
+		name = *p
+	}
+	if n := 0; utf8.ValidString(near) {
+		for i := range near {
+			if n == 80 {
+				near = near[:i]
+				break
+			}
+			n++
+		}
+	} else if len(near) > 80 {
+		near = near[:80]
+	}
+	return Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your %s server version for the right syntax to use near '%s' at line %d", name, near, line))
 }
 
 // Unavailable reports that no replica could serve part of a query.

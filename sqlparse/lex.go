@@ -91,3 +91,21 @@ func Second(query string, first ast.StmtNode) (near string, line int) {
 	}
 	return "", 1 + strings.Count(query, "\n")
 }
+
+// FirstToken is where query's first token begins, as a server reports a
+// syntax error at it: the text from there on, and the 1-based line of
+// that token (white space and comments before it skipped; a /*! … */
+// comment is text the server reads).
+func FirstToken(query string) (near string, line int) {
+	for i := 0; i < len(query); {
+		switch {
+		case strings.IndexByte(" \t\r\n", query[i]) >= 0:
+			i++
+		case IsCommentStart(query, i) && !strings.HasPrefix(query[i:], "/*!") && !strings.HasPrefix(query[i:], "/*M!"):
+			i = CommentEnd(query, i)
+		default:
+			return query[i:], 1 + strings.Count(query[:i], "\n")
+		}
+	}
+	return "", 1 + strings.Count(query, "\n")
+}

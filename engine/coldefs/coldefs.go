@@ -389,13 +389,13 @@ func MetadataQuery(text string) (string, error) {
 	if perr != nil || len(stmts) != 1 {
 		if len(stmts) > 1 { // as the server refuses it: the text reaches no replica
 			near, line := sqlparse.Second(text, stmts[0])
-			return "", sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s' at line %d", sqlparse.Truncate(near, 80), line))
+			return "", sqlerr.Syntax(near, line)
 		}
 		switch kind, why := planner.ClassifyUnparsed(text); kind {
 		case planner.Refuse:
 			return "", sqlerr.ReadOnly(why)
 		case planner.Unparsable:
-			return "", sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(text, 80)))
+			return "", sqlerr.Syntax(sqlparse.FirstToken(text))
 		}
 		return "", nil
 	}

@@ -79,6 +79,15 @@ func (ss *Session) SetStatus(flags uint16, query string) {
 	ss.status, ss.statusSeen = flags, true
 }
 
+// HasBackend reports whether the session has a replica connection open.
+func (ss *Session) HasBackend() bool { return ss.backend != nil }
+
+// ErrorReplayed records that backend now holds the error Shoal answered
+// the session's last statement with as its diagnostics (SIGNAL): shown
+// by SHOW WARNINGS and @@error_count until a statement that reads a
+// table, as MariaDB would (engine.Engine.ReplayError).
+func (ss *Session) ErrorReplayed() { ss.heldWarnings, ss.staleWarnings = true, false }
+
 // InTransaction reports whether the session's replica connection said,
 // after its last statement, that a transaction is open there (BEGIN,
 // START TRANSACTION): the session's reads then belong to that

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/config"
 	"github.com/shoaldb/shoal/router"
+	"github.com/shoaldb/shoal/sqlerr"
 )
 
 // flushDelay is how long a statement's buffered output waits, after its
@@ -37,6 +38,7 @@ const flushDelay = 24 * time.Hour
 // (handshakeVersion), and their handshake's collation, charset (0: not
 // known). Accept serves it; Close stops it.
 func Listen(cfg config.Coordinator, r *router.Router, version string, charset uint8) (*mysql.Listener, error) {
+	sqlerr.SetServerName(version) // its syntax errors name it
 	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: router.AdvertisedVersion(version)})
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package mysqlwire
 
 import (
 	"encoding/hex"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -51,7 +50,7 @@ func (h *handler) paramMarkers(query string) ([]int, error) {
 		case 0:
 			return marks, nil
 		case sqlparser.LEX_ERROR:
-			return nil, sqlerr.Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your MariaDB/MySQL server version for the right syntax to use near '%s'", sqlparse.Truncate(query, 80)))
+			return nil, sqlerr.Syntax(sqlparse.FirstToken(query))
 		case sqlparser.VALUE_ARG:
 			if p := tkn.Pos - 1; p >= 0 && p < len(query) && query[p] == '?' {
 				marks = append(marks, p)
