@@ -96,7 +96,6 @@ func BenchmarkVersion(b *testing.B) {
 			}
 			b.ReportMetric(float64(rebuilds), "rebuilds")
 			b.ReportMetric(float64(ver.Bytes), "version-B")
-			b.ReportMetric(float64(st.rawBytes()), "raw-B")
 		})
 	}
 }
