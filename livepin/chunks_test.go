@@ -190,7 +190,6 @@ func TestChunkedVersions(t *testing.T) {
 				t.Fatal("no version was composed from the previous one")
 			}
 			ver.Release()
-			st.release()
 		})
 	}
 }

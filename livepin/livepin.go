@@ -14,9 +14,9 @@
 // built and handed to Publish (the registry's copy-on-write swap) at most
 // every MinInterval, so a burst of events costs one version. A version
 // shares the previous one's batches for the chunks of rows a burst did
-// not touch and rebuilds the others from their last raw batch and their
-// changed rows alone (version.go): its cost follows the changes, not the
-// table.
+// not touch and splices the others: their unchanged rows' encoded values
+// copied from the previous batch, their changed rows alone encoded
+// (version.go): its cost follows the changes, not the table.
 //
 // What the pin cannot follow makes it reload, never drift: a DDL naming
 // the table, DML logged as a statement, a TABLE_MAP that no longer
@@ -455,8 +455,8 @@ func (p *Pin) publisher(ctx context.Context) {
 		p.mu.Lock()
 		var rebuild *pinned.RebuildError
 		if errors.As(err, &rebuild) {
-			// The chunks' encoding is full (a dictionary at its limit):
-			// the next version is built from scratch, of the raw chunks.
+			// The chunks cannot be composed: the next version is built
+			// from scratch, of every row.
 			p.cfg.Log.Info("live pin builds its next version from scratch", "table", p.spec.DB+"."+p.spec.Name, "why", rebuild.Reason)
 			st.rebuildNext()
 			err = nil

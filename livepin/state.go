@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"vitess.io/vitess/go/mysql"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -61,22 +60,21 @@ type state struct {
 	slots  map[int]struct{}
 	relaid bool
 	// rebuild says the last version could not be composed (its encoding
-	// is full, pinned.RebuildError): the next is built from scratch, from
-	// the raw chunks, which stay valid.
+	// is full, pinned.RebuildError): the next is built from scratch, of
+	// every row.
 	rebuild bool
 	built   int
 
 	// ver is the last version built from this state and batchOf its
-	// batch index per chunk (-1: the chunk had no rows). raw[k] is chunk
-	// k's rows as last built, unencoded (arrowexec.SchemaFor; nil: no
-	// rows), and rawSlots[k] the slot (within the chunk) of each of its
-	// rows: a changed chunk is rebuilt from its raw batch's unchanged
-	// runs and its changed rows alone (see rebuildChunk). Only the
-	// goroutine building versions (load, then the publisher) uses them.
-	ver      *pinned.Table
-	batchOf  []int
-	raw      []arrow.RecordBatch
-	rawSlots [][]int32
+	// batch index per chunk (-1: the chunk had no rows). chunkSlots[k] is
+	// the slot (within the chunk) of each row of chunk k's batch: a
+	// changed chunk is that batch spliced, its unchanged rows' encoded
+	// values copied in runs and its changed rows alone encoded (see
+	// spliceChunk). Only the goroutine building versions (load, then the
+	// publisher) uses them.
+	ver        *pinned.Table
+	batchOf    []int
+	chunkSlots [][]int32
 }
 
 // ReloadError says why the pin must be loaded afresh.
@@ -554,10 +552,7 @@ type delta struct {
 	chunks  int
 	changed map[int]chunkRows
 	edits   map[int][]edit
-	all     bool // every chunk changed: build from scratch
-	// fresh: build from scratch (not composed), from the raw chunks of
-	// the chunks that did not change.
-	fresh bool
+	all     bool // every chunk changed, or the last version could not be composed: build from scratch
 }
 
 // chunkRows is a chunk's live rows (without their keys) and the slot of
@@ -585,7 +580,7 @@ func (st *state) snapshot() (d delta, changed bool) {
 		st.agg.flush(st)
 	}
 	d.chunks = (len(st.rows) + st.chunk - 1) / st.chunk
-	d.all, d.fresh = st.relaid, st.rebuild
+	d.all = st.relaid || st.rebuild
 	d.changed = map[int]chunkRows{}
 	d.edits = map[int][]edit{}
 	w := st.width()

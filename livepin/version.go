@@ -18,74 +18,61 @@ import (
 )
 
 // Building a version. Encoding a row from its binary log values (text:
-// decimals, dates, integers parsed) is what a version costs; a burst of
-// changes spread over the table touches most chunks, so re-encoding every
-// row of each touched chunk costs nearly the table. Instead each chunk's
-// rows are kept as last encoded (st.raw, unencoded Arrow as a load reads
-// them), and a touched chunk is rebuilt from that batch's unchanged runs
-// (sliced and concatenated: copies, no parsing) and its changed rows
-// alone, encoded afresh. Only new chunks and full builds (the first load,
-// compaction, an encoding that must start over) encode every row.
+// decimals, dates, integers parsed) and then into the pinned encoding
+// (dictionary codes, narrowed integers) is what a version costs; a burst
+// of changes spread over the table touches most chunks, so re-encoding
+// every row of each touched chunk costs nearly the table. Instead a
+// touched chunk is the last version's batch spliced (pinned.Part.Splice):
+// the encoded values of its unchanged rows copied in runs, and its
+// changed rows alone encoded afresh. Only new chunks and full builds (the
+// first load, compaction, an encoding that must start over) encode every
+// row. st.slots[k] says which slot each row of chunk k's batch holds,
+// which is all a splice needs of the last version besides its batches.
 
-// next builds the version of d: the changed chunks rebuilt, the others
-// the last version's batches (pinned.Table.Compose), or a table built
-// from scratch (pinned.Build) when d says so or there is no last version:
-// of every row encoded afresh (d.all: the slots moved) or of the raw
-// chunks (d.fresh). It becomes st.ver. A *pinned.RebuildError says the
-// chunks cannot be composed: the raw chunks are kept (they hold d) and
-// the caller marks the state for a build from scratch (rebuildNext). On
-// another error st keeps its last version and raw chunks.
+// next builds the version of d: the changed chunks spliced or encoded,
+// the others the last version's batches (pinned.Table.Compose), or a
+// table built from scratch (pinned.Build) of every row when d.all says
+// so or there is no last version. It becomes st.ver. A
+// *pinned.RebuildError says the chunks cannot be composed: the caller
+// marks the state for a build from scratch (rebuildNext), which st.rows
+// hold every change for. On another error st keeps its last version.
 func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, error) {
 	schema := arrowexec.SchemaFor(st.fields)
-	batchOf := make([]int, d.chunks)
-	raw := make([]arrow.RecordBatch, d.chunks)
-	rawSlots := make([][]int32, d.chunks)
-	ok := false
-	defer func() {
-		if !ok {
-			releaseAll(raw)
-		}
-	}()
-	var parts []pinned.Part
-	var fresh []arrow.RecordBatch
-	scratch := d.all || d.fresh || st.ver == nil
-	built, err := st.buildChunks(mem, schema, d, raw, rawSlots)
+	scratch := d.all || st.ver == nil
+	enc := make([]arrow.RecordBatch, d.chunks)
+	runs := make([][]pinned.Run, d.chunks)
+	slots := make([][]int32, d.chunks)
+	defer releaseAll(enc)
+	built, err := st.buildChunks(mem, schema, d, scratch, enc, runs, slots)
 	if err != nil {
 		return nil, err
 	}
+	batchOf := make([]int, d.chunks)
+	var parts []pinned.Part
+	var fresh []arrow.RecordBatch
 	n := 0
 	for k := range d.chunks {
 		batchOf[k] = -1
-		if !built[k] {
-			if d.all || st.ver == nil {
-				return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
-			}
-			if k < len(st.raw) && st.raw[k] != nil {
-				st.raw[k].Retain()
-				raw[k], rawSlots[k] = st.raw[k], st.rawSlots[k]
-			}
-			if scratch { // built from scratch of the raw chunks, unchanged
-				if raw[k] != nil {
-					fresh = append(fresh, raw[k])
-					batchOf[k] = n
-					n++
-				}
-				continue
-			}
+		switch {
+		case !built[k] && scratch:
+			return nil, fmt.Errorf("livepin: chunk %d is missing from a full build", k)
+		case !built[k]:
 			if k < len(st.batchOf) && st.batchOf[k] >= 0 {
 				parts = append(parts, pinned.Part{Keep: st.batchOf[k]})
-				batchOf[k] = n
-				n++
+				slots[k] = st.chunkSlots[k]
 			}
-			continue
+		case len(slots[k]) == 0: // no rows: no batch
+		case scratch:
+			fresh = append(fresh, enc[k])
+		case runs[k] != nil:
+			parts = append(parts, pinned.Part{Keep: st.batchOf[k], New: enc[k], Splice: runs[k]})
+		default:
+			parts = append(parts, pinned.Part{Keep: -1, New: enc[k]})
 		}
-		if raw[k] == nil {
-			continue
+		if len(slots[k]) > 0 {
+			batchOf[k] = n
+			n++
 		}
-		fresh = append(fresh, raw[k])
-		parts = append(parts, pinned.Part{Keep: -1, New: raw[k]})
-		batchOf[k] = n
-		n++
 	}
 	var t *pinned.Table
 	if scratch {
@@ -104,40 +91,34 @@ func (st *state) next(mem memory.Allocator, spec Spec, d delta) (*pinned.Table, 
 		}
 	} else {
 		t, err = st.ver.ComposeWith(mem, parts)
-		var rebuild *pinned.RebuildError
-		if errors.As(err, &rebuild) {
-			ok = true // the raw chunks hold d: keep them for the build from scratch
-			releaseAll(st.raw)
-			st.raw, st.rawSlots = raw, rawSlots
-		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	t.Loaded = time.Now()
-	ok = true
-	releaseAll(st.raw)
-	st.ver, st.batchOf, st.raw, st.rawSlots = t, batchOf, raw, rawSlots
+	st.ver, st.batchOf, st.chunkSlots = t, batchOf, slots
 	return t, nil
 }
 
-// buildChunks encodes the chunks d changed into raw and rawSlots: a
-// chunk d holds whole is encoded from its rows, an edited one rebuilt
-// from its last raw batch (rebuildChunk). built says which chunks it
-// made. The chunks are independent, so several goroutines take them from
-// a shared counter: on idle cores a version builds in parallel, and on
-// cores busy with statements the build is not one goroutine queued
-// behind all of theirs (Go's scheduler shares the cores between runnable
-// goroutines, not between tasks), which is what made a pin's staleness
-// follow the dashboards' load (docs/benchmarks.md, 2026-12-06). On error
-// the batches made so far stay in raw for the caller to release.
-func (st *state) buildChunks(mem memory.Allocator, schema *arrow.Schema, d delta, raw []arrow.RecordBatch, rawSlots [][]int32) ([]bool, error) {
+// buildChunks encodes what the chunks d changed need into enc, runs and
+// slots: a chunk d holds whole (or every chunk, for a build from
+// scratch) is encoded from its rows, an edited one is its changed rows
+// encoded and the runs splicing them into its last batch (spliceChunk).
+// built says which chunks it made. The chunks are independent, so
+// several goroutines take them from a shared counter: on idle cores a
+// version builds in parallel, and on cores busy with statements the
+// build is not one goroutine queued behind all of theirs (Go's scheduler
+// shares the cores between runnable goroutines, not between tasks),
+// which is what made a pin's staleness follow the dashboards' load
+// (docs/benchmarks.md, 2026-12-06). On error the batches made so far
+// stay in enc for the caller to release.
+func (st *state) buildChunks(mem memory.Allocator, schema *arrow.Schema, d delta, scratch bool, enc []arrow.RecordBatch, runs [][]pinned.Run, slots [][]int32) ([]bool, error) {
 	built := make([]bool, d.chunks)
 	var jobs []int
 	for k := range d.chunks {
 		if _, whole := d.changed[k]; whole {
 			built[k] = true
-		} else if _, edited := d.edits[k]; edited && !d.all && st.ver != nil {
+		} else if _, edited := d.edits[k]; edited && !scratch {
 			built[k] = true
 		}
 		if built[k] {
@@ -147,10 +128,10 @@ func (st *state) buildChunks(mem memory.Allocator, schema *arrow.Schema, d delta
 	one := func(k int) error {
 		var err error
 		if cr, whole := d.changed[k]; whole {
-			raw[k], err = encodeRows(mem, schema, cr.rows)
-			rawSlots[k] = cr.slots
+			enc[k], err = encodeRows(mem, schema, cr.rows)
+			slots[k] = cr.slots
 		} else {
-			raw[k], rawSlots[k], err = st.rebuildChunk(mem, schema, k, d.edits[k])
+			enc[k], runs[k], slots[k], err = st.spliceChunk(mem, schema, k, d.edits[k])
 		}
 		return err
 	}
@@ -194,20 +175,11 @@ const (
 	minChunksPerWorker = 8
 )
 
-// rebuildNext makes the next version a build from scratch of the raw
-// chunks, after next failed with a *pinned.RebuildError. The caller holds
+// rebuildNext makes the next version a build from scratch of every row,
+// after next failed with a *pinned.RebuildError. The caller holds
 // the pin's mutex.
 func (st *state) rebuildNext() {
 	st.rebuild, st.changed = true, true
-}
-
-// release drops the raw chunks a state holds, once nothing builds from
-// it any more (tests, whose checked allocators must see them returned; a
-// running pin leaves a replaced state to the garbage collector, as the
-// publisher may still be building from it).
-func (st *state) release() {
-	releaseAll(st.raw)
-	st.raw, st.rawSlots = nil, nil
 }
 
 func releaseAll(bs []arrow.RecordBatch) {
@@ -241,19 +213,16 @@ func encodeRows(mem memory.Allocator, schema *arrow.Schema, rows [][]sqltypes.Va
 	return rb.NewRecordBatch(), nil
 }
 
-// piece is a run of rows of one source batch: the chunk's last raw
-// batch (0) or its changed rows (1).
-type piece struct{ src, off, n int }
-
-// rebuildChunk is chunk k after the edits es (sorted by slot): the rows
-// of its last raw batch whose slots did not change, in runs, and the
-// changed slots' new rows, in slot order. It returns the chunk's raw
-// batch (nil: no rows) and the slot of each of its rows.
-func (st *state) rebuildChunk(mem memory.Allocator, schema *arrow.Schema, k int, es []edit) (arrow.RecordBatch, []int32, error) {
-	var old arrow.RecordBatch
+// spliceChunk is chunk k after the edits es (sorted by slot) as a
+// splice of its last batch (st.chunkSlots[k] the slot of each of its
+// rows): the rows whose slots did not change, in runs, and the changed
+// slots' new rows, in slot order. It returns the new rows encoded (nil:
+// none), the runs (nil when the chunk had no batch: its rows are the new
+// ones alone) and the slot of each of the chunk's rows (none: no rows).
+func (st *state) spliceChunk(mem memory.Allocator, schema *arrow.Schema, k int, es []edit) (arrow.RecordBatch, []pinned.Run, []int32, error) {
 	var oldSlots []int32
-	if k < len(st.raw) {
-		old, oldSlots = st.raw[k], st.rawSlots[k]
+	if k < len(st.chunkSlots) {
+		oldSlots = st.chunkSlots[k]
 	}
 	var rows [][]sqltypes.Value
 	for _, e := range es {
@@ -263,24 +232,21 @@ func (st *state) rebuildChunk(mem memory.Allocator, schema *arrow.Schema, k int,
 	}
 	nb, err := encodeRows(mem, schema, rows)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	if nb != nil {
-		defer nb.Release()
-	}
-	var pieces []piece
-	take := func(src, off int) {
-		if l := len(pieces) - 1; l >= 0 && pieces[l].src == src && pieces[l].off+pieces[l].n == off {
-			pieces[l].n++
+	var runs []pinned.Run
+	take := func(isNew bool, off int) {
+		if l := len(runs) - 1; l >= 0 && runs[l].New == isNew && runs[l].Off+runs[l].Len == off {
+			runs[l].Len++
 			return
 		}
-		pieces = append(pieces, piece{src: src, off: off, n: 1})
+		runs = append(runs, pinned.Run{New: isNew, Off: off, Len: 1})
 	}
 	slots := make([]int32, 0, len(oldSlots)+len(rows))
 	i, j, ni := 0, 0, 0
 	for i < len(oldSlots) || j < len(es) {
 		if j >= len(es) || (i < len(oldSlots) && oldSlots[i] < es[j].slot) {
-			take(0, i)
+			take(false, i)
 			slots = append(slots, oldSlots[i])
 			i++
 			continue
@@ -289,55 +255,14 @@ func (st *state) rebuildChunk(mem memory.Allocator, schema *arrow.Schema, k int,
 			i++ // the slot's row changed or left
 		}
 		if es[j].row != nil {
-			take(1, ni)
+			take(true, ni)
 			slots = append(slots, es[j].slot)
 			ni++
 		}
 		j++
 	}
-	if len(slots) == 0 {
-		return nil, nil, nil
+	if len(oldSlots) == 0 {
+		runs = nil // no last batch: the new rows are the chunk
 	}
-	srcs := [2]arrow.RecordBatch{old, nb}
-	cols := make([]arrow.Array, schema.NumFields())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	arrs := make([]arrow.Array, len(pieces))
-	for c := range cols {
-		for p, pc := range pieces {
-			arrs[p] = array.NewSlice(srcs[pc.src].Column(c), int64(pc.off), int64(pc.off+pc.n))
-		}
-		cols[c], err = array.Concatenate(arrs, mem)
-		for _, a := range arrs {
-			a.Release()
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("livepin: rebuilding chunk %d: %w", k, err)
-		}
-	}
-	return array.NewRecordBatch(schema, cols, int64(len(slots))), slots, nil
-}
-
-// rawBytes is the memory of the raw chunks (their buffers): what a live
-// pin holds beside its versions to rebuild chunks without re-encoding.
-func (st *state) rawBytes() int64 {
-	var n int64
-	for _, b := range st.raw {
-		if b == nil {
-			continue
-		}
-		for _, c := range b.Columns() {
-			for _, buf := range c.Data().Buffers() {
-				if buf != nil {
-					n += int64(buf.Len())
-				}
-			}
-		}
-	}
-	return n
+	return nb, runs, slots, nil
 }

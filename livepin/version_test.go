@@ -13,8 +13,8 @@ import (
 	"github.com/shoaldb/shoal/replstream"
 )
 
-// TestEditedChunks checks the versions built from a chunk's last raw
-// batch and its changed rows alone (rebuildChunk): updates and deletes
+// TestEditedChunks checks the versions built from a chunk's last batch
+// and its changed rows alone (spliceChunk): updates and deletes
 // of rows in chunks the versions share, at a chunk's first and last slot,
 // a row inserted and deleted in one burst, a row updated then deleted, a
 // key update that moves a row to another chunk, a chunk emptied and
@@ -163,8 +163,8 @@ func TestEditedChunks(t *testing.T) {
 	check("past the dictionary limit")
 
 	// After a version that could not be composed (a pinned.RebuildError),
-	// the next is built from scratch of the raw chunks, which hold every
-	// edit so far (the update of id 1 in chunk 0, the deletes in 1).
+	// the next is built from scratch of every row, which hold every edit
+	// so far (the update of id 1 in chunk 0, the deletes in 1).
 	tx = replstream.Tx{Position: "0-1-101", Changes: []replstream.Change{upd(1, 1, 6), del(7), ins(99, 8)}}
 	if _, err := st.apply(&tx); err != nil {
 		t.Fatal(err)
@@ -178,15 +178,14 @@ func TestEditedChunks(t *testing.T) {
 	check("an edit of old chunks")
 	st.rebuildNext()
 	d, _ = st.snapshot()
-	if !d.fresh || d.all || len(d.changed)+len(d.edits) != 0 {
-		t.Fatalf("after a RebuildError: fresh %v, all %v, %d whole and %d edited chunks", d.fresh, d.all, len(d.changed), len(d.edits))
+	if !d.all || len(d.changed) != d.chunks || len(d.edits) != 0 {
+		t.Fatalf("after a RebuildError: all %v, %d whole of %d chunks and %d edited", d.all, len(d.changed), d.chunks, len(d.edits))
 	}
 	if nv, err = st.next(mem, Spec{DB: "d", Name: "p"}, d); err != nil {
 		t.Fatal(err)
 	}
 	ver.Release()
 	ver = nv
-	check("built from scratch of the raw chunks")
+	check("built from scratch")
 	ver.Release()
-	st.release()
 }

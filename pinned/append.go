@@ -88,22 +88,26 @@ func sameKind(col *Column, dt arrow.DataType) error {
 // into t.Batches, which the new version's batches use in place of the
 // old column.
 func (t *Table) appendDict(mem memory.Allocator, c int, col *Column, typ *arrow.DictionaryType, arrs []arrow.Array, parts []Part) (fresh []arrow.Array, recoded map[int]arrow.Array, err error) {
-	d := newDictIndex(col.Dict)
+	d, done := col.extendIndex()
 	idx, ok := d.add(arrs)
 	if !ok {
+		done()
 		return t.compactDict(mem, c, col, typ, arrs, parts)
 	}
+	n := len(col.Dict)
+	for _, v := range d.values[len(d.vals):] {
+		d.vals = append(d.vals, sqltypes.MakeTrusted(col.Field.Type, []byte(v)))
+	}
+	col.index = d
+	col.Dict, col.dictVals = slices.Clip(d.values), slices.Clip(d.vals)
+	done()
 	var dict arrow.Array
-	if full := t.fullDict(c, len(col.Dict)); len(d.values) == len(col.Dict) && full != nil {
+	if full := t.fullDict(c, n); len(col.Dict) == n && full != nil {
 		// No new value: the new batches share the old dictionary.
 		dict = full
 		dict.Retain()
 	} else {
-		dict = dictArray(mem, d.values)
-		for _, v := range d.values[len(col.Dict):] {
-			col.dictVals = append(col.dictVals, sqltypes.MakeTrusted(col.Field.Type, []byte(v)))
-		}
-		col.Dict = d.values
+		dict = dictArray(mem, col.Dict)
 	}
 	defer dict.Release()
 	return encodeCodes(typ, dict, idx, arrs), nil, nil
@@ -170,7 +174,8 @@ func (t *Table) compactDict(mem memory.Allocator, c int, col *Column, typ *arrow
 		recoded[p.Keep] = array.NewDictionaryArray(typ, a, dict)
 		a.Release()
 	}
-	col.Dict, col.dictVals = d.values, vals
+	d.vals = vals
+	col.index, col.Dict, col.dictVals = d, slices.Clip(d.values), slices.Clip(vals)
 	return encodeCodes(typ, dict, idx, arrs), recoded, nil
 }
 
@@ -190,7 +195,7 @@ func (t *Table) plainDict(mem memory.Allocator, c int, col *Column, arrs []arrow
 		codes := t.Batches[p.Keep].Column(c).(*array.Dictionary).Indices().(*array.Int16)
 		recoded[p.Keep] = decodeStrings(col.Dict, codes)
 	}
-	col.kind, col.Dict, col.dictVals = KindString, nil, nil
+	col.kind, col.Dict, col.dictVals, col.index = KindString, nil, nil, nil
 	return fresh, recoded, nil
 }
 

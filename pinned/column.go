@@ -2,6 +2,7 @@ package pinned
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -36,6 +37,9 @@ type Column struct {
 	// dictVals the same as MySQL values typed as the column.
 	Dict     []string
 	dictVals []sqltypes.Value
+	// index is the dictionary index the versions composed from this
+	// one extend (dictIndex): nil until a compose made it.
+	index *dictIndex
 	// Min and Max bound a KindInt or KindDate column's non-NULL values; HasVals
 	// is false when it has none. Nulls is true when any value is NULL.
 	Min, Max int64
@@ -48,7 +52,24 @@ func (c *Column) Kind() Kind { return c.kind }
 
 // DictValues is a KindDict column's dictionary as MySQL values typed as
 // the column, indexed by code (nil for other kinds). Shared: read only.
-func (c *Column) DictValues() []sqltypes.Value { return c.dictVals }
+func (c *Column) DictValues() []sqltypes.Value { return slices.Clip(c.dictVals) }
+
+// extendIndex is the dictionary index to extend c's dictionary with: the
+// shared one when c is its tip (no compose extended it past c's values),
+// returned locked until the caller calls done, else a new one of c's
+// values (built once; the version composed with it shares it on).
+func (c *Column) extendIndex() (d *dictIndex, done func()) {
+	if d := c.index; d != nil {
+		d.mu.Lock()
+		if len(d.values) == len(c.Dict) && len(d.vals) == len(c.dictVals) {
+			return d, d.mu.Unlock
+		}
+		d.mu.Unlock()
+	}
+	d = newDictIndex(c.Dict)
+	d.vals = slices.Clip(c.dictVals)
+	return d, func() {}
+}
 
 // Value is row r of arr, an array of the column in one of the table's
 // batches, as a MySQL value typed as the column. Its text is appended to

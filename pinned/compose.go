@@ -18,7 +18,11 @@ import (
 // the touched ones, encoded like Append encodes new rows: dictionaries
 // extended append-only (codes not renumbered, so a kept batch's codes
 // stay valid, until a compaction re-encodes that column in every kept
-// batch), integer columns widened when a new value needs it. Append
+// batch), integer columns widened when a new value needs it. A touched
+// chunk need not be re-encoded whole: a spliced part (Part.Splice,
+// splice.go) is the chunk's old batch with runs of its rows copied as
+// encoded and the new rows encoded. The dictionary index (value to code)
+// is shared by the versions, each extending the last (dictIndex). Append
 // is Compose with every old batch kept and the new ones after them.
 //
 // Column statistics only widen: a value that left the table (deleted or
@@ -31,18 +35,21 @@ import (
 
 // Part is one batch of a composed version: batch Keep of the previous
 // version when Keep >= 0, else New, rows with one column per field as a
-// load reads them (arrowexec.SchemaFor), encoded by Compose. The caller
-// still owns New.
+// load reads them (arrowexec.SchemaFor), encoded by Compose. With Splice,
+// a part is batch Keep edited: its rows are the runs of Splice, of batch
+// Keep's rows and of New's (nil when no run reads it), encoded rows
+// copied and only New's encoded (splice.go). The caller still owns New.
 type Part struct {
-	Keep int
-	New  arrow.RecordBatch
+	Keep   int
+	New    arrow.RecordBatch
+	Splice []Run
 }
 
 // Compose returns a new version of t whose batches are parts, in order
 // (a New part with no rows makes no batch). t is not modified; the
 // batches it shares with the new version are retained. The new version's
-// Refresh is incremental with Added the rows of the New parts; Loaded,
-// LoadTook and Position are the caller's.
+// Refresh is incremental with Added the rows of the New parts (spliced
+// ones too); Loaded, LoadTook and Position are the caller's.
 func (t *Table) Compose(parts []Part) (*Table, error) {
 	return t.ComposeWith(memory.NewGoAllocator(), parts)
 }
@@ -55,6 +62,21 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 		switch {
 		case p.Keep >= len(t.Batches):
 			return nil, fmt.Errorf("pinned: compose keeps batch %d of %d", p.Keep, len(t.Batches))
+		case p.Keep >= 0 && p.Splice != nil:
+			n, err := checkSplice(p, t.Batches[p.Keep].NumRows())
+			if err != nil {
+				return nil, err
+			}
+			rows += n
+			if p.New == nil || p.New.NumRows() == 0 {
+				continue
+			}
+			if int(p.New.NumCols()) != len(t.Fields) {
+				return nil, &RebuildError{fmt.Sprintf("the new rows have %d columns, the pinned table %d", p.New.NumCols(), len(t.Fields))}
+			}
+			fresh = append(fresh, p.New)
+			added += p.New.NumRows()
+			rows -= p.New.NumRows() // counted in added
 		case p.Keep >= 0:
 			rows += t.Batches[p.Keep].NumRows()
 		case p.New == nil:
@@ -131,19 +153,31 @@ func (t *Table) ComposeWith(mem memory.Allocator, parts []Part) (*Table, error) 
 	nt.Schema = arrow.NewSchema(afields, nil)
 	j := 0
 	for _, p := range parts {
-		if p.Keep >= 0 {
+		var arrs []arrow.Array // p's New rows encoded
+		if (p.Keep < 0 || p.Splice != nil) && p.New != nil && p.New.NumRows() > 0 {
+			arrs = make([]arrow.Array, len(cols))
+			for c := range cols {
+				arrs[c] = cols[c][j]
+			}
+			j++
+		}
+		switch {
+		case p.Keep >= 0 && p.Splice != nil:
+			kept := reuse(t, p.Keep, nt.Schema, widened, recoded)
+			b, err := spliceBatch(mem, nt.Schema, kept, arrs, p.Splice)
+			kept.Release()
+			if err != nil {
+				for _, b := range nt.Batches {
+					b.Release()
+				}
+				return fail(err)
+			}
+			nt.Batches = append(nt.Batches, b)
+		case p.Keep >= 0:
 			nt.Batches = append(nt.Batches, reuse(t, p.Keep, nt.Schema, widened, recoded))
-			continue
+		case arrs != nil:
+			nt.Batches = append(nt.Batches, array.NewRecordBatch(nt.Schema, arrs, p.New.NumRows()))
 		}
-		if p.New.NumRows() == 0 {
-			continue
-		}
-		arrs := make([]arrow.Array, len(cols))
-		for c := range cols {
-			arrs[c] = cols[c][j]
-		}
-		nt.Batches = append(nt.Batches, array.NewRecordBatch(nt.Schema, arrs, p.New.NumRows()))
-		j++
 	}
 	release() // the record batches hold them
 	nt.Bytes = tableBytes(nt.Batches)

@@ -17,7 +17,10 @@
 // reader drops the table, so readers never block and never take locks.
 // An incremental refresh (Append, append.go) builds the new version over
 // the old one's record batches, which both versions then share; a live
-// pin composes each version from the previous one's (Compose, compose.go).
+// pin composes each version from the previous one's (Compose, compose.go),
+// a batch with a few changed rows spliced: its other rows' encoded values
+// copied, the changed ones alone encoded (splice.go). Composed versions
+// share each dictionary column's index of values, append-only (dictIndex).
 // Structures the query engine derives from one version alone (dictionary
 // orders, code values, group-key tables) are kept on the version and built
 // once (Table.Shared, derived.go).

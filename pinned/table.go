@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -254,9 +255,24 @@ func ownAll(mem memory.Allocator, arrs []arrow.Array) ([]arrow.Array, error) {
 // dictIndex assigns dictionary codes to distinct strings in order of
 // first appearance. Codes never change once given, so an index can be
 // extended by an incremental refresh without re-encoding older batches.
+//
+// Composed versions share one index (Column.index) rather than each
+// rebuilding the map of every value (as much work as a burst's new
+// values, in a live pin's version of 500 changes). It is append-only: a
+// version's column reads values[:n] and vals[:n] (its Dict and
+// DictValues, clipped, so appending to them copies), and extending the
+// index writes past n only, where no reader of that version looks. The
+// codes map is read and written by composes alone, under mu, and only by
+// a compose from the version at its tip (extendIndex): any other (a
+// compose from an older version, or after a failed one extended it)
+// copies what its version holds.
 type dictIndex struct {
+	mu     sync.Mutex
 	codes  map[string]int16
 	values []string
+	// vals is values as MySQL values typed as the column (Column.dictVals);
+	// kept in step by composes, unused by a Builder.
+	vals []sqltypes.Value
 }
 
 // newDictIndex starts an index holding values (codes 0..len-1); the
