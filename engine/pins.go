@@ -148,7 +148,7 @@ func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
 func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
 	pt := &planner.Table{Schema: db, Name: name, Rows: t.Rows, Pinned: true}
 	for _, col := range t.Cols {
-		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: rowformat.DataType(col.Field), Scale: rowformat.Scale(col.Field)})
+		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: rowformat.DataType(col.Field), Scale: rowformat.Scale(col.Field), Precision: rowformat.Precision(col.Field)})
 	}
 	if len(t.Cols) > 0 {
 		pt.SplitColumn = t.Cols[0].Name

@@ -323,6 +323,9 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 		if e.mariadb && bad == nil {
 			bad = e.mariaJSON(n, cfg)
 		}
+		if bad == nil {
+			bad = e.inexactConversion(n, n == ast, cfg)
+		}
 		f, ok := n.(*sqlparser.FuncExpr)
 		if !ok || bad != nil || len(f.Exprs) != 1 || !strings.EqualFold(f.Name.String(), "ord") {
 			return bad == nil, nil
@@ -341,6 +344,65 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 		return bad == nil, nil
 	}, ast)
 	return bad
+}
+
+// inexactConversion refuses what the evaluator converts otherwise than
+// MariaDB (found by the third exactness hunt, e2e TestHuntConversions):
+//
+//   - a FLOAT value inside an expression: it arrives as the text MariaDB
+//     sends for a FLOAT (6 significant digits, 142.143), while MariaDB
+//     computes with the float's own bits (MAX(f) + 0 is
+//     142.14285278320312, CAST(MAX(f) AS DECIMAL(10,4)) 142.1429); a bare
+//     FLOAT column is sent as it came (top: n is the whole expression);
+//   - TIME_TO_SEC of a value that may have fractional seconds: MariaDB
+//     keeps them (TIME_TO_SEC of 27:45:55.125 is 99955.125), the
+//     evaluator drops them;
+//   - CAST or CONVERT to UNSIGNED of a value that is not an integer:
+//     MariaDB clamps a DECIMAL, DOUBLE or text to 0 … 2^64-1 (-3.5 is 0,
+//     with a warning), the evaluator wraps a negative value around 2^64
+//     and clamps a large one to 2^63-1.
+func (e *Env) inexactConversion(n sqlparser.SQLNode, top bool, cfg *evalengine.Config) error {
+	typeOf := func(x sqlparser.Expr) (*evalengine.Type, bool) {
+		ax, err := evalengine.Translate(x, cfg)
+		if err != nil {
+			return nil, false
+		}
+		t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ax)
+		if err != nil || !t.Valid() || t.Type() == sqltypes.Unknown {
+			return nil, false
+		}
+		return &t, true
+	}
+	switch x := n.(type) {
+	case *sqlparser.ColName:
+		if t, ok := typeOf(x); ok && !top && t.Type() == sqltypes.Float32 {
+			return fmt.Errorf("a FLOAT value computed with after the merge (it arrives as its 6 printed digits, MariaDB computes with the float's bits)")
+		}
+	case *sqlparser.FuncExpr:
+		if strings.EqualFold(x.Name.String(), "time_to_sec") && len(x.Exprs) == 1 {
+			t, ok := typeOf(x.Exprs[0])
+			if !ok || !(sqltypes.IsIntegral(t.Type()) || t.Type() == sqltypes.Date || sqltypes.IsDateOrTime(t.Type()) && t.Scale() == 0) {
+				return fmt.Errorf("TIME_TO_SEC of a value that may have fractional seconds (MariaDB keeps them, the evaluator drops them)")
+			}
+		}
+	case *sqlparser.CastExpr:
+		return e.unsignedCast(x.Expr, x.Type, typeOf)
+	case *sqlparser.ConvertExpr:
+		return e.unsignedCast(x.Expr, x.Type, typeOf)
+	}
+	return nil
+}
+
+// unsignedCast refuses a CAST to UNSIGNED of a value that may not be an
+// integer (inexactConversion).
+func (e *Env) unsignedCast(x sqlparser.Expr, to *sqlparser.ConvertType, typeOf func(sqlparser.Expr) (*evalengine.Type, bool)) error {
+	if to == nil || !strings.EqualFold(to.Type, "unsigned") && !strings.EqualFold(to.Type, "unsigned integer") {
+		return nil
+	}
+	if t, ok := typeOf(x); ok && sqltypes.IsIntegral(t.Type()) {
+		return nil
+	}
+	return fmt.Errorf("CAST to UNSIGNED of a value that may not be an integer (MariaDB clamps it to 0 … 2^64-1, the evaluator wraps a negative one)")
 }
 
 // mariaJSON refuses the JSON a MariaDB server writes otherwise than the

@@ -429,6 +429,15 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 		if len(a.keys) != len(sel.GroupBy.Items) {
 			return notDist("WITH ROLLUP over repeated keys")
 		}
+		for _, it := range sel.GroupBy.Items {
+			e, err := a.groupExpr(it.Expr)
+			if err != nil {
+				return err
+			}
+			if a.mayMergeSpellings(e) {
+				return notDist("WITH ROLLUP over a text key whose collation makes different strings one group (MariaDB sorts the rows and shows the spelling its sort put first, which depends on the sort)")
+			}
+		}
 		p.Rollup = true
 	} else if sel.OrderBy == nil || allNull(sel.OrderBy.Items) {
 		// SELECT DISTINCT and GROUP BY … ORDER BY NULL are not sorted:
@@ -842,6 +851,9 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 			return nil, notDist("cannot render aggregate: %v", err)
 		}
 		args[i] = s
+	}
+	if (f == "sum" || f == "avg") && len(x.Args) == 1 && a.sumMayOverflow(x.Args[0]) {
+		return nil, notDist("%s of an exact value of more than %d digits (MariaDB's running sum may pass DECIMAL's 65 digits and saturate, row by row)", strings.ToUpper(f), maxSafeSumPrecision)
 	}
 	if x.Distinct {
 		if (f == "sum" || f == "avg") && len(x.Args) == 1 && a.mayBeFloat(x.Args[0]) {
