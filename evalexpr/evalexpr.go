@@ -357,6 +357,8 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 //   - TIME_TO_SEC of a value that may have fractional seconds: MariaDB
 //     keeps them (TIME_TO_SEC of 27:45:55.125 is 99955.125), the
 //     evaluator drops them;
+//   - HEX, BIN, OCT of a DECIMAL or DOUBLE: MariaDB clamps it to BIGINT
+//     UNSIGNED, the evaluator to BIGINT (over a pin);
 //   - CAST or CONVERT to UNSIGNED of a value that is not an integer:
 //     MariaDB clamps a DECIMAL, DOUBLE or text to 0 … 2^64-1 (-3.5 is 0,
 //     with a warning), the evaluator wraps a negative value around 2^64
@@ -379,10 +381,22 @@ func (e *Env) inexactConversion(n sqlparser.SQLNode, top bool, cfg *evalengine.C
 			return fmt.Errorf("a FLOAT value computed with after the merge (it arrives as its 6 printed digits, MariaDB computes with the float's bits)")
 		}
 	case *sqlparser.FuncExpr:
-		if strings.EqualFold(x.Name.String(), "time_to_sec") && len(x.Exprs) == 1 {
+		if len(x.Exprs) != 1 {
+			break
+		}
+		switch strings.ToLower(x.Name.String()) {
+		case "time_to_sec":
 			t, ok := typeOf(x.Exprs[0])
 			if !ok || !(sqltypes.IsIntegral(t.Type()) || t.Type() == sqltypes.Date || sqltypes.IsDateOrTime(t.Type()) && t.Scale() == 0) {
 				return fmt.Errorf("TIME_TO_SEC of a value that may have fractional seconds (MariaDB keeps them, the evaluator drops them)")
+			}
+		case "hex", "bin", "oct":
+			// MariaDB rounds a DECIMAL or DOUBLE to an integer and
+			// clamps it to BIGINT UNSIGNED (HEX of 4.9e34 is
+			// FFFFFFFFFFFFFFFF); the evaluator clamps to BIGINT
+			// (7FFFFFFFFFFFFFFF).
+			if t, ok := typeOf(x.Exprs[0]); ok && (t.Type() == sqltypes.Decimal || sqltypes.IsFloat(t.Type())) {
+				return fmt.Errorf("%s of a DECIMAL or DOUBLE (MariaDB clamps it to BIGINT UNSIGNED, the evaluator to BIGINT)", strings.ToUpper(x.Name.String()))
 			}
 		}
 	case *sqlparser.CastExpr:

@@ -168,6 +168,10 @@ func TestInexactConversions(t *testing.T) {
 		{"CAST(d AS UNSIGNED)", true},
 		{"CONVERT(db, UNSIGNED)", true},
 		{"CAST(d AS SIGNED)", false},
+		{"HEX(d)", true},
+		{"BIN(db)", true},
+		{"HEX(n)", false},
+		{"HEX(m)", false},
 	} {
 		_, err := e.Compile(c.src, layout)
 		if got := err != nil; got != c.refused {

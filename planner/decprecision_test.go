@@ -21,7 +21,7 @@ func TestSumOverflowAndRollupSpellings(t *testing.T) {
 		{Name: "wide", Type: "decimal", Precision: 65, Scale: 30}, {Name: "mid", Type: "decimal", Precision: 40, Scale: 10},
 		{Name: "s", Type: "varchar", Charset: "utf8mb4", Collation: "utf8mb4_general_ci"},
 		{Name: "sb", Type: "varchar", Charset: "utf8mb4", Collation: "utf8mb4_bin"},
-		{Name: "vb", Type: "varbinary"}, {Name: "dt", Type: "date"}}})
+		{Name: "vb", Type: "varbinary"}, {Name: "dt", Type: "date"}, {Name: "dt3", Type: "datetime"}}})
 	for q, pass := range map[string]bool{
 		"select g, sum(wide) from t group by g":                                  true,
 		"select avg(wide) from t":                                                true,
