@@ -69,7 +69,12 @@ func createHuntTable(t *testing.T) {
 //     (99955.000 for 99955.125);
 //   - CAST(SUM(neg) AS UNSIGNED) of a negative DECIMAL wrapped around
 //     2^64 where MariaDB clamps to 0, and a sum past 2^64-1 was clamped
-//     to 2^63-1.
+//     to 2^63-1;
+//   - HEX of a DECIMAL past BIGINT (over a pin) was 7FFFFFFFFFFFFFFF,
+//     MariaDB's FFFFFFFFFFFFFFFF (TestTypeMatrix's dw).
+//
+// And, distributed and still so: MAX(db) * 1e308 answered +Inf where
+// MariaDB fails with 1690; the evaluator now fails the same way.
 //
 // The rest (case, accent and trailing-space groups without ROLLUP, MIN
 // and MAX of strings, dates, zero dates, BIT, YEAR, JSON, VARBINARY,
@@ -120,6 +125,10 @@ func TestHuntOtherData(t *testing.T) {
 		"SELECT neg, COUNT(*) c" + from + " GROUP BY neg ORDER BY c DESC, neg LIMIT 5 OFFSET 2",
 		"SELECT SUM(neg), COUNT(*), MIN(s), AVG(neg)" + from + " WHERE id < 0",
 		"SELECT COUNT(*)" + from + " WHERE s = 'abc' AND ch = 'x'",
+		// A DOUBLE that overflows after the merge is MariaDB's 1690,
+		// not +Inf.
+		"SELECT g, MAX(db) * 1e308" + from + " GROUP BY g ORDER BY g",
+		"SELECT g, MAX(db) * 1e300, MIN(db) / 1e300" + from + " GROUP BY g ORDER BY g",
 	}
 	// Groups MariaDB reads sorted (WITH ROLLUP, DISTINCT aggregates)
 	// show the spelling of collation-equal strings its filesort put

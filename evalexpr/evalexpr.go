@@ -16,6 +16,7 @@ package evalexpr
 import (
 	"crypto/sha256"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +30,8 @@ import (
 	"vitess.io/vitess/go/vt/vtenv"
 	"vitess.io/vitess/go/vt/vterrors"
 	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/shoaldb/shoal/sqlerr"
 )
 
 // Env is the shared, read-only evaluation environment.
@@ -680,11 +683,29 @@ func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collati
 	if err != nil {
 		return sqltypes.NULL, 0, err
 	}
+	if err := outOfRange(x, r.Value(collations.Unknown)); err != nil {
+		return sqltypes.NULL, 0, err
+	}
 	c := r.Collation()
 	if x.coll != collations.Unknown && c != x.coll && c != collations.Unknown {
 		return r.Value(x.coll), x.coll, nil // converted to the expression's type
 	}
 	return r.Value(c), c, nil
+}
+
+// outOfRange is MariaDB's error for a DOUBLE result that overflowed
+// (`MAX(db) * 1e308`): 1690, where the evaluator answers +Inf. Only the
+// expression's own result is checked: an overflow inside it that a
+// comparison consumes still gives the comparison's answer.
+func outOfRange(x *Expr, r sqltypes.Value) error {
+	if r.Type() != sqltypes.Float64 && r.Type() != sqltypes.Float32 {
+		return nil
+	}
+	f, err := r.ToFloat64()
+	if err != nil || !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return nil
+	}
+	return sqlerr.New(1690, "22003", "DOUBLE value is out of range in '%s'", x.src)
 }
 
 // True evaluates x as a condition: NULL and false are false.
