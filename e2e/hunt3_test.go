@@ -70,6 +70,8 @@ func createHuntTable(t *testing.T) {
 //   - CAST(SUM(neg) AS UNSIGNED) of a negative DECIMAL wrapped around
 //     2^64 where MariaDB clamps to 0, and a sum past 2^64-1 was clamped
 //     to 2^63-1;
+//   - -MIN(u) of a BIGINT UNSIGNED past 2^63 answered a negative DECIMAL
+//     where MariaDB fails with 1690;
 //   - HEX of a DECIMAL past BIGINT (over a pin) was 7FFFFFFFFFFFFFFF,
 //     MariaDB's FFFFFFFFFFFFFFFF (TestTypeMatrix's dw).
 //
@@ -95,6 +97,7 @@ func TestHuntOtherData(t *testing.T) {
 		"SELECT g, TIME_TO_SEC(MAX(dt6)), TIME_TO_SEC(MIN(ti))" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, CAST(SUM(neg) AS UNSIGNED), CAST(AVG(neg) AS UNSIGNED), CAST(SUM(u) AS UNSIGNED)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, CONVERT(MIN(neg) * 1.5, UNSIGNED)" + from + " GROUP BY g ORDER BY g",
+		"SELECT g, -MIN(u)" + from + " GROUP BY g ORDER BY g",
 	}
 	distributed := []string{
 		"SELECT s, COUNT(*)" + from + " GROUP BY s ORDER BY s",

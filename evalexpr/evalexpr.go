@@ -360,6 +360,7 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 //   - TIME_TO_SEC of a value that may have fractional seconds: MariaDB
 //     keeps them (TIME_TO_SEC of 27:45:55.125 is 99955.125), the
 //     evaluator drops them;
+//   - minus a BIGINT UNSIGNED: MariaDB fails with 1690 past 2^63;
 //   - HEX, BIN, OCT of a DECIMAL or DOUBLE: MariaDB clamps it to BIGINT
 //     UNSIGNED, the evaluator to BIGINT (over a pin);
 //   - CAST or CONVERT to UNSIGNED of a value that is not an integer:
@@ -400,6 +401,14 @@ func (e *Env) inexactConversion(n sqlparser.SQLNode, top bool, cfg *evalengine.C
 			// (7FFFFFFFFFFFFFFF).
 			if t, ok := typeOf(x.Exprs[0]); ok && (t.Type() == sqltypes.Decimal || sqltypes.IsFloat(t.Type())) {
 				return fmt.Errorf("%s of a DECIMAL or DOUBLE (MariaDB clamps it to BIGINT UNSIGNED, the evaluator to BIGINT)", strings.ToUpper(x.Name.String()))
+			}
+		}
+	case *sqlparser.UnaryExpr:
+		// MariaDB fails with 1690 negating a BIGINT UNSIGNED past
+		// 2^63 (-MIN(u)); the evaluator answers a DECIMAL.
+		if _, lit := x.Expr.(*sqlparser.Literal); x.Operator == sqlparser.UMinusOp && !lit {
+			if t, ok := typeOf(x.Expr); ok && t.Type() == sqltypes.Uint64 {
+				return fmt.Errorf("minus a BIGINT UNSIGNED (MariaDB fails with 1690 past 2^63, the evaluator answers a DECIMAL)")
 			}
 		}
 	case *sqlparser.CastExpr:

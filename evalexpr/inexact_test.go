@@ -145,10 +145,10 @@ func TestInexactConversions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layout := NewLayout([]string{"n", "d", "fl", "db", "t3", "t0", "dt6", "dy", "m"}, []*querypb.Field{
+	layout := NewLayout([]string{"n", "d", "fl", "db", "t3", "t0", "dt6", "dy", "m", "u"}, []*querypb.Field{
 		{Type: sqltypes.Int64}, {Type: sqltypes.Decimal, ColumnLength: 12, Decimals: 2}, {Type: sqltypes.Float32},
 		{Type: sqltypes.Float64}, {Type: sqltypes.Time, Decimals: 3}, {Type: sqltypes.Time},
-		{Type: sqltypes.Datetime, Decimals: 6}, {Type: sqltypes.Date}, nil,
+		{Type: sqltypes.Datetime, Decimals: 6}, {Type: sqltypes.Date}, nil, {Type: sqltypes.Uint64},
 	})
 	for _, c := range []struct {
 		src     string
@@ -172,6 +172,9 @@ func TestInexactConversions(t *testing.T) {
 		{"BIN(db)", true},
 		{"HEX(n)", false},
 		{"HEX(m)", false},
+		{"-u", true},
+		{"-n", false},
+		{"u - 1", false},
 	} {
 		_, err := e.Compile(c.src, layout)
 		if got := err != nil; got != c.refused {
