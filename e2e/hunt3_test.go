@@ -188,3 +188,56 @@ func diffFolded(t *testing.T, q string) {
 	}
 	compare(t, q, got, want, false)
 }
+
+// TestHuntOtherDataPinned runs TestHuntOtherData's statements over a
+// whole-table pin of the same rows (without the zero dates, which a pin
+// cannot hold). WITH ROLLUP over a key whose spellings merge, which the
+// planner passes through, was planned over the pin's columns, which had
+// no collation, and stayed in memory. Known difference (docs/sql.md):
+// MAX of a text column holding 'xyz' and 'XYZ' (equal under
+// utf8mb4_general_ci) shows the spelling last in the pin's dictionary
+// ('XYZ'), MariaDB the first its scan met ('xyz'): compared folded.
+func TestHuntOtherDataPinned(t *testing.T) {
+	createHuntTable(t)
+	const pin = "hunt_pin"
+	directExec(t, "DROP TABLE IF EXISTS "+pin,
+		"CREATE TABLE "+pin+" LIKE "+huntTable,
+		"INSERT INTO "+pin+" SELECT * FROM "+huntTable+" WHERE zd IS NULL OR zd > '0000-00-00'")
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS " + pin) })
+	replicasAndCatalog(t)
+	shoalExec(t, "CACHE TABLE ontime."+pin)
+	t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + pin) })
+	from := " FROM " + pin
+	spellings := []string{
+		"SELECT MIN(s), MAX(s), MIN(sb), MAX(sb), MIN(su), MAX(su)" + from,
+		"SELECT g, MIN(s), MAX(s), MIN(sb), MAX(sb)" + from + " GROUP BY g ORDER BY g",
+		"SELECT g, MAX(sb)" + from + " WHERE sb > 'a' GROUP BY g ORDER BY g",
+		"SELECT ch, COUNT(*), MIN(ch), MAX(ch)" + from + " GROUP BY ch ORDER BY ch",
+	}
+	inMemory := []string{
+		"SELECT s, COUNT(*)" + from + " GROUP BY s ORDER BY s",
+		"SELECT g, COUNT(*), SUM(neg), MIN(dt6), MAX(d), MAX(y)" + from + " GROUP BY g ORDER BY g",
+		"SELECT g, MIN(e), MAX(id)" + from + " GROUP BY g ORDER BY g",
+	}
+	for _, q := range spellings {
+		if ex := explain(t, q); !strings.Contains(ex, "in memory:") {
+			t.Errorf("%s: not in memory:\n%s", q, ex)
+		}
+		diffFolded(t, q)
+	}
+	for _, q := range inMemory {
+		if ex := explain(t, q); !strings.Contains(ex, "in memory:") {
+			t.Errorf("%s: not in memory:\n%s", q, ex)
+		}
+		diff(t, q, true)
+	}
+	for _, q := range []string{
+		"SELECT g, s, COUNT(*)" + from + " GROUP BY g, s WITH ROLLUP",
+		"SELECT s, COUNT(*)" + from + " GROUP BY s WITH ROLLUP",
+	} {
+		if ex := explain(t, q); !strings.HasPrefix(ex, "passthrough") {
+			t.Errorf("%s: not passed through:\n%s", q, ex)
+		}
+		diffFolded(t, q)
+	}
+}
