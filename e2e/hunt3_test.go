@@ -11,7 +11,9 @@ import (
 // trailing-space variants of one string under utf8mb4_general_ci, _bin
 // and _unicode_ci, CHAR with trailing spaces, DECIMAL(65,30) values near
 // its limits, BIGINT UNSIGNED near 2^64, FLOAT beside DOUBLE, BIT, YEAR,
-// zero dates, DATETIME(6), TIMESTAMP, JSON, VARBINARY, TIME(3), ENUM.
+// zero dates, DATETIME(6), TIMESTAMP, JSON, VARBINARY, TIME(3), ENUM, and
+// FLOATs that differ but print alike (1000000.1 and 1000000.2 are both
+// 1e+06 in MariaDB's text protocol).
 const huntTable = "hunt_vals"
 
 func createHuntTable(t *testing.T) {
@@ -23,7 +25,8 @@ func createHuntTable(t *testing.T) {
 		  su VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NULL,
 		  ch CHAR(10) NULL, d DECIMAL(65,30) NULL, u BIGINT UNSIGNED NULL, f FLOAT NULL, db DOUBLE NULL,
 		  bt BIT(8) NULL, y YEAR NULL, zd DATE NULL, dt6 DATETIME(6) NULL, ts TIMESTAMP NULL DEFAULT NULL,
-		  j JSON NULL, bl VARBINARY(16) NULL, ti TIME(3) NULL, e ENUM('zeta','alpha','mid') NULL)`,
+		  j JSON NULL, bl VARBINARY(16) NULL, ti TIME(3) NULL, e ENUM('zeta','alpha','mid') NULL,
+		  fm FLOAT NULL)`,
 		// sql_mode '': the zero dates.
 		"SET STATEMENT sql_mode = '' FOR INSERT INTO "+huntTable+` SELECT id,
 		  IF(id % 17 = 0, NULL, id % 5),
@@ -46,7 +49,8 @@ func createHuntTable(t *testing.T) {
 		  IF(id % 8 = 0, NULL, JSON_OBJECT('k', id % 4, 'v', CONCAT('s', id % 3))),
 		  IF(id % 9 = 0, NULL, UNHEX(LPAD(HEX(id % 300), 4, '0'))),
 		  IF(id % 14 = 0, NULL, SEC_TO_TIME((id * 7919 % 200000) - 100000) + INTERVAL 0.125 SECOND),
-		  IF(id % 12 = 0, NULL, ELT(1 + id % 3, 'zeta', 'alpha', 'mid'))
+		  IF(id % 12 = 0, NULL, ELT(1 + id % 3, 'zeta', 'alpha', 'mid')),
+		  IF(id % 15 = 0, NULL, 1000000 + (id % 10) * 0.1)
 		FROM ontime`)
 	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS " + huntTable) })
 	replicasAndCatalog(t)
@@ -70,6 +74,10 @@ func createHuntTable(t *testing.T) {
 //   - CAST(SUM(neg) AS UNSIGNED) of a negative DECIMAL wrapped around
 //     2^64 where MariaDB clamps to 0, and a sum past 2^64-1 was clamped
 //     to 2^63-1;
+//   - GROUP BY, SELECT DISTINCT and COUNT(DISTINCT) of a FLOAT column
+//     whose different values print alike (1e+06): the fragments send the
+//     printed digits, so 10 groups merged into 1 (COUNT(DISTINCT fm) 1
+//     for MariaDB's 10);
 //   - -MIN(u) of a BIGINT UNSIGNED past 2^63 answered a negative DECIMAL
 //     where MariaDB fails with 1690;
 //   - HEX of a DECIMAL past BIGINT (over a pin) was 7FFFFFFFFFFFFFFF,
@@ -98,6 +106,11 @@ func TestHuntOtherData(t *testing.T) {
 		"SELECT g, CAST(SUM(neg) AS UNSIGNED), CAST(AVG(neg) AS UNSIGNED), CAST(SUM(u) AS UNSIGNED)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, CONVERT(MIN(neg) * 1.5, UNSIGNED)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, -MIN(u)" + from + " GROUP BY g ORDER BY g",
+		"SELECT fm, COUNT(*)" + from + " GROUP BY fm ORDER BY fm",
+		"SELECT f, COUNT(*)" + from + " GROUP BY f ORDER BY f LIMIT 5",
+		"SELECT g, COUNT(DISTINCT fm), COUNT(DISTINCT IFNULL(fm, 0))" + from + " GROUP BY g ORDER BY g",
+		"SELECT DISTINCT fm" + from + " ORDER BY fm",
+		"SELECT g, fm, COUNT(*)" + from + " GROUP BY g, fm ORDER BY g, fm",
 	}
 	distributed := []string{
 		"SELECT s, COUNT(*)" + from + " GROUP BY s ORDER BY s",
@@ -110,7 +123,8 @@ func TestHuntOtherData(t *testing.T) {
 		"SELECT DATE_FORMAT(dt6, '%Y-%m') m, COUNT(*)" + from + " GROUP BY m WITH ROLLUP",
 		"SELECT g, SUM(u), AVG(u), MIN(u), MAX(u)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, MIN(f), MAX(f), MIN(db), MAX(db)" + from + " GROUP BY g ORDER BY g",
-		"SELECT f, COUNT(*)" + from + " GROUP BY f ORDER BY f LIMIT 5",
+		"SELECT g, MIN(fm), MAX(fm), COUNT(fm)" + from + " GROUP BY g ORDER BY g",
+		"SELECT id, fm" + from + " ORDER BY fm, id LIMIT 5",
 		"SELECT g, MAX(db) + 0, CAST(MAX(db) AS DECIMAL(10,4))" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, BIT_AND(bt), BIT_OR(bt), BIT_XOR(bt), SUM(bt)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, MIN(y), MAX(y), SUM(y), AVG(y)" + from + " GROUP BY g ORDER BY g",

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 )
@@ -147,4 +148,45 @@ func (a *aggPlanner) mayMergeSpellings(e ast.ExprNode) bool {
 	}}
 	e.Accept(v)
 	return found
+}
+
+// floatValued reports whether e is a FLOAT value: a FLOAT column, or a
+// choice among values one of which is (IFNULL, COALESCE, IF, CASE, …),
+// or CAST AS FLOAT. Fragments send a FLOAT as the 6 significant digits
+// MariaDB's text protocol prints, so different floats that print alike
+// (1000000.1 and 1000000.2 both print 1e+06) reach the merge as one value:
+// grouped or deduplicated there they made one group where MariaDB, which
+// compares the floats, makes several (10 rows became 1). Such a key or
+// DISTINCT argument passes through. A DOUBLE is sent with all its digits.
+func (a *aggPlanner) floatValued(e ast.ExprNode) bool {
+	switch x := e.(type) {
+	case *ast.ParenthesesExpr:
+		return a.floatValued(x.Expr)
+	case *ast.ColumnNameExpr:
+		c, ok := a.column(x)
+		return ok && c.Type == "float"
+	case *ast.FuncCastExpr:
+		return x.Tp != nil && x.Tp.GetType() == mysql.TypeFloat
+	case *ast.FuncCallExpr:
+		if !choiceFuncs[x.FnName.L] {
+			return false
+		}
+		args := x.Args
+		if x.FnName.L == "if" && len(args) == 3 {
+			args = args[1:]
+		}
+		for _, arg := range args {
+			if a.floatValued(arg) {
+				return true
+			}
+		}
+	case *ast.CaseExpr:
+		for _, w := range x.WhenClauses {
+			if a.floatValued(w.Result) {
+				return true
+			}
+		}
+		return x.ElseClause != nil && a.floatValued(x.ElseClause)
+	}
+	return false
 }

@@ -343,6 +343,9 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			return notDist("SELECT DISTINCT with aggregates")
 		}
 		for _, f := range sel.Fields.Fields {
+			if a.floatValued(f.Expr) {
+				return notDist("SELECT DISTINCT of a FLOAT (fragments send its 6 printed digits: floats that print alike would merge)")
+			}
 			s, err := sqlparse.Restore(f.Expr)
 			if err != nil {
 				return notDist("cannot render select field: %v", err)
@@ -363,6 +366,9 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			e, err := a.groupExpr(it.Expr)
 			if err != nil {
 				return err
+			}
+			if a.floatValued(e) {
+				return notDist("GROUP BY a FLOAT (fragments send its 6 printed digits: floats that print alike would merge into one group)")
 			}
 			a.notePlainKey(e)
 			s, err := sqlparse.Restore(e)
@@ -832,6 +838,13 @@ func (r *finalRewriter) Leave(n ast.Node) (ast.Node, bool) {
 // final expression over them.
 func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	f := strings.ToLower(x.F)
+	if x.Distinct {
+		for _, arg := range x.Args {
+			if a.floatValued(arg) {
+				return nil, notDist("%s(DISTINCT) of a FLOAT (fragments send its 6 printed digits: floats that print alike would count once)", strings.ToUpper(f))
+			}
+		}
+	}
 	switch f {
 	case "group_concat":
 		if !x.Distinct {
