@@ -19,7 +19,7 @@ func TestTypeMatrixRandom(t *testing.T) {
 	name := typeMatrixTable(t)
 	r := rand.New(rand.NewPCG(23, 5))
 	temporal := []string{"dt", "ts", "day"}
-	numeric := []string{"i", "u", "m", "b", "d", "dn", "g", "y"}
+	numeric := []string{"i", "u", "m", "b", "d", "dn", "dw", "g", "y"}
 	type part struct{ col, sql string }
 	key := func() part {
 		c := typeMatrixCols[r.IntN(len(typeMatrixCols))]

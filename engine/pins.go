@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
@@ -148,7 +149,14 @@ func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
 func (pinCatalog) describe(db, name string, t *pinned.Table) *planner.Table {
 	pt := &planner.Table{Schema: db, Name: name, Rows: t.Rows, Pinned: true}
 	for _, col := range t.Cols {
-		pt.Columns = append(pt.Columns, planner.Column{Name: col.Name, Type: rowformat.DataType(col.Field), Scale: rowformat.Scale(col.Field)})
+		c := planner.Column{Name: col.Name, Type: rowformat.DataType(col.Field), Scale: rowformat.Scale(col.Field), Precision: rowformat.Precision(col.Field)}
+		if col.Field != nil && col.Field.Charset != 0 && col.Field.Charset != collations.CollationBinaryID {
+			// A pin keeps each text column's own collation: the
+			// planner's rules on collations (WITH ROLLUP over keys
+			// whose spellings merge) read it.
+			c.Collation = collations.MySQL8().LookupName(collations.ID(col.Field.Charset))
+		}
+		pt.Columns = append(pt.Columns, c)
 	}
 	if len(t.Cols) > 0 {
 		pt.SplitColumn = t.Cols[0].Name

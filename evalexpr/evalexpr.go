@@ -16,6 +16,7 @@ package evalexpr
 import (
 	"crypto/sha256"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,6 +30,8 @@ import (
 	"vitess.io/vitess/go/vt/vtenv"
 	"vitess.io/vitess/go/vt/vterrors"
 	"vitess.io/vitess/go/vt/vtgate/evalengine"
+
+	"github.com/shoaldb/shoal/sqlerr"
 )
 
 // Env is the shared, read-only evaluation environment.
@@ -323,6 +326,9 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 		if e.mariadb && bad == nil {
 			bad = e.mariaJSON(n, cfg)
 		}
+		if bad == nil {
+			bad = e.inexactConversion(n, n == ast, cfg)
+		}
 		f, ok := n.(*sqlparser.FuncExpr)
 		if !ok || bad != nil || len(f.Exprs) != 1 || !strings.EqualFold(f.Name.String(), "ord") {
 			return bad == nil, nil
@@ -341,6 +347,88 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 		return bad == nil, nil
 	}, ast)
 	return bad
+}
+
+// inexactConversion refuses what the evaluator converts otherwise than
+// MariaDB (found by the third exactness hunt, e2e TestHuntConversions):
+//
+//   - a FLOAT value inside an expression: it arrives as the text MariaDB
+//     sends for a FLOAT (6 significant digits, 142.143), while MariaDB
+//     computes with the float's own bits (MAX(f) + 0 is
+//     142.14285278320312, CAST(MAX(f) AS DECIMAL(10,4)) 142.1429); a bare
+//     FLOAT column is sent as it came (top: n is the whole expression);
+//   - TIME_TO_SEC of a value that may have fractional seconds: MariaDB
+//     keeps them (TIME_TO_SEC of 27:45:55.125 is 99955.125), the
+//     evaluator drops them;
+//   - minus a BIGINT UNSIGNED: MariaDB fails with 1690 past 2^63;
+//   - HEX, BIN, OCT of a DECIMAL or DOUBLE: MariaDB clamps it to BIGINT
+//     UNSIGNED, the evaluator to BIGINT (over a pin);
+//   - CAST or CONVERT to UNSIGNED of a value that is not an integer:
+//     MariaDB clamps a DECIMAL, DOUBLE or text to 0 … 2^64-1 (-3.5 is 0,
+//     with a warning), the evaluator wraps a negative value around 2^64
+//     and clamps a large one to 2^63-1.
+func (e *Env) inexactConversion(n sqlparser.SQLNode, top bool, cfg *evalengine.Config) error {
+	typeOf := func(x sqlparser.Expr) (*evalengine.Type, bool) {
+		ax, err := evalengine.Translate(x, cfg)
+		if err != nil {
+			return nil, false
+		}
+		t, err := evalengine.EmptyExpressionEnv(e.vt).TypeOf(ax)
+		if err != nil || !t.Valid() || t.Type() == sqltypes.Unknown {
+			return nil, false
+		}
+		return &t, true
+	}
+	switch x := n.(type) {
+	case *sqlparser.ColName:
+		if t, ok := typeOf(x); ok && !top && t.Type() == sqltypes.Float32 {
+			return fmt.Errorf("a FLOAT value computed with after the merge (it arrives as its 6 printed digits, MariaDB computes with the float's bits)")
+		}
+	case *sqlparser.FuncExpr:
+		if len(x.Exprs) != 1 {
+			break
+		}
+		switch strings.ToLower(x.Name.String()) {
+		case "time_to_sec":
+			t, ok := typeOf(x.Exprs[0])
+			if !ok || !(sqltypes.IsIntegral(t.Type()) || t.Type() == sqltypes.Date || sqltypes.IsDateOrTime(t.Type()) && t.Scale() == 0) {
+				return fmt.Errorf("TIME_TO_SEC of a value that may have fractional seconds (MariaDB keeps them, the evaluator drops them)")
+			}
+		case "hex", "bin", "oct":
+			// MariaDB rounds a DECIMAL or DOUBLE to an integer and
+			// clamps it to BIGINT UNSIGNED (HEX of 4.9e34 is
+			// FFFFFFFFFFFFFFFF); the evaluator clamps to BIGINT
+			// (7FFFFFFFFFFFFFFF).
+			if t, ok := typeOf(x.Exprs[0]); ok && (t.Type() == sqltypes.Decimal || sqltypes.IsFloat(t.Type())) {
+				return fmt.Errorf("%s of a DECIMAL or DOUBLE (MariaDB clamps it to BIGINT UNSIGNED, the evaluator to BIGINT)", strings.ToUpper(x.Name.String()))
+			}
+		}
+	case *sqlparser.UnaryExpr:
+		// MariaDB fails with 1690 negating a BIGINT UNSIGNED past
+		// 2^63 (-MIN(u)); the evaluator answers a DECIMAL.
+		if _, lit := x.Expr.(*sqlparser.Literal); x.Operator == sqlparser.UMinusOp && !lit {
+			if t, ok := typeOf(x.Expr); ok && t.Type() == sqltypes.Uint64 {
+				return fmt.Errorf("minus a BIGINT UNSIGNED (MariaDB fails with 1690 past 2^63, the evaluator answers a DECIMAL)")
+			}
+		}
+	case *sqlparser.CastExpr:
+		return e.unsignedCast(x.Expr, x.Type, typeOf)
+	case *sqlparser.ConvertExpr:
+		return e.unsignedCast(x.Expr, x.Type, typeOf)
+	}
+	return nil
+}
+
+// unsignedCast refuses a CAST to UNSIGNED of a value that may not be an
+// integer (inexactConversion).
+func (e *Env) unsignedCast(x sqlparser.Expr, to *sqlparser.ConvertType, typeOf func(sqlparser.Expr) (*evalengine.Type, bool)) error {
+	if to == nil || !strings.EqualFold(to.Type, "unsigned") && !strings.EqualFold(to.Type, "unsigned integer") {
+		return nil
+	}
+	if t, ok := typeOf(x); ok && sqltypes.IsIntegral(t.Type()) {
+		return nil
+	}
+	return fmt.Errorf("CAST to UNSIGNED of a value that may not be an integer (MariaDB clamps it to 0 … 2^64-1, the evaluator wraps a negative one)")
 }
 
 // mariaJSON refuses the JSON a MariaDB server writes otherwise than the
@@ -604,11 +692,29 @@ func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collati
 	if err != nil {
 		return sqltypes.NULL, 0, err
 	}
+	if err := outOfRange(x, r.Value(collations.Unknown)); err != nil {
+		return sqltypes.NULL, 0, err
+	}
 	c := r.Collation()
 	if x.coll != collations.Unknown && c != x.coll && c != collations.Unknown {
 		return r.Value(x.coll), x.coll, nil // converted to the expression's type
 	}
 	return r.Value(c), c, nil
+}
+
+// outOfRange is MariaDB's error for a DOUBLE result that overflowed
+// (`MAX(db) * 1e308`): 1690, where the evaluator answers +Inf. Only the
+// expression's own result is checked: an overflow inside it that a
+// comparison consumes still gives the comparison's answer.
+func outOfRange(x *Expr, r sqltypes.Value) error {
+	if r.Type() != sqltypes.Float64 && r.Type() != sqltypes.Float32 {
+		return nil
+	}
+	f, err := r.ToFloat64()
+	if err != nil || !math.IsInf(f, 0) && !math.IsNaN(f) {
+		return nil
+	}
+	return sqlerr.New(1690, "22003", "DOUBLE value is out of range in '%s'", x.src)
 }
 
 // True evaluates x as a condition: NULL and false are false.

@@ -4,6 +4,9 @@ import (
 	"testing"
 
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+
+	"github.com/shoaldb/shoal/sqlerr"
 )
 
 func TestEval(t *testing.T) {
@@ -81,6 +84,31 @@ func TestReads(t *testing.T) {
 		}
 		if got := x.Reads(c.cols...); got != c.want {
 			t.Errorf("%s reads %v = %v, want %v", c.src, c.cols, got, c.want)
+		}
+	}
+}
+
+// TestDoubleOutOfRange: a DOUBLE result that overflows is MariaDB's error
+// 1690, not +Inf.
+func TestDoubleOutOfRange(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"__a0"}, []*querypb.Field{{Type: sqltypes.Float64}})
+	ev := env.NewEvaluator()
+	for src, code := range map[string]int{"`__a0` * 1e308": 1690, "`__a0` * 2": 0, "-`__a0` * 1e308": 1690} {
+		x, err := env.Compile(src, layout)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		_, _, err = ev.Eval(x, []sqltypes.Value{sqltypes.NewFloat64(1.4e300)})
+		got := 0
+		if e, ok := sqlerr.As(err); ok {
+			got = int(e.Num)
+		}
+		if got != code {
+			t.Errorf("%s: error %v, want code %d", src, err, code)
 		}
 	}
 }

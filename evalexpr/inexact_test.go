@@ -135,3 +135,50 @@ func TestMariaJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestInexactConversions: a FLOAT inside an expression (it arrives as its
+// printed digits), TIME_TO_SEC of a value with fractional seconds and
+// CAST to UNSIGNED of a value that is not an integer do not compile, so
+// the statement passes through; a bare FLOAT and the exact cases do.
+func TestInexactConversions(t *testing.T) {
+	e, err := NewEnv("10.11.6-MariaDB-0+deb12u1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"n", "d", "fl", "db", "t3", "t0", "dt6", "dy", "m", "u"}, []*querypb.Field{
+		{Type: sqltypes.Int64}, {Type: sqltypes.Decimal, ColumnLength: 12, Decimals: 2}, {Type: sqltypes.Float32},
+		{Type: sqltypes.Float64}, {Type: sqltypes.Time, Decimals: 3}, {Type: sqltypes.Time},
+		{Type: sqltypes.Datetime, Decimals: 6}, {Type: sqltypes.Date}, nil, {Type: sqltypes.Uint64},
+	})
+	for _, c := range []struct {
+		src     string
+		refused bool
+	}{
+		{"fl", false},
+		{"fl + 0", true},
+		{"CAST(fl AS DECIMAL(10,4))", true},
+		{"fl > 1", true},
+		{"db + 0", false},
+		{"TIME_TO_SEC(t3)", true},
+		{"TIME_TO_SEC(dt6)", true},
+		{"TIME_TO_SEC(t0)", false},
+		{"TIME_TO_SEC(dy)", false},
+		{"TIME_TO_SEC(m)", true},
+		{"CAST(n AS UNSIGNED)", false},
+		{"CAST(d AS UNSIGNED)", true},
+		{"CONVERT(db, UNSIGNED)", true},
+		{"CAST(d AS SIGNED)", false},
+		{"HEX(d)", true},
+		{"BIN(db)", true},
+		{"HEX(n)", false},
+		{"HEX(m)", false},
+		{"-u", true},
+		{"-n", false},
+		{"u - 1", false},
+	} {
+		_, err := e.Compile(c.src, layout)
+		if got := err != nil; got != c.refused {
+			t.Errorf("%s: refused %v (%v), want %v", c.src, got, err, c.refused)
+		}
+	}
+}

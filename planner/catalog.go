@@ -18,6 +18,9 @@ type Column struct {
 	Charset, Collation string
 	// Scale is a DECIMAL column's digits after the point, 0 for others.
 	Scale int
+	// Precision is a DECIMAL column's number of digits, 0 for others
+	// (and when unknown).
+	Precision int
 }
 
 // Recoded reports whether t has a character column in a charset other

@@ -343,6 +343,9 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			return notDist("SELECT DISTINCT with aggregates")
 		}
 		for _, f := range sel.Fields.Fields {
+			if a.floatValued(f.Expr) {
+				return notDist("SELECT DISTINCT of a FLOAT (fragments send its 6 printed digits: floats that print alike would merge)")
+			}
 			s, err := sqlparse.Restore(f.Expr)
 			if err != nil {
 				return notDist("cannot render select field: %v", err)
@@ -363,6 +366,9 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			e, err := a.groupExpr(it.Expr)
 			if err != nil {
 				return err
+			}
+			if a.floatValued(e) {
+				return notDist("GROUP BY a FLOAT (fragments send its 6 printed digits: floats that print alike would merge into one group)")
 			}
 			a.notePlainKey(e)
 			s, err := sqlparse.Restore(e)
@@ -428,6 +434,15 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 		}
 		if len(a.keys) != len(sel.GroupBy.Items) {
 			return notDist("WITH ROLLUP over repeated keys")
+		}
+		for _, it := range sel.GroupBy.Items {
+			e, err := a.groupExpr(it.Expr)
+			if err != nil {
+				return err
+			}
+			if a.mayMergeSpellings(e) {
+				return notDist("WITH ROLLUP over a text key whose collation makes different strings one group (MariaDB sorts the rows and shows the spelling its sort put first, which depends on the sort)")
+			}
 		}
 		p.Rollup = true
 	} else if sel.OrderBy == nil || allNull(sel.OrderBy.Items) {
@@ -823,6 +838,13 @@ func (r *finalRewriter) Leave(n ast.Node) (ast.Node, bool) {
 // final expression over them.
 func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	f := strings.ToLower(x.F)
+	if x.Distinct {
+		for _, arg := range x.Args {
+			if a.floatValued(arg) {
+				return nil, notDist("%s(DISTINCT) of a FLOAT (fragments send its 6 printed digits: floats that print alike would count once)", strings.ToUpper(f))
+			}
+		}
+	}
 	switch f {
 	case "group_concat":
 		if !x.Distinct {
@@ -842,6 +864,9 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 			return nil, notDist("cannot render aggregate: %v", err)
 		}
 		args[i] = s
+	}
+	if (f == "sum" || f == "avg") && len(x.Args) == 1 && a.sumMayOverflow(x.Args[0]) {
+		return nil, notDist("%s of an exact value of more than %d digits (MariaDB's running sum may pass DECIMAL's 65 digits and saturate, row by row)", strings.ToUpper(f), maxSafeSumPrecision)
 	}
 	if x.Distinct {
 		if (f == "sum" || f == "avg") && len(x.Args) == 1 && a.mayBeFloat(x.Args[0]) {
@@ -910,6 +935,15 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 			// digits where the exact sums and MariaDB's running
 			// recurrence agree (VAR_SAMP(i * dc): …9046201 vs …9046197).
 			return nil, notDist("%s of a DECIMAL with a scale (shown with more than 4 decimals)", strings.ToUpper(f))
+		}
+		if a.readsColumn(x.Args[0], func(c Column) bool {
+			return c.Type == "datetime" || c.Type == "timestamp" || c.Type == "time"
+		}) {
+			// Read as numbers of 14 digits (20000101003700.123, with
+			// the fraction's scale): MariaDB's running recurrence loses
+			// digits the exact sums keep (STDDEV_POP of 23 DATETIME(3)
+			// values: …803.9474242 vs …803.9493105).
+			return nil, notDist("%s of a DATETIME, TIMESTAMP or TIME (MariaDB's running recurrence over their 14-digit numbers loses digits the merge keeps)", strings.ToUpper(f))
 		}
 		return a.variance(f, arg, a.squareFits(x.Args[0]))
 	}

@@ -220,7 +220,8 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		s.Tables.Add(&planner.Table{Schema: row[0].ToString(), Name: row[1].ToString(), Rows: rowCount(row[2])})
 	}
 	r, err = b.Fetch(`SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE,
-		IFNULL(CHARACTER_SET_NAME, ''), IFNULL(COLLATION_NAME, ''), IFNULL(NUMERIC_SCALE, 0) FROM information_schema.COLUMNS
+		IFNULL(CHARACTER_SET_NAME, ''), IFNULL(COLLATION_NAME, ''), IFNULL(NUMERIC_SCALE, 0),
+		IFNULL(NUMERIC_PRECISION, 0) FROM information_schema.COLUMNS
 		WHERE TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
 		ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION`, 10000000)
 	if err != nil {
@@ -238,6 +239,7 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 			// IFNULL(NUMERIC_SCALE, 0) is DECIMAL(20,0) on MariaDB
 			// (BIGINT UNSIGNED with an INT), which ToInt64 refuses.
 			col.Scale, _ = strconv.Atoi(row[8].ToString())
+			col.Precision, _ = strconv.Atoi(row[9].ToString())
 		}
 		t.Columns = append(t.Columns, col)
 		if strings.Contains(strings.ToLower(row[4].ToString()), "unsigned") {

@@ -198,6 +198,23 @@ func Scale(f *querypb.Field) int {
 	return 0
 }
 
+// Precision is a DECIMAL result column's number of digits, read from its
+// display length (digits, a sign unless UNSIGNED, a point when it has a
+// scale), 0 for other types.
+func Precision(f *querypb.Field) int {
+	if f.Type != sqltypes.Decimal {
+		return 0
+	}
+	p := int(f.ColumnLength)
+	if f.Decimals > 0 {
+		p--
+	}
+	if f.Flags&uint32(querypb.MySqlFlag_UNSIGNED_FLAG) == 0 {
+		p--
+	}
+	return max(p, 0)
+}
+
 // DataType is a result column's type as information_schema.COLUMNS'
 // DATA_TYPE names it, which is what the planner's type rules read.
 func DataType(f *querypb.Field) string {

@@ -59,11 +59,15 @@ var bitsRows = [][]string{
 }
 
 // bitsArgs are BIT_ aggregate arguments over bitsColumns: bare columns
-// of every type and expressions of each result type.
+// of every type and expressions of each result type. A FLOAT inside an
+// expression (`fl` * 1) is not among them: the pin holds a FLOAT as the 6
+// digits MariaDB sends, MariaDB computes with the float's bits, and the
+// evaluator refuses it (evalexpr inexactConversion), so such a statement
+// runs on the replicas.
 var bitsArgs = []string{
 	"`i`", "-`i`", "`i` - 100", "`i` * 1.5", "`u`", "`d`", "`d` + 0", "-`d`", "`du`", "`du` + 0", "`f`", "`f` * 2", "-`f`", "`fl`",
 	"`v`", "CONCAT(`v`)", "REPLACE(`v`, 'a', 'b')", "CONCAT(`v`, 'x')", "`c`", "TRIM(`c`)", "IF(`i` > 0, `v`, `d`)", "IF(`i` > 0, `v`, `f`)", "IF(`i` > 0, `dt`, `v`)", "CASE WHEN `i` > 5 THEN `d` ELSE `v` END", "COALESCE(`v`, `i`)",
-	"`dt`", "`tm`", "`dd`", "`dt` + 0", "`dd` + 0", "ROUND(`f`)", "`fl` * 1", "`i` DIV 2", "`i` | 0", "0x41", "0x0102030405060708090A", "b'1000001'", "X'41'", "'-7'",
+	"`dt`", "`tm`", "`dd`", "`dt` + 0", "`dd` + 0", "ROUND(`f`)", "`i` DIV 2", "`i` | 0", "0x41", "0x0102030405060708090A", "b'1000001'", "X'41'", "'-7'",
 }
 
 // TestBitArgumentsAgainstMariaDB computes BIT_OR, BIT_AND and BIT_XOR of
