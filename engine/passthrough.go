@@ -2,14 +2,10 @@ package engine
 
 import (
 	"context"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/observe"
 	"github.com/shoaldb/shoal/replica"
-	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
@@ -33,7 +29,7 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 	if ss.StaleWarnings() && sqlparse.ContainsFold(query, "warning") {
 		// SHOW WARNINGS, SHOW COUNT(*) WARNINGS, @@warning_count after a
 		// statement Shoal answered itself: not an earlier statement's.
-		s.clearWarnings(ctx, ss)
+		s.rep.ClearWarnings(ctx, ss)
 	}
 	st, stop, err := s.rep.StartPassthrough(ctx, ss, query)
 	if err != nil {
@@ -153,59 +149,4 @@ func (s *Engine) passBinary(ctx context.Context, ss *Session, query string, fiel
 	return s.rep.StartBinary(ctx, ss, query, fields, chunkRows, func(rows [][]sqltypes.Value) error {
 		return callback(&sqltypes.Result{Rows: rows})
 	})
-}
-
-// ReplayError makes the session's replica connection hold e, the error
-// Shoal answered the session's last statement with, as its diagnostics:
-// MariaDB keeps a statement's error for SHOW WARNINGS, SHOW ERRORS and
-// @@error_count until a statement that reads a table, and the replica
-// connection, not having seen the statement, would show none (or an
-// earlier one). SIGNAL with e's number, SQLSTATE and message raises the
-// same error there. It runs under a short deadline of its own (the
-// statement's may have passed) and gives up quietly, leaving the
-// warnings reported cleared.
-func (s *Engine) ReplayError(ss *Session, e *sqlerr.Error) {
-	if e.Num <= 0 || e.Num > 65535 || len(e.State) != 5 || strings.HasPrefix(e.State, "00") {
-		return // not an error SIGNAL can raise
-	}
-	switch e.Num {
-	case 1040, 1203, 1317, 1969, 3024, 1105, 2013:
-		// Refusals under load, timeouts, interruptions, internal errors:
-		// kept only on a connection already open (a burst of refusals
-		// must not open one per session).
-		if !ss.HasBackend() {
-			return
-		}
-	}
-	ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
-	defer cancel()
-	q := "SIGNAL SQLSTATE " + sqlparse.QuoteString([]byte(e.State)) + " SET MYSQL_ERRNO = " + strconv.Itoa(int(e.Num)) +
-		", MESSAGE_TEXT = " + sqlparse.QuoteString([]byte(e.Message))
-	st, stop, err := s.rep.StartPassthrough(ctx, ss, q)
-	if err == nil { // SIGNAL always fails; a success leaves the state unknown
-		st.Close()
-		stop()
-		ss.CloseBackend()
-		return
-	}
-	if se, ok := sqlerr.As(err); ok && se.Num == e.Num {
-		ss.ErrorReplayed()
-	}
-}
-
-// clearWarnings clears the warnings on the session's replica connection,
-// as the client's last statement (one Shoal answered itself, reading a
-// table) would have on MariaDB.
-func (s *Engine) clearWarnings(ctx context.Context, ss *Session) {
-	// A statement that reads no table leaves them (MariaDB): this one
-	// reads a derived table.
-	st, stop, err := s.rep.StartPassthrough(ctx, ss, "DO (SELECT 1 FROM (SELECT 1) AS shoal_clear)")
-	if err != nil {
-		return
-	}
-	if cerr := st.Close(); stop() || cerr != nil {
-		ss.CloseBackend()
-		return
-	}
-	ss.WarningsCleared()
 }

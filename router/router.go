@@ -149,7 +149,7 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	// diagnostics, for SHOW WARNINGS and @@error_count as MariaDB keeps
 	// its own; a passed-through statement's the replica has already.
 	if se, ok := sqlerr.As(err); ok && ss.Kind != observe.KindPassthrough {
-		s.eng.ReplayError(&ss.Session, se)
+		s.eng.Replicas().ReplayError(s.ctx, &ss.Session, se)
 	}
 	s.metrics.Observe(ss.Kind, err, time.Since(start))
 	finish(err)

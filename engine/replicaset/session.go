@@ -85,7 +85,7 @@ func (ss *Session) HasBackend() bool { return ss.backend != nil }
 // ErrorReplayed records that backend now holds the error Shoal answered
 // the session's last statement with as its diagnostics (SIGNAL): shown
 // by SHOW WARNINGS and @@error_count until a statement that reads a
-// table, as MariaDB would (engine.Engine.ReplayError).
+// table, as MariaDB would (Set.ReplayError).
 func (ss *Session) ErrorReplayed() { ss.heldWarnings, ss.staleWarnings = true, false }
 
 // InTransaction reports whether the session's replica connection said,
