@@ -151,6 +151,21 @@ type Layout struct {
 	key [sha256.Size]byte
 	// retype are the offsets of text columns typed binary (textTyped).
 	retype []int
+	// storedFloats: FLOAT values arrive as the table stores them (a live
+	// pin's row changes), not as the text MariaDB prints for them
+	// (inexactConversion; WithStoredFloats).
+	storedFloats bool
+}
+
+// WithStoredFloats returns l for rows whose FLOAT values are the table's
+// own (a live pin's row changes from the binary log), not MariaDB's
+// printed text of them (a fragment's or the merge's): a FLOAT may then
+// be computed with.
+func (l *Layout) WithStoredFloats() *Layout {
+	c := *l
+	c.storedFloats = true
+	c.key = sha256.Sum256(append(l.key[:], "stored floats"...))
+	return &c
 }
 
 // textTyped types as text the columns vitess types binary for their
@@ -286,7 +301,7 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	if ho.err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, ho.err)
 	}
-	if err := e.checkInexact(ast, cfg); err != nil {
+	if err := e.checkInexact(ast, cfg, layout.storedFloats); err != nil {
 		return nil, fmt.Errorf("final expression %q cannot be evaluated exactly: %w", src, err)
 	}
 	ev, err := evalengine.Translate(ast, cfg)
@@ -320,14 +335,14 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 //     code of a character above U+FFFF does not fit ORD's INT result, and
 //     MariaDB sends either the full value or INT's maximum, depending on
 //     whether its plan went through a temporary table.
-func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
+func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config, storedFloats bool) error {
 	var bad error
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if e.mariadb && bad == nil {
 			bad = e.mariaJSON(n, cfg)
 		}
 		if bad == nil {
-			bad = e.inexactConversion(n, n == ast, cfg)
+			bad = e.inexactConversion(n, n == ast || storedFloats, cfg)
 		}
 		f, ok := n.(*sqlparser.FuncExpr)
 		if !ok || bad != nil || len(f.Exprs) != 1 || !strings.EqualFold(f.Name.String(), "ord") {
@@ -356,7 +371,8 @@ func (e *Env) checkInexact(ast sqlparser.Expr, cfg *evalengine.Config) error {
 //     sends for a FLOAT (6 significant digits, 142.143), while MariaDB
 //     computes with the float's own bits (MAX(f) + 0 is
 //     142.14285278320312, CAST(MAX(f) AS DECIMAL(10,4)) 142.1429); a bare
-//     FLOAT column is sent as it came (top: n is the whole expression);
+//     FLOAT column is sent as it came (top: n is the whole expression, or
+//     the rows hold FLOAT values as stored, Layout.WithStoredFloats);
 //   - TIME_TO_SEC of a value that may have fractional seconds: MariaDB
 //     keeps them (TIME_TO_SEC of 27:45:55.125 is 99955.125), the
 //     evaluator drops them;

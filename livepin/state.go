@@ -221,7 +221,7 @@ func (st *state) prepare(conn *mysql.Conn, spec Spec, env *evalexpr.Env, loc *ti
 				}
 			}
 		}
-		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, wfields)); err != nil {
+		if st.where, err = env.Compile(spec.Where, evalexpr.NewLayout(names, wfields).WithStoredFloats()); err != nil {
 			return &ErrNotLive{"the WHERE cannot be evaluated on row changes: " + err.Error()}
 		}
 		st.ev = env.NewEvaluator()
