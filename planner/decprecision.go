@@ -39,7 +39,7 @@ func (a *aggPlanner) exactPrecision(e ast.ExprNode) int {
 	case *ast.UnaryOperationExpr:
 		return a.exactPrecision(x.V)
 	case *ast.ColumnNameExpr:
-		c, ok := a.column(x)
+		c, ok := srcList(a.srcs).column(x)
 		if !ok {
 			return 0
 		}
@@ -74,7 +74,7 @@ func (a *aggPlanner) exactPrecision(e ast.ExprNode) int {
 	widest := 0
 	v := &finder{found: new(bool), match: func(n ast.Node) bool {
 		if c, ok := n.(*ast.ColumnNameExpr); ok {
-			if col, ok := a.column(c); ok {
+			if col, ok := srcList(a.srcs).column(c); ok {
 				widest = max(widest, columnPrecision(col))
 			}
 		}
@@ -84,9 +84,13 @@ func (a *aggPlanner) exactPrecision(e ast.ExprNode) int {
 	return widest
 }
 
+// srcList are a statement's tables, for the column an expression names
+// (column, mayMergeSpellings, floatValued).
+type srcList []*source
+
 // column is the column c names in the statement's sources.
-func (a *aggPlanner) column(c *ast.ColumnNameExpr) (Column, bool) {
-	for _, s := range a.srcs {
+func (ss srcList) column(c *ast.ColumnNameExpr) (Column, bool) {
+	for _, s := range ss {
 		if c.Name.Table.O != "" && !strings.EqualFold(c.Name.Table.O, s.alias) {
 			continue
 		}
@@ -130,7 +134,7 @@ func columnPrecision(c Column) int {
 // the first row of the group MariaDB meets: the scan's first through a
 // temporary table, which the merge reproduces, but under WITH ROLLUP the
 // first after a filesort, whose order of equal keys is its own.
-func (a *aggPlanner) mayMergeSpellings(e ast.ExprNode) bool {
+func (ss srcList) mayMergeSpellings(e ast.ExprNode) bool {
 	if textSource(e) == srcNotText {
 		return false
 	}
@@ -140,7 +144,7 @@ func (a *aggPlanner) mayMergeSpellings(e ast.ExprNode) bool {
 		if !ok {
 			return false
 		}
-		col, ok := a.column(c)
+		col, ok := ss.column(c)
 		if !ok {
 			return true // not known: may be text
 		}
@@ -158,12 +162,12 @@ func (a *aggPlanner) mayMergeSpellings(e ast.ExprNode) bool {
 // grouped or deduplicated there they made one group where MariaDB, which
 // compares the floats, makes several (10 rows became 1). Such a key or
 // DISTINCT argument passes through. A DOUBLE is sent with all its digits.
-func (a *aggPlanner) floatValued(e ast.ExprNode) bool {
+func (ss srcList) floatValued(e ast.ExprNode) bool {
 	switch x := e.(type) {
 	case *ast.ParenthesesExpr:
-		return a.floatValued(x.Expr)
+		return ss.floatValued(x.Expr)
 	case *ast.ColumnNameExpr:
-		c, ok := a.column(x)
+		c, ok := ss.column(x)
 		return ok && c.Type == "float"
 	case *ast.FuncCastExpr:
 		return x.Tp != nil && x.Tp.GetType() == mysql.TypeFloat
@@ -176,17 +180,17 @@ func (a *aggPlanner) floatValued(e ast.ExprNode) bool {
 			args = args[1:]
 		}
 		for _, arg := range args {
-			if a.floatValued(arg) {
+			if ss.floatValued(arg) {
 				return true
 			}
 		}
 	case *ast.CaseExpr:
 		for _, w := range x.WhenClauses {
-			if a.floatValued(w.Result) {
+			if ss.floatValued(w.Result) {
 				return true
 			}
 		}
-		return x.ElseClause != nil && a.floatValued(x.ElseClause)
+		return x.ElseClause != nil && ss.floatValued(x.ElseClause)
 	}
 	return false
 }

@@ -7,12 +7,14 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+
+	"github.com/shoaldb/shoal/planner/keyconst"
 )
 
 // keyBounds returns the inclusive bounds on the integer split column that
 // the WHERE clause's top-level conjuncts imply: col = v, col IN (v, …),
 // col BETWEEN a AND b, col < v, col <= v, col > v, col >= v (either side),
-// where each v is a constant expression foldKeyConst folds (10 + 5,
+// where each v is a constant expression keyconst.Fold folds (10 + 5,
 // CAST('7' AS SIGNED), 7.5, '7abc', NULL). Nil where nothing bounds that
 // side; lo > hi when the conjuncts match no key (id = 7.5, id = NULL).
 //
@@ -98,39 +100,39 @@ var (
 )
 
 // compareBounds returns the bounds of col op c.
-func compareBounds(op opcode.Op, c keyConst) (bounds, bool) {
-	if c.null {
+func compareBounds(op opcode.Op, c keyconst.Const) (bounds, bool) {
+	if c.Null {
 		return emptyBounds, true // NULL compares as unknown: no row
 	}
 	b := noBounds
 	switch op {
 	case opcode.EQ:
-		if !c.exact {
+		if !c.Exact {
 			return emptyBounds, true // id = 7.5
 		}
-		return bounds{lo: c.floor, hi: c.floor, points: 1}, true
+		return bounds{lo: c.Floor, hi: c.Floor, points: 1}, true
 	case opcode.GE, opcode.GT:
 		// id >= v and id > v-ε are id >= v; id >= 7.5 and id > 7.5 are
 		// id >= 8; id > v is id >= v+1.
-		if c.exact && op == opcode.GE {
-			b.lo = c.floor
+		if c.Exact && op == opcode.GE {
+			b.lo = c.Floor
 			return b, true
 		}
-		if c.floor == math.MaxInt64 {
+		if c.Floor == math.MaxInt64 {
 			return b, false
 		}
-		b.lo = c.floor + 1
+		b.lo = c.Floor + 1
 		return b, true
 	case opcode.LE, opcode.LT:
 		// id <= 7.5 and id < 7.5 are id <= 7; id < v is id <= v-1.
-		if c.exact && op == opcode.LT {
-			if c.floor == math.MinInt64 {
+		if c.Exact && op == opcode.LT {
+			if c.Floor == math.MinInt64 {
 				return b, false
 			}
-			b.hi = c.floor - 1
+			b.hi = c.Floor - 1
 			return b, true
 		}
-		b.hi = c.floor
+		b.hi = c.Floor
 		return b, true
 	}
 	return b, false
@@ -166,7 +168,7 @@ func conjunctBounds(e ast.ExprNode, alias, col string) (bounds, bool) {
 				op = opcode.LE
 			}
 		}
-		c, ok := foldKeyConst(other)
+		c, ok := keyconst.Fold(other)
 		if !ok {
 			return noBounds, false
 		}
@@ -175,8 +177,8 @@ func conjunctBounds(e ast.ExprNode, alias, col string) (bounds, bool) {
 		if x.Not || !isKey(x.Expr) {
 			return noBounds, false
 		}
-		a, aok := foldKeyConst(x.Left)
-		b, bok := foldKeyConst(x.Right)
+		a, aok := keyconst.Fold(x.Left)
+		b, bok := keyconst.Fold(x.Right)
 		if !aok || !bok {
 			return noBounds, false
 		}
@@ -203,15 +205,15 @@ func conjunctBounds(e ast.ExprNode, alias, col string) (bounds, bool) {
 		out := bounds{lo: math.MaxInt64, hi: math.MinInt64}
 		seen := make(map[int64]bool, len(x.List))
 		for _, item := range x.List {
-			c, ok := foldKeyConst(item)
+			c, ok := keyconst.Fold(item)
 			if !ok {
 				return noBounds, false
 			}
-			if c.null || !c.exact {
+			if c.Null || !c.Exact {
 				continue // matches no key
 			}
-			out.lo, out.hi = min(out.lo, c.floor), max(out.hi, c.floor)
-			seen[c.floor] = true
+			out.lo, out.hi = min(out.lo, c.Floor), max(out.hi, c.Floor)
+			seen[c.Floor] = true
 		}
 		if len(seen) == 0 {
 			return emptyBounds, true
@@ -241,33 +243,6 @@ func isKeyColumn(e ast.ExprNode, alias, col string) bool {
 		return false
 	}
 	return c.Name.Table.O == "" || c.Name.Table.O == alias
-}
-
-// intLiteral returns the value of an integer literal (signed, optionally
-// negated); other literals, including decimals and strings, are not
-// understood.
-func intLiteral(e ast.ExprNode) (int64, bool) {
-	e = unparen(e)
-	if u, ok := e.(*ast.UnaryOperationExpr); ok && u.Op == opcode.Minus {
-		v, ok := intLiteral(u.V)
-		if !ok || v == math.MinInt64 {
-			return 0, false
-		}
-		return -v, true
-	}
-	v, ok := e.(ast.ValueExpr)
-	if !ok {
-		return 0, false
-	}
-	switch x := v.GetValue().(type) {
-	case int64:
-		return x, true
-	case uint64:
-		if x <= math.MaxInt64 {
-			return int64(x), true
-		}
-	}
-	return 0, false
 }
 
 // boundsString renders inclusive bounds for EXPLAIN, e.g. [10, 20] or

@@ -343,7 +343,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			return notDist("SELECT DISTINCT with aggregates")
 		}
 		for _, f := range sel.Fields.Fields {
-			if a.floatValued(f.Expr) {
+			if srcList(a.srcs).floatValued(f.Expr) {
 				return notDist("SELECT DISTINCT of a FLOAT (fragments send its 6 printed digits: floats that print alike would merge)")
 			}
 			s, err := sqlparse.Restore(f.Expr)
@@ -367,7 +367,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			if err != nil {
 				return err
 			}
-			if a.floatValued(e) {
+			if srcList(a.srcs).floatValued(e) {
 				return notDist("GROUP BY a FLOAT (fragments send its 6 printed digits: floats that print alike would merge into one group)")
 			}
 			a.notePlainKey(e)
@@ -440,7 +440,7 @@ func planAggregate(p *Plan, sel *ast.SelectStmt, srcs []*source, from, where str
 			if err != nil {
 				return err
 			}
-			if a.mayMergeSpellings(e) {
+			if srcList(a.srcs).mayMergeSpellings(e) {
 				return notDist("WITH ROLLUP over a text key whose collation makes different strings one group (MariaDB sorts the rows and shows the spelling its sort put first, which depends on the sort)")
 			}
 		}
@@ -840,7 +840,7 @@ func (a *aggPlanner) aggregate(x *ast.AggregateFuncExpr) (ast.ExprNode, error) {
 	f := strings.ToLower(x.F)
 	if x.Distinct {
 		for _, arg := range x.Args {
-			if a.floatValued(arg) {
+			if srcList(a.srcs).floatValued(arg) {
 				return nil, notDist("%s(DISTINCT) of a FLOAT (fragments send its 6 printed digits: floats that print alike would count once)", strings.ToUpper(f))
 			}
 		}
