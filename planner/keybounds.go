@@ -142,7 +142,7 @@ func compareBounds(op opcode.Op, c keyconst.Const) (bounds, bool) {
 // column, ok false when it puts none that keyBounds understands.
 func conjunctBounds(e ast.ExprNode, alias, col string) (bounds, bool) {
 	isKey := func(n ast.ExprNode) bool { return isKeyColumn(n, alias, col) }
-	switch x := unparen(e).(type) {
+	switch x := keyconst.Unparen(e).(type) {
 	case *ast.BinaryOperationExpr:
 		op := x.Op
 		switch op {
@@ -224,21 +224,11 @@ func conjunctBounds(e ast.ExprNode, alias, col string) (bounds, bool) {
 	return noBounds, false
 }
 
-func unparen(e ast.ExprNode) ast.ExprNode {
-	for {
-		p, ok := e.(*ast.ParenthesesExpr)
-		if !ok {
-			return e
-		}
-		e = p.Expr
-	}
-}
-
 // isKeyColumn reports whether e names the column col of the table known as
 // alias (or col unqualified: normalizeColumns has qualified every column
 // of a table in FROM, so an unqualified name is the only table's).
 func isKeyColumn(e ast.ExprNode, alias, col string) bool {
-	c, ok := unparen(e).(*ast.ColumnNameExpr)
+	c, ok := keyconst.Unparen(e).(*ast.ColumnNameExpr)
 	if !ok || !strings.EqualFold(c.Name.Name.O, col) {
 		return false
 	}

@@ -195,7 +195,7 @@ func foldable(e ast.ExprNode) bool {
 // negated); other literals, including decimals and strings, are not
 // understood.
 func IntLiteral(e ast.ExprNode) (int64, bool) {
-	e = unparen(e)
+	e = Unparen(e)
 	if u, ok := e.(*ast.UnaryOperationExpr); ok && u.Op == opcode.Minus {
 		v, ok := IntLiteral(u.V)
 		if !ok || v == math.MinInt64 {
@@ -218,8 +218,8 @@ func IntLiteral(e ast.ExprNode) (int64, bool) {
 	return 0, false
 }
 
-// unparen strips the parentheses around e.
-func unparen(e ast.ExprNode) ast.ExprNode {
+// Unparen strips the parentheses around e.
+func Unparen(e ast.ExprNode) ast.ExprNode {
 	for {
 		p, ok := e.(*ast.ParenthesesExpr)
 		if !ok {
