@@ -341,16 +341,7 @@ func cliRun(t *testing.T, bin, addr, sqlText string) (string, []string) {
 }
 
 func TestClientCLI(t *testing.T) {
-	bin := ""
-	for _, b := range []string{"mariadb", "mysql"} {
-		if p, err := exec.LookPath(b); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		clientSkip(t, "no mariadb or mysql command-line client on PATH (apt-get install -y mariadb-client)")
-	}
+	bin := lookClient(t, "no mariadb or mysql command-line client on PATH (apt-get install -y mariadb-client)", "mariadb", "mysql")
 	script := strings.Join([]string{
 		"select Carrier, count(*), sum(Distance), avg(ArrDelayMinutes) from ontime group by Carrier order by Carrier;",
 		"select min(FlightDate), max(FlightDate), sum(ArrDelayMinutes * 1.5), count(TailNum), max(TailNum is null) from ontime;",
@@ -673,4 +664,17 @@ func TestMetrics(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `"ok":true`) {
 		t.Errorf("/healthz: %d %s", resp.StatusCode, body)
 	}
+}
+
+// lookClient is the path of the first of names on PATH; the test is
+// skipped (clientSkip, which CI counts) with why when there is none.
+func lookClient(t *testing.T, why string, names ...string) string {
+	t.Helper()
+	for _, b := range names {
+		if p, err := exec.LookPath(b); err == nil {
+			return p
+		}
+	}
+	clientSkip(t, "%s", why)
+	return ""
 }

@@ -68,16 +68,7 @@ func TestTransactionSnapshot(t *testing.T) {
 // TRANSACTION WITH CONSISTENT SNAPSHOT, UNLOCK TABLES and a SAVEPOINT
 // per table, which Shoal refused (1290) as if they wrote.
 func TestDumpSingleTransaction(t *testing.T) {
-	bin := ""
-	for _, b := range []string{"mariadb-dump", "mysqldump"} {
-		if p, err := exec.LookPath(b); err == nil {
-			bin = p
-			break
-		}
-	}
-	if bin == "" {
-		clientSkip(t, "no mariadb-dump or mysqldump on PATH (apt-get install -y mariadb-client)")
-	}
+	bin := lookClient(t, "no mariadb-dump or mysqldump on PATH (apt-get install -y mariadb-client)", "mariadb-dump", "mysqldump")
 	dump := func(addr string) string {
 		host, port, _ := net.SplitHostPort(addr)
 		cmd := exec.Command(bin, "--single-transaction", "--skip-dump-date", "--skip-ssl", "-h", host, "-P", port,
