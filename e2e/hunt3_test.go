@@ -136,6 +136,7 @@ func TestHuntOtherData(t *testing.T) {
 		"SELECT g, MIN(bl), MAX(bl), COUNT(DISTINCT bl)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, MIN(ti), MAX(ti), SUM(ti), AVG(ti)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, CAST(SUM(neg) AS SIGNED), CAST(MIN(neg) AS UNSIGNED)" + from + " GROUP BY g ORDER BY g",
+		"SELECT g, CAST(COUNT(*) AS UNSIGNED), CAST(COUNT(neg) AS UNSIGNED) + 1, CONVERT(COUNT(DISTINCT s), UNSIGNED)" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, SUM(neg) / COUNT(*), SUM(neg) * 100 / SUM(ABS(neg)), ROUND(AVG(neg)), TRUNCATE(AVG(neg), 1), CEIL(AVG(neg))" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, SUM(CASE WHEN neg > 0 THEN neg ELSE 0 END), SUM(IF(s = 'abc', 1, 0)), COUNT(COALESCE(s, sb)), SUM(IFNULL(neg, 100))" + from + " GROUP BY g ORDER BY g",
 		"SELECT g, COUNT(*), 1, 1.5, 'x', NULL, 1e3, DATE '2020-01-01', X'41', TRUE, -0.0, 18446744073709551615" + from + " GROUP BY g ORDER BY g",

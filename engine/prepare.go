@@ -370,8 +370,10 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		names = append(names, fmt.Sprintf("__a%d", i))
 		f := partialField[i]
 		switch pa.Kind {
-		case planner.MergeCount, planner.MergeSum:
-			f = nil // merged counts and sums take their type from the values
+		case planner.MergeCount, planner.MergeDistinctCount:
+			f = &querypb.Field{Type: sqltypes.Int64} // BIGINT: CAST(COUNT(*) AS UNSIGNED) is exact
+		case planner.MergeSum:
+			f = nil // merged sums take their type from the values (DECIMAL or DOUBLE)
 		case planner.MergeDistinctConcat:
 			f = concatField(pr.fragFields[p.Keys+pa.Arg])
 		}
