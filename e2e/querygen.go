@@ -657,7 +657,10 @@ func (g *qgen) funcOverAggregate(s source) aggItem {
 		q("DATEDIFF(MAX($FlightDate), '2000-01-01')"), q("TO_DAYS(MIN($FlightDate))"),
 		// A quotient's digits past its declared scale (planner/quotient.go).
 		"ROUND("+num+", "+g.oneOf("5", "6", "9")+")", "TRUNCATE("+num+" / 7, 6)", num+" / 7 > 100.1234",
-		num+" = ROUND("+num+", 4)", "SEC_TO_TIME("+num+" / 7)"), kDec}
+		num+" = ROUND("+num+", 4)", "SEC_TO_TIME("+num+" / 7)",
+		// Conversions BI tools wrap around aggregates.
+		"CAST("+num+" AS UNSIGNED)", "CAST("+num+" AS SIGNED)", "CONVERT("+num+", DECIMAL(20,2))",
+		"CAST(COUNT(*) AS UNSIGNED)", "CAST(COUNT(DISTINCT "+q("$Carrier")+") AS UNSIGNED)"), kDec}
 }
 
 // keyFunc applies a function to a plain-column group key of kind k (the

@@ -58,7 +58,7 @@ func (a *aggPlanner) quotient(e ast.ExprNode) quot {
 			return quot{scale: unknown}
 		}
 		arg := x.Args[0]
-		exact := a.exactArgument(arg)
+		exact := a.exactValue(arg)
 		switch strings.ToLower(x.F) {
 		case ast.AggFuncCount:
 			return quot{exact: true}
@@ -72,9 +72,9 @@ func (a *aggPlanner) quotient(e ast.ExprNode) quot {
 		if i := a.aliasIndex(x); i >= 0 && a.sel.Fields.Fields[i].Expr != nil && hasAggregate(a.sel.Fields.Fields[i].Expr) {
 			return a.quotient(a.sel.Fields.Fields[i].Expr) // HAVING and ORDER BY name select fields
 		}
-		return quot{scale: a.divScale(x), exact: a.exactArgument(x)}
+		return quot{scale: a.divScale(x), exact: a.exactValue(x)}
 	case ast.ValueExpr:
-		return quot{scale: a.divScale(x), exact: a.exactArgument(x)}
+		return quot{scale: a.divScale(x), exact: a.exactValue(x)}
 	case *ast.BinaryOperationExpr:
 		l, r := a.quotient(x.L), a.quotient(x.R)
 		scale, ok := opScale(x.Op, l.scale, r.scale)
@@ -110,18 +110,6 @@ func (a *aggPlanner) quotient(e ast.ExprNode) quot {
 		}
 	}
 	return quot{scale: unknown}
-}
-
-// exactArgument reports whether e (over the source's columns) is an
-// integer or DECIMAL expression: columns of those types, numbers, the
-// arithmetic and the functions hasExactDivision admits.
-func (a *aggPlanner) exactArgument(e ast.ExprNode) bool {
-	if a.hasExactDivision(e) {
-		return true
-	}
-	// hasExactDivision also asks for a division: add one that keeps the
-	// types (x / 1 is exact when x is).
-	return a.hasExactDivision(&ast.BinaryOperationExpr{Op: opcode.Div, L: e, R: ast.NewValueExpr(int64(1), "", "")})
 }
 
 func placesLiteral(e ast.ExprNode) (int, bool) {
@@ -204,7 +192,7 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 			v.err = notDist("%s of a date or time after the merge (MariaDB returns a date or time, the evaluator a number)", x.FnName.O)
 		case (x.FnName.L == "round" || x.FnName.L == "truncate") && len(x.Args) == 2:
 			q := v.a.quotient(x.Args[0])
-			if d, ok := placesLiteral(x.Args[1]); q.div && q.exact && (!ok || d > q.scale) {
+			if d, ok := placesLiteral(x.Args[1]); q.div && (q.exact || !v.a.mayBeFloat(x.Args[0])) && (!ok || d > q.scale || q.scale > maxDivScale) {
 				v.err = notDist("%s of a quotient to more places than its declared scale (MariaDB reads its internal digits)", x.FnName.O)
 			}
 		default:
@@ -247,6 +235,10 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 // statement runs on a replica.
 func (v *quotientFixer) decimalComparison(l, r ast.ExprNode) bool {
 	ql, qr := v.a.quotient(l), v.a.quotient(r)
+	if ql.div && !ql.exact && !v.a.mayBeFloat(l) || qr.div && !qr.exact && !v.a.mayBeFloat(r) {
+		v.err = notDist("a quotient of a type the planner cannot tell compared after the merge (MariaDB rounds a DECIMAL one to its declared scale first)")
+		return false
+	}
 	if !(ql.div && ql.exact) && !(qr.div && qr.exact) {
 		return false
 	}

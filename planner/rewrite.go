@@ -546,7 +546,7 @@ func (a *aggPlanner) divScale(e ast.ExprNode) int {
 		return unknown
 	case ast.ValueExpr:
 		switch v := x.GetValue().(type) {
-		case int64, uint64:
+		case int64, uint64, nil:
 			return 0
 		case *test_driver.MyDecimal:
 			_, frac, _ := strings.Cut(v.String(), ".")
@@ -557,6 +557,37 @@ func (a *aggPlanner) divScale(e ast.ExprNode) int {
 		if scale, ok := opScale(x.Op, a.divScale(x.L), a.divScale(x.R)); ok {
 			return scale
 		}
+		return 0 // comparisons, logic and bit operators: integers
+	case *ast.IsNullExpr, *ast.IsTruthExpr, *ast.PatternInExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr, *ast.BetweenExpr:
+		return 0
+	case *ast.CaseExpr:
+		scale := a.divScale(x.ElseClause)
+		for _, w := range x.WhenClauses {
+			scale = max(scale, a.divScale(w.Result))
+		}
+		return scale
+	case *ast.FuncCallExpr:
+		args := x.Args
+		switch x.FnName.L {
+		case "if":
+			args = args[min(1, len(args)):]
+		case "ifnull", "coalesce", "greatest", "least", "abs", "nullif":
+			if x.FnName.L == "abs" || x.FnName.L == "nullif" {
+				args = args[:min(1, len(args))]
+			}
+		default:
+			if wholeFuncs[x.FnName.L] {
+				return 0
+			}
+			return unknown
+		}
+		scale := 0
+		for _, arg := range args {
+			scale = max(scale, a.divScale(arg))
+		}
+		return scale
+	case nil:
+		return 0 // no ELSE: NULL
 	}
 	return unknown
 }
@@ -1180,49 +1211,78 @@ func (a *aggPlanner) special(kind AggKind, arg int) ast.ExprNode {
 }
 
 // hasExactDivision reports an expression that divides with DECIMAL
-// arithmetic: it contains "/" and only integer or DECIMAL columns, numeric
-// literals and operators (no function that could turn it into DOUBLE).
+// arithmetic: it contains "/" and its value is exact (exactValue).
 func (a *aggPlanner) hasExactDivision(e ast.ExprNode) bool {
-	div, ok := false, true
-	found := false
-	e.Accept(&finder{found: &found, match: func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.BinaryOperationExpr:
-			if x.Op == opcode.Div {
-				div = true
+	div := false
+	e.Accept(&finder{found: &div, match: func(n ast.Node) bool {
+		x, ok := n.(*ast.BinaryOperationExpr)
+		return ok && x.Op == opcode.Div
+	}})
+	return div && a.exactValue(e)
+}
+
+// exactValue reports whether MariaDB types e's value as an integer or a
+// DECIMAL: integer and DECIMAL columns and literals, arithmetic over
+// them, and what yields an integer whatever it reads (comparisons, LIKE,
+// IN, IS NULL, date parts: IF(Carrier LIKE '%N', 1, 0) is exact, found by
+// the random queries). A condition's operands do not type the value.
+func (a *aggPlanner) exactValue(e ast.ExprNode) bool {
+	all := func(es ...ast.ExprNode) bool {
+		for _, x := range es {
+			if x != nil && !a.exactValue(x) {
+				return false
 			}
-		case *ast.ColumnNameExpr:
-			typ := ""
-			for _, s := range a.srcs {
-				if x.Name.Table.O != "" && x.Name.Table.O != s.alias {
-					continue
-				}
-				if col, ok := s.tbl.Column(x.Name.Name.O); ok {
-					typ = col.Type
-				}
+		}
+		return len(es) > 0
+	}
+	switch x := e.(type) {
+	case *ast.ParenthesesExpr:
+		return a.exactValue(x.Expr)
+	case *ast.UnaryOperationExpr:
+		return x.Op == opcode.Not || x.Op == opcode.Not2 || x.Op == opcode.BitNeg || a.exactValue(x.V)
+	case *ast.ColumnNameExpr:
+		for _, s := range a.srcs {
+			if x.Name.Table.O != "" && !strings.EqualFold(x.Name.Table.O, s.alias) {
+				continue
 			}
-			if !intTypes[typ] && typ != "decimal" {
-				ok = false
+			if col, ok := s.tbl.Column(x.Name.Name.O); ok {
+				return intTypes[col.Type] || col.Type == "decimal"
 			}
-		case ast.ValueExpr:
-			switch x.GetValue().(type) {
-			case string, []byte, float64, float32:
-				ok = false
-			}
-		case *ast.ParenthesesExpr, *ast.UnaryOperationExpr, *ast.ColumnName:
-		case *ast.FuncCallExpr:
-			switch x.FnName.L {
-			case "if", "ifnull", "coalesce", "abs", "round", "truncate", "nullif", "greatest", "least":
-			default:
-				ok = false
-			}
-		case *ast.CaseExpr, *ast.WhenClause, *ast.IsNullExpr, *ast.PatternInExpr, *ast.BetweenExpr:
-		default:
-			ok = false
 		}
 		return false
-	}})
-	return div && ok
+	case ast.ValueExpr:
+		switch x.GetValue().(type) {
+		case string, []byte, float64, float32:
+			return false
+		}
+		return true
+	case *ast.BinaryOperationExpr:
+		switch x.Op {
+		case opcode.Plus, opcode.Minus, opcode.Mul, opcode.Div, opcode.Mod:
+			return all(x.L, x.R)
+		}
+		return true // comparisons, logic, bit operators and DIV: integers
+	case *ast.IsNullExpr, *ast.IsTruthExpr, *ast.PatternInExpr, *ast.PatternLikeOrIlikeExpr, *ast.PatternRegexpExpr, *ast.BetweenExpr:
+		return true
+	case *ast.CaseExpr:
+		vals := []ast.ExprNode{x.ElseClause}
+		for _, w := range x.WhenClauses {
+			vals = append(vals, w.Result)
+		}
+		return all(vals...)
+	case *ast.FuncCallExpr:
+		switch f := x.FnName.L; {
+		case f == "if" && len(x.Args) == 3:
+			return all(x.Args[1:]...)
+		case f == "ifnull" || f == "coalesce" || f == "greatest" || f == "least":
+			return all(x.Args...)
+		case f == "abs" || f == "round" || f == "truncate" || f == "nullif" || f == "floor" || f == "ceil" || f == "ceiling":
+			return len(x.Args) > 0 && a.exactValue(x.Args[0])
+		default:
+			return wholeFuncs[f]
+		}
+	}
+	return false
 }
 
 func parseExpr(s string) (ast.ExprNode, error) {

@@ -145,3 +145,16 @@ SELECT u8, VAR_SAMP(amount * n), STDDEV(amount) FROM mixed_cs GROUP BY u8 ORDER 
 -- answered -18446744073709551615:
 -- ordered
 SELECT Carrier, -BIT_OR(-Distance) FROM ontime GROUP BY Carrier ORDER BY Carrier
+-- A quotient of MAX over an integer expression, truncated past its
+-- declared scale: MariaDB keeps the digits it computed (0.142857), the
+-- merge answered the quotient rounded to its scale (0.142900):
+-- ordered
+SELECT YearD DIV 5 AS k2, TRUNCATE(MAX(IF(Carrier LIKE '%N', 1, 0)) / 7, 6), TRUNCATE(MAX(Distance > 500) / 7, 6), TRUNCATE(MIN(CASE WHEN Carrier = 'AA' THEN 2 ELSE 1 END) / 3, 8) FROM ontime GROUP BY k2 ORDER BY k2
+-- The same quotients compared: MariaDB compares them rounded to their
+-- declared scale (0.1429 = 0.1429):
+-- ordered
+SELECT YearD DIV 5 AS k2, MAX(IF(Carrier LIKE '%N', 1, 0)) / 7 = 0.1429, MAX(Distance > 500) / 7 > 0.14286, SUM(Carrier = 'AA') / 7 = 0.1429, AVG(CASE WHEN Carrier = 'AA' THEN 1 ELSE 0 END) > 0.00005 FROM ontime GROUP BY k2 ORDER BY k2
+-- ordered
+SELECT YearD DIV 5 AS k2, COUNT(*) FROM ontime GROUP BY k2 HAVING MAX(IF(Carrier LIKE '%N', 1, 0)) / 7 = 0.1429 ORDER BY k2
+-- ordered
+SELECT YearD DIV 5 AS k2, SEC_TO_TIME(MAX(IF(Carrier LIKE '%N', 1, 0)) / 7), SEC_TO_TIME(SUM(Distance > 500) / 7) FROM ontime GROUP BY k2 ORDER BY k2
