@@ -175,7 +175,7 @@ func (s *preparer) preparePinned(ctx context.Context, db, query string, sel *ast
 		// The replicas hold every table it reads: describe the client's
 		// own text.
 		cat := s.snap().Tables
-		d = coldefs.Query{Text: query, Empty: coldefs.EmptyPredicate(cat, p), Above: coldefs.AbovePredicate(cat, p), Table: coldefs.TableName(p)}
+		d = coldefs.For(cat, p, query) // Meta: the pin's rendering (prepareInMemory)
 		if base, _ := cat.Table(p.DB, p.Table); key.key != "" {
 			if ok, why := pinshape.Reusable(sel, base); !ok {
 				s.log.Debug("pinned statement described per text", "reason", why)

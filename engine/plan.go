@@ -157,7 +157,7 @@ func (s *preparer) planOnWith(ctx context.Context, cat planner.Catalog, db, quer
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	pr, err := s.prepareShaped(ctx, db, p, key, coldefs.Query{Text: query, Meta: p.MetaSQL, Empty: coldefs.EmptyPredicate(cat, p), Above: coldefs.AbovePredicate(cat, p), Table: coldefs.TableName(p)})
+	pr, err := s.prepareShaped(ctx, db, p, key, coldefs.For(cat, p, query))
 	if err != nil {
 		if _, ok := sqlerr.As(err); ok {
 			return nil, "", err // the replica's own error for the statement

@@ -158,3 +158,13 @@ SELECT YearD DIV 5 AS k2, MAX(IF(Carrier LIKE '%N', 1, 0)) / 7 = 0.1429, MAX(Dis
 SELECT YearD DIV 5 AS k2, COUNT(*) FROM ontime GROUP BY k2 HAVING MAX(IF(Carrier LIKE '%N', 1, 0)) / 7 = 0.1429 ORDER BY k2
 -- ordered
 SELECT YearD DIV 5 AS k2, SEC_TO_TIME(MAX(IF(Carrier LIKE '%N', 1, 0)) / 7), SEC_TO_TIME(SUM(Distance > 500) / 7) FROM ontime GROUP BY k2 ORDER BY k2
+-- A temporary-table plan over a key window bounded on both sides, too
+-- wide for the scan probe: the columns were described with LIMIT 0
+-- (VARCHAR decimals 39, no GROUP_FLAG, BINARY_FLAG on COUNT) where
+-- MariaDB sends its temporary table's (engine/coldefs: Inside):
+-- ordered
+SELECT DATE_FORMAT(FlightDate, '%Y-%m') AS k1, COALESCE(ArrDelayMinutes, -1) DIV 60 AS k2, AVG(GREATEST(ArrDelayMinutes, DepDelayMinutes)) AS a1, COUNT(*) FROM ontime WHERE id BETWEEN 235791 AND 343863 GROUP BY k1, k2 ORDER BY COUNT(*), k1 DESC, 2 DESC LIMIT 1 OFFSET 1
+-- unordered
+SELECT LEFT(TailNum, 2), COUNT(IF((Dest LIKE 'B%' OR Carrier <> 'WN'), 1, NULL)) AS a1, AVG(IF(ArrDelayMinutes > 30, 1, 0)), COUNT(*) - COUNT(ArrDelayMinutes) AS a3 FROM ontime WHERE id BETWEEN 141233 AND 279322 GROUP BY 1 HAVING COUNT(*) > 0
+-- unordered
+SELECT LEFT(TailNum, 2), COUNT(*) FROM ontime WHERE id IN (20, 141233, 279322, 300000) GROUP BY 1 ORDER BY 2

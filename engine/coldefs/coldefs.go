@@ -44,7 +44,9 @@ import (
 //     selects nothing through the primary key (id < the smallest id: one
 //     index dive, not an impossible WHERE the optimizer folds) runs the
 //     same temporary-table plan over no rows — when EXPLAIN says it does —
-//     and its definitions are the statement's.
+//     and its definitions are the statement's. When the statement's WHERE
+//     bounds the key on both sides, those ranges are provably empty: the
+//     probe bounds it to its window's two smallest keys instead.
 //
 // Without the client's text (a statement over a pinned query result,
 // which no replica holds, is described over the pin's definition) or when
@@ -64,9 +66,32 @@ type Query struct {
 	// it keeps the plan of a statement whose WHERE bounds the key from
 	// below (id >= 100), where Empty's range is provably empty.
 	Above string
+	// Inside bounds the key to the first two keys of the statement's own
+	// window ("" when the window is not bounded on both sides): a range
+	// MariaDB cannot prove empty, inside one it keeps its plan for.
+	Inside string
 	// Table is the split table, `db`.`name`, for a probe through one of
 	// its secondary indexes; "" when unknown.
 	Table string
+}
+
+// For is how a replica describes text, planned as p over cat: with the
+// probes the split table's key allows.
+func For(cat planner.Catalog, p *planner.Plan, text string) Query {
+	return Query{Text: text, Meta: p.MetaSQL, Empty: EmptyPredicate(cat, p), Above: AbovePredicate(cat, p),
+		Inside: InsidePredicate(cat, p), Table: TableName(p)}
+}
+
+// InsidePredicate is Query.Inside for p: the split column within the
+// two smallest keys of the window the WHERE clause bounds on both sides
+// (id BETWEEN 141233 AND 279322), where EmptyPredicate's and
+// AbovePredicate's ranges are provably empty and the scan probe would
+// read the whole window. It reads at most two rows.
+func InsidePredicate(cat planner.Catalog, p *planner.Plan) string {
+	if EmptyPredicate(cat, p) == "" || p.KeyLo == nil || p.KeyHi == nil || *p.KeyHi-*p.KeyLo < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%s >= %d AND %s < %d", p.SplitColumn, *p.KeyLo, p.SplitColumn, *p.KeyLo+2)
 }
 
 // TableName is p's split table as Query.Table wants it.
@@ -162,7 +187,7 @@ func probeTemporary(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([
 		}
 		return scanProbe(b, c, d.Text)
 	}
-	for _, pred := range []string{d.Empty, d.Above} {
+	for _, pred := range []string{d.Empty, d.Above, d.Inside} {
 		if probe := c.WithPredicate(d.Text, pred); pred != "" && explain(b, probe).temp {
 			if f, err := fetchFields(b, probe); err == nil {
 				return f, true
