@@ -96,7 +96,7 @@ func startFaultShoal(t *testing.T, mod func(*config.Coordinator)) *faultShoal {
 // serveCoordinator starts a coordinator with cfg (logging to log, or
 // errors to stderr when nil) and a client pool on it, both closed when the
 // test ends.
-func serveCoordinator(t *testing.T, cfg config.Coordinator, log *slog.Logger) (*coordinator.Server, *sql.DB) {
+func serveCoordinator(t testing.TB, cfg config.Coordinator, log *slog.Logger) (*coordinator.Server, *sql.DB) {
 	t.Helper()
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))

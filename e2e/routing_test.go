@@ -15,7 +15,7 @@ import (
 
 // routedCoordinator starts a coordinator that routes by cost (the
 // defaults), over the shared cluster.
-func routedCoordinator(t *testing.T, mod func(*config.Coordinator)) *sql.DB {
+func routedCoordinator(t testing.TB, mod func(*config.Coordinator)) *sql.DB {
 	t.Helper()
 	cfg := config.Coordinator{Listen: "127.0.0.1:0", Replicas: env.replicas, MinRowsPerFragment: 1000}
 	if mod != nil {
