@@ -168,3 +168,9 @@ SELECT DATE_FORMAT(FlightDate, '%Y-%m') AS k1, COALESCE(ArrDelayMinutes, -1) DIV
 SELECT LEFT(TailNum, 2), COUNT(IF((Dest LIKE 'B%' OR Carrier <> 'WN'), 1, NULL)) AS a1, AVG(IF(ArrDelayMinutes > 30, 1, 0)), COUNT(*) - COUNT(ArrDelayMinutes) AS a3 FROM ontime WHERE id BETWEEN 141233 AND 279322 GROUP BY 1 HAVING COUNT(*) > 0
 -- unordered
 SELECT LEFT(TailNum, 2), COUNT(*) FROM ontime WHERE id IN (20, 141233, 279322, 300000) GROUP BY 1 ORDER BY 2
+-- A negative zero DOUBLE (-STDDEV of a one-row group, -0e0): MariaDB
+-- sends 0 and 0.0000, the merge sent -0 and -0.0000:
+-- ordered
+SELECT Dest, -STDDEV(FlightNum), STDDEV(FlightNum) * -1, -VARIANCE(FlightNum) FROM ontime WHERE id < 200 GROUP BY Dest ORDER BY Dest
+-- unordered
+SELECT -0e0, 0e0 * -1, ROUND(-0e0, 4), -STDDEV(FlightNum) FROM ontime WHERE id = 18

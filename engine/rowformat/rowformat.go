@@ -77,6 +77,11 @@ func Text(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 		}
 		return sqltypes.MakeTrusted(t, d.FormatMySQL(int32(f.Decimals)))
 	case sqltypes.IsFloat(t):
+		if len(raw) > 0 && raw[0] == '-' {
+			if fv, err := strconv.ParseFloat(string(raw), 64); err == nil && fv == 0 {
+				raw = []byte("0") // MariaDB never sends a negative zero (-STDDEV(x) of one row)
+			}
+		}
 		if f.Decimals < notFixedDec {
 			// A DOUBLE/FLOAT result with fixed decimals (STDDEV, VARIANCE:
 			// the argument's decimals + 4; a DOUBLE(M,D) column): MariaDB

@@ -1,6 +1,7 @@
 package rowformat
 
 import (
+	"math"
 	"testing"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -33,6 +34,14 @@ func TestConform(t *testing.T) {
 		{sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-01-02 03:04:05.123456")), &querypb.Field{Type: sqltypes.Datetime}, "2020-01-02 03:04:05"},
 		{sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-01-02 00:00:00")), &querypb.Field{Type: sqltypes.Date}, "2020-01-02"},
 		{sqltypes.NULL, dec(2), "NULL"},
+		// MariaDB never sends a negative zero DOUBLE (-STDDEV(x) of one
+		// row, -0e0, 0e0 * -1: 0 and 0.0000), in either protocol.
+		{sqltypes.NewFloat64(math.Copysign(0, -1)), &querypb.Field{Type: sqltypes.Float64, Decimals: 4}, "0.0000"},
+		{sqltypes.NewFloat64(math.Copysign(0, -1)), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "0"},
+		{sqltypes.MakeTrusted(sqltypes.Float64, []byte("-0")), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "0"},
+		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("-0.000")), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "0"},
+		{sqltypes.MakeTrusted(sqltypes.Float32, []byte("-0")), &querypb.Field{Type: sqltypes.Float32, Decimals: 2}, "0.00"},
+		{sqltypes.NewFloat64(-0.5), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "-0.5"},
 	}
 	for _, c := range cases {
 		got := Text(c.v, c.f)
