@@ -14,10 +14,14 @@ import (
 // YEAR, DATE_FORMAT, IFNULL, a bucket), two aggregates of other columns,
 // a filter on a third, sometimes a HAVING — distributed, then over the
 // pinned table — and compares them with MariaDB. Seeded: a failure names
-// its statement, which reruns alone.
+// its statement, which reruns alone; SHOAL_TYPEMATRIX_SEED and
+// SHOAL_TYPEMATRIX_STATEMENTS draw others.
 func TestTypeMatrixRandom(t *testing.T) {
 	name := typeMatrixTable(t)
-	r := rand.New(rand.NewPCG(23, 5))
+	seed := uint64(envInt(t, "SHOAL_TYPEMATRIX_SEED", 23))
+	n := envInt(t, "SHOAL_TYPEMATRIX_STATEMENTS", 120/raceShare) // all 120 without the race detector (scripts/test.sh)
+	t.Logf("SHOAL_TYPEMATRIX_SEED=%d SHOAL_TYPEMATRIX_STATEMENTS=%d", seed, n)
+	r := rand.New(rand.NewPCG(seed, 5))
 	temporal := []string{"dt", "ts", "day"}
 	numeric := []string{"i", "u", "m", "b", "d", "dn", "dw", "g", "y"}
 	type part struct{ col, sql string }
@@ -45,12 +49,33 @@ func TestTypeMatrixRandom(t *testing.T) {
 		forms := []string{"%s = %s", "%s > %s", "%s <= %s", "%s IS NOT NULL", "%s IN (%s, %[2]s)", "NOT (%s = %s)"}
 		return part{c, fmt.Sprintf(forms[r.IntN(len(forms))], c, l)}
 	}
+	// spellingsBySort reports the documented difference (docs/sql.md, "a
+	// group of text keys equal under the collation with several
+	// spellings"): a group key over a text column holding spellings its
+	// collation equates (c, v, vb), in a statement with a DISTINCT
+	// aggregate or GROUP_CONCAT, which MariaDB groups by sorting: the
+	// spelling it shows is whichever row its sort put first (seed 99:
+	// IFNULL(v, 'none') beside COUNT(DISTINCT bt) showed 'hello' on
+	// MariaDB, 'HELLO ' through Shoal).
+	spellingsBySort := func(keys, rest []part) bool {
+		sorted := false
+		for _, p := range rest {
+			sorted = sorted || strings.Contains(p.sql, "DISTINCT") || strings.HasPrefix(p.sql, "GROUP_CONCAT")
+		}
+		for _, k := range keys {
+			if sorted && slices.Contains([]string{"c", "v", "vb"}, k.col) && !strings.HasPrefix(k.sql, "LENGTH(") && !strings.HasSuffix(k.sql, " IS NULL") {
+				return true
+			}
+		}
+		return false
+	}
 	type stmt struct {
 		q     string
 		parts []part
+		keys  int // parts[:keys] are the group keys
 	}
 	var stmts []stmt
-	for len(stmts) < 120/raceShare { // all 120 without the race detector (scripts/test.sh)
+	for len(stmts) < n {
 		var parts []part
 		keys := []part{key()}
 		if r.IntN(3) == 0 {
@@ -78,7 +103,7 @@ func TestTypeMatrixRandom(t *testing.T) {
 			q += " HAVING COUNT(*) > 1"
 		}
 		q += " ORDER BY " + strings.Join(by, ", ") + " LIMIT 40"
-		stmts = append(stmts, stmt{q, parts})
+		stmts = append(stmts, stmt{q, parts, len(keys)})
 	}
 	for _, pinned := range []bool{false, true} {
 		if pinned {
@@ -88,6 +113,9 @@ func TestTypeMatrixRandom(t *testing.T) {
 		ran := 0
 	next:
 		for _, s := range stmts {
+			if spellingsBySort(s.parts[:s.keys], s.parts[s.keys:]) {
+				continue
+			}
 			valuesOnly := false
 			for _, p := range s.parts {
 				if typeMatrixSkip(p.col, p.sql, pinned) || p.col == "f" && strings.ContainsAny(p.sql, "%/>") ||
