@@ -138,7 +138,8 @@ func TestErrors(t *testing.T) {
 		{"delete from ontime", 1290},
 		{"drop table ontime", 1290},
 		{"create table x (a int)", 1290},
-		{"lock tables ontime read", 1290},
+		{"lock tables ontime write", 1290},
+		{"lock tables ontime read, carriers write", 1290},
 		{"use no_such_database", 1049},
 		{"select * from ontime into outfile '/tmp/x'", 1290},
 	} {

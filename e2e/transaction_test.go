@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"net"
 	"os/exec"
@@ -63,16 +64,74 @@ func TestTransactionSnapshot(t *testing.T) {
 	}
 }
 
-// TestDumpSingleTransaction: mariadb-dump --single-transaction through
-// Shoal writes what it writes from the primary. It sends START
-// TRANSACTION WITH CONSISTENT SNAPSHOT, UNLOCK TABLES and a SAVEPOINT
-// per table, which Shoal refused (1290) as if they wrote.
-func TestDumpSingleTransaction(t *testing.T) {
+// TestLockTablesRead: LOCK TABLES … READ is taken on the session's
+// replica connection and the session's reads run there, under the lock,
+// until UNLOCK TABLES or a transaction's start release it: a table it
+// did not lock fails with 1100, as on MariaDB. Shoal refused the lock
+// (1290), which broke mariadb-dump's default --lock-tables (TestDump).
+func TestLockTablesRead(t *testing.T) {
+	ctx := context.Background()
+	const q = "SELECT DayOfWeek, COUNT(*), SUM(Distance) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek"
+	if plan := explain(t, q); !strings.Contains(plan, "split ") {
+		t.Fatalf("%s is not distributed:\n%s", q, plan)
+	}
+	// Each release ends with the session unlocked and in no transaction;
+	// the third first moves the lock to another table.
+	for _, release := range [][]string{{"UNLOCK TABLES"}, {"START TRANSACTION", q, "ROLLBACK"},
+		{"LOCK TABLES carriers READ", q, "SELECT COUNT(*) FROM carriers", "UNLOCK TABLES"}} {
+		s, err := env.shoal.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := env.direct.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		both := func(q string) (*result, *result) {
+			got, err := queryArgs(s, q)
+			if err != nil {
+				t.Fatalf("shoal: %s: %v", q, err)
+			}
+			want, err := queryArgs(d, q)
+			if err != nil {
+				t.Fatalf("direct: %s: %v", q, err)
+			}
+			return got, want
+		}
+		for _, step := range append([]string{"LOCK TABLES ontime READ LOCAL", q, "SELECT COUNT(*) FROM carriers",
+			"SELECT COUNT(*) FROM ontime o JOIN carriers c ON c.code = o.Carrier"}, release...) {
+			got, want := both(step)
+			compare(t, step, got, want, true)
+		}
+		if plan := explainOn(t, s, q); !strings.Contains(plan, "split ") {
+			t.Errorf("after %s: %s is not distributed again:\n%s", release, q, plan)
+		}
+		got, want := both(q)
+		compare(t, q, got, want, true)
+		for _, c := range []interface {
+			ExecContext(context.Context, string, ...any) (sql.Result, error)
+		}{s, d} {
+			c.ExecContext(ctx, "UNLOCK TABLES")
+			c.ExecContext(ctx, "ROLLBACK")
+		}
+		s.Close()
+		d.Close()
+	}
+}
+
+// TestDump: mariadb-dump through Shoal writes what it writes from the
+// primary. With --single-transaction it sends START TRANSACTION WITH
+// CONSISTENT SNAPSHOT, UNLOCK TABLES and a SAVEPOINT per table, which
+// Shoal refused (1290) as if they wrote; by default it takes LOCK
+// TABLES … READ LOCAL, also refused (mysqldump: Got error: 1290 … when
+// using LOCK TABLES), and reads under the locks.
+func TestDump(t *testing.T) {
 	bin := lookClient(t, "no mariadb-dump or mysqldump on PATH (apt-get install -y mariadb-client)", "mariadb-dump", "mysqldump")
-	dump := func(addr string) string {
+	dump := func(addr string, mode ...string) string {
 		host, port, _ := net.SplitHostPort(addr)
-		cmd := exec.Command(bin, "--single-transaction", "--skip-dump-date", "--skip-ssl", "-h", host, "-P", port,
+		args := append(mode, "--skip-dump-date", "--skip-ssl", "-h", host, "-P", port,
 			"-u", env.cluster.User, "--password="+env.cluster.Password, env.cluster.Database, "carriers", "airports", "ontime")
+		cmd := exec.Command(bin, args...)
 		var errb bytes.Buffer
 		cmd.Stderr = &errb
 		out, err := cmd.Output()
@@ -87,15 +146,20 @@ func TestDumpSingleTransaction(t *testing.T) {
 		}
 		return strings.Join(keep, "\n")
 	}
-	got, want := dump(env.coord.Addr().String()), dump(env.cluster.Primary)
-	if !strings.Contains(want, "INSERT INTO `ontime`") {
-		t.Fatalf("the primary's dump holds no ontime rows:\n%.500s", want)
-	}
-	if got != want {
-		i := 0
-		for i < len(got) && i < len(want) && got[i] == want[i] {
-			i++
+	// --single-transaction reads in one transaction; the default
+	// (--lock-tables) takes LOCK TABLES … READ LOCAL and reads under it;
+	// --skip-lock-tables reads each table as it is.
+	for _, mode := range [][]string{{"--single-transaction"}, nil, {"--skip-lock-tables"}} {
+		got, want := dump(env.coord.Addr().String(), mode...), dump(env.cluster.Primary, mode...)
+		if !strings.Contains(want, "INSERT INTO `ontime`") {
+			t.Fatalf("%v: the primary's dump holds no ontime rows:\n%.500s", mode, want)
 		}
-		t.Errorf("dumps differ at byte %d of %d/%d:\nshoal  %.300q\ndirect %.300q", i, len(got), len(want), got[max(i-100, 0):], want[max(i-100, 0):])
+		if got != want {
+			i := 0
+			for i < len(got) && i < len(want) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%v: dumps differ at byte %d of %d/%d:\nshoal  %.300q\ndirect %.300q", mode, i, len(got), len(want), got[max(i-100, 0):], want[max(i-100, 0):])
+		}
 	}
 }

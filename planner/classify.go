@@ -28,6 +28,10 @@ const (
 	// router keeps each session's named statements and runs an EXECUTE
 	// as its statement with the values bound, like any other query.
 	Named
+	// LockRead is LOCK TABLES with READ locks only: taken on the
+	// session's replica connection, where the session's reads then run
+	// until UNLOCK TABLES (mysqldump's default --lock-tables).
+	LockRead
 )
 
 // Classify decides what to do with a parsed statement. It is conservative:
@@ -77,9 +81,16 @@ func Classify(stmt ast.StmtNode) (Kind, string) {
 		// mysqldump --single-transaction) are harmless on a read-only
 		// endpoint.
 		return Passthrough, ""
+	case *ast.LockTablesStmt:
+		for _, l := range s.TableLocks {
+			if l.Type != ast.TableLockRead && l.Type != ast.TableLockReadLocal {
+				return Refuse, "LOCK TABLES … WRITE"
+			}
+		}
+		return LockRead, ""
 	case *ast.UnlockTablesStmt:
-		// A no-op, as LOCK TABLES is refused; mysqldump
-		// --single-transaction sends it after START TRANSACTION.
+		// Releases LockRead's locks; mysqldump --single-transaction
+		// sends it after START TRANSACTION.
 		return Passthrough, ""
 	case *ast.DoStmt:
 		return Passthrough, ""

@@ -1,6 +1,10 @@
 package planner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/shoaldb/shoal/sqlparse"
+)
 
 func TestClassifyUnparsedSet(t *testing.T) {
 	for _, c := range []struct {
@@ -26,6 +30,30 @@ func TestClassifyUnparsedSet(t *testing.T) {
 	} {
 		if got, why := ClassifyUnparsed(c.sql); got != c.want {
 			t.Errorf("ClassifyUnparsed(%q) = %v (%s), want %v", c.sql, got, why, c.want)
+		}
+	}
+}
+
+// TestClassifyLocks: read locks are taken on the session's replica
+// (mariadb-dump's --lock-tables sends the second form); a write lock is
+// refused like a write.
+func TestClassifyLocks(t *testing.T) {
+	for _, c := range []struct {
+		sql  string
+		want Kind
+	}{
+		{"LOCK TABLES t READ", LockRead},
+		{"LOCK TABLES `carriers` READ /*!32311 LOCAL */,`ontime` READ /*!32311 LOCAL */", LockRead},
+		{"LOCK TABLES t WRITE", Refuse},
+		{"LOCK TABLES t READ, u WRITE", Refuse},
+		{"UNLOCK TABLES", Passthrough},
+	} {
+		stmts, err := sqlparse.Parse(c.sql)
+		if err != nil || len(stmts) != 1 {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+		if got, why := Classify(stmts[0]); got != c.want {
+			t.Errorf("Classify(%q) = %v (%s), want %v", c.sql, got, why, c.want)
 		}
 	}
 }

@@ -28,12 +28,19 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		ss.Kind = observe.KindLocal
 		return err
 	}
-	if (ownDefaultsDiffer(ss, query) || ss.InTransaction()) && readsOnly(query) {
+	if ss.TablesLocked() && releasesTableLocks(query) {
+		err := s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
+		ss.SetTablesLocked(err != nil)
+		return err
+	}
+	if (ownDefaultsDiffer(ss, query) || ss.InTransaction() || ss.TablesLocked()) && readsOnly(query) {
 		// In a transaction the client opened, reads run in it, on the
 		// session's replica connection: they see its snapshot (REPEATABLE
 		// READ, WITH CONSISTENT SNAPSHOT: mysqldump --single-transaction,
 		// a report that reads several tables as of one moment), which
-		// fragments on other connections would not.
+		// fragments on other connections would not. So do reads under
+		// the table locks the session holds there (LOCK TABLES … READ:
+		// mysqldump's default), as of the lock.
 		return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 	}
 	ctx, pass := ss.charsetRoute(ctx, query) // charset.go
@@ -97,6 +104,10 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 		return s.eng.Explain(ctx, &ss.Session, query, stmt.(*ast.ExplainStmt), callback)
 	case planner.Named:
 		return s.runNamed(ctx, ss, stmt, callback) // named.go
+	case planner.LockRead:
+		err := s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
+		ss.SetTablesLocked(err == nil)
+		return err
 	}
 	if u, ok := stmt.(*ast.SetOprStmt); ok {
 		if handled, err := s.eng.RunUnion(ctx, &ss.Session, u, callback); handled {
@@ -156,6 +167,20 @@ func ownDefaultsDiffer(ss *Session, query string) bool {
 		if m.differs(d) && m.affects(query) {
 			return true
 		}
+	}
+	return false
+}
+
+// releasesTableLocks reports UNLOCK TABLES and the start of a
+// transaction, which release the table locks a session holds.
+func releasesTableLocks(query string) bool {
+	stmts, err := sqlparse.Parse(query)
+	if err != nil || len(stmts) != 1 {
+		return false
+	}
+	switch stmts[0].(type) {
+	case *ast.UnlockTablesStmt, *ast.BeginStmt:
+		return true
 	}
 	return false
 }

@@ -55,7 +55,20 @@ type Session struct {
 	// asked (START TRANSACTION READ ONLY, SET … TRANSACTION READ ONLY),
 	// not only because backend is (SessionBackend).
 	readOnlyTx bool
+	// tablesLocked: backend holds table locks the client took (LOCK
+	// TABLES … READ), released by UNLOCK TABLES, a transaction's start
+	// or the connection's end.
+	tablesLocked bool
 }
+
+// SetTablesLocked records that backend now holds (or no longer holds)
+// table locks the client took.
+func (ss *Session) SetTablesLocked(locked bool) { ss.tablesLocked = locked && ss.backend != nil }
+
+// TablesLocked reports whether backend holds table locks the client
+// took: the session's reads then run there (MariaDB lets such a session
+// read only the tables it locked, as of the lock).
+func (ss *Session) TablesLocked() bool { return ss.tablesLocked && ss.backend != nil }
 
 // Server status flags (the protocol's SERVER_STATUS_IN_TRANS and
 // SERVER_STATUS_IN_TRANS_READONLY).
@@ -133,6 +146,7 @@ func (ss *Session) Database() string { return ss.DB }
 // CloseBackend closes the session's replica connection (it is reopened,
 // with the session's SETs replayed, on next use).
 func (ss *Session) CloseBackend() {
+	ss.tablesLocked = false
 	if ss.backend != nil {
 		ss.backend.Close()
 		ss.backend = nil
