@@ -356,7 +356,7 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 					return err
 				}
 				pr.aggs2 = append(pr.aggs2, arrowexec.AggSpec{Kind: kind, Collation: rowformat.Collation(partialField[i]),
-					Sep: pa.Sep, MaxLen: groupConcatMaxLen})
+					Sep: rowformat.InCharset(pa.Sep, partialField[i]), MaxLen: groupConcatMaxLen})
 			}
 		}
 	}

@@ -174,3 +174,11 @@ SELECT LEFT(TailNum, 2), COUNT(*) FROM ontime WHERE id IN (20, 141233, 279322, 3
 SELECT Dest, -STDDEV(FlightNum), STDDEV(FlightNum) * -1, -VARIANCE(FlightNum) FROM ontime WHERE id < 200 GROUP BY Dest ORDER BY Dest
 -- unordered
 SELECT -0e0, 0e0 * -1, ROUND(-0e0, 4), -STDDEV(FlightNum) FROM ontime WHERE id = 18
+-- GROUP_CONCAT of latin1 text beside a DISTINCT aggregate: the second
+-- merge stage joined the fragments' partial lists with the separator in
+-- utf8mb4 ('ä' in 2 bytes, MariaDB's latin1 'ä' is 1): LENGTH 39195 for
+-- 39191:
+-- ordered
+SELECT u8, LENGTH(GROUP_CONCAT(l1 SEPARATOR 'ä')), GROUP_CONCAT(DISTINCT LOWER(l1) ORDER BY LOWER(l1) SEPARATOR ' / '), COUNT(u8) FROM mixed_cs WHERE l1 <> 'abc' GROUP BY u8 ORDER BY u8
+-- ordered
+SELECT u8, MD5(GROUP_CONCAT(l1 ORDER BY id SEPARATOR '→')), COUNT(DISTINCT l1) FROM mixed_cs GROUP BY u8 ORDER BY u8
