@@ -728,6 +728,9 @@ func (g *qgen) matrixFunc(arg string, k kind) (string, kind) {
 // plainKind is the kind of a group key that is one ontime or mixed_cs
 // column, or false.
 func plainKind(expr string) (kind, bool) {
+	if strings.ContainsAny(expr, " ()+-*/,=<>'") {
+		return 0, false // an expression ("o.OriginState = o.DestState" ends in a column's name)
+	}
 	name := expr
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]

@@ -32,11 +32,24 @@ import (
 // subtest and the run goes on; the end of the log lists the first ones and,
 // per category, how many queries Shoal distributed and passed through.
 func TestRandomQueries(t *testing.T) {
-	n := envInt(t, "SHOAL_RANDOM_QUERIES", 2000/raceShare)
-	seed := uint64(envInt(t, "SHOAL_RANDOM_SEED", 1))
+	randomQueries(t, envInt(t, "SHOAL_RANDOM_QUERIES", 2000/raceShare), uint64(envInt(t, "SHOAL_RANDOM_SEED", 1)),
+		envInt(t, "SHOAL_RANDOM_WINDOW", 0))
+}
+
+// TestRandomQueriesWindowed is TestRandomQueries with another seed, each
+// query confined to a window of 300 ids: the seeds tried beside seed 1
+// each found a class it did not (a temporary table's column definitions
+// over a key window bounded on both sides, a negative zero, a separator's
+// charset in the second merge stage, a quotient the planner could not
+// type), so CI runs two.
+func TestRandomQueriesWindowed(t *testing.T) {
+	randomQueries(t, 2000/raceShare, 31337, 300)
+}
+
+func randomQueries(t *testing.T, n int, seed uint64, size int) {
 	par := max(1, envInt(t, "SHOAL_RANDOM_PARALLEL", 3))
 	var win Window
-	if size := envInt(t, "SHOAL_RANDOM_WINDOW", 0); size > 0 {
+	if size > 0 {
 		r, err := query(env.direct, "SELECT MIN(id), MAX(id) FROM ontime")
 		if err != nil || r.err != nil || len(r.rows) != 1 {
 			t.Fatalf("key range of ontime: %v %v", err, r)

@@ -106,7 +106,7 @@ stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # the matrix finds, and the 40 s soak's RSS bound holds (the detector's
 # shadow memory grows with the run).
 stage "e2e sweeps and soak without the race detector" go test -count=1 -timeout 15m \
-  -run 'TestSoak$|TestFunctionMatrix$|TestRandomQueries$|TestPinnedWholeTable$|TestPinnedQueryResult$|TestPinnedLonePartition$|TestPinnedValueFilters$|TestLivePinHuntWhere$|TestTypeMatrix$|TestTypeMatrixRandom$|TestPinnedChurn$' ./e2e
+  -run 'TestSoak$|TestFunctionMatrix$|TestRandomQueries$|TestRandomQueriesWindowed$|TestPinnedWholeTable$|TestPinnedQueryResult$|TestPinnedLonePartition$|TestPinnedValueFilters$|TestLivePinHuntWhere$|TestTypeMatrix$|TestTypeMatrixRandom$|TestPinnedChurn$' ./e2e
 # The compose end-to-end stage (scripts/compose-test.sh): images built here,
 # the MariaDB flavour up, differential queries and container faults, the
 # benchmark, down -v.
