@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -116,7 +117,15 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if isAggregate(sel) || sel.Distinct {
 		err = planAggregate(p, sel, srcs, from, where)
 	} else {
-		err = planRows(p, sel, from, where, single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1)
+		keyOrder := single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1
+		if keyOrder && sel.Limit != nil && !ordered(sel) && indexCovers(sel, split.tbl) {
+			// MariaDB reads the shortest index holding every column the
+			// statement names (a secondary index holds the primary key
+			// too), not the table: its first rows come in that index's
+			// order, which a merge by primary key does not give.
+			return nil, notDist("LIMIT without ORDER BY over columns a secondary index holds: MariaDB scans the index, in its order")
+		}
+		err = planRows(p, sel, from, where, keyOrder)
 	}
 	if err != nil {
 		return nil, err
@@ -324,6 +333,54 @@ func planRows(p *Plan, sel *ast.SelectStmt, from, where string, keyOrder bool) e
 	}
 	p.FragmentSQL = sql
 	return nil
+}
+
+// ordered reports whether sel has an ORDER BY other than ORDER BY NULL.
+func ordered(sel *ast.SelectStmt) bool {
+	if sel.OrderBy == nil {
+		return false
+	}
+	for _, it := range sel.OrderBy.Items {
+		if !isNullLiteral(it.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexCovers reports whether some secondary index of t may hold every
+// column sel names (outside its subqueries): each is a column of an index
+// (t.Indexed, the primary key's included) and t has an index on another
+// column than the split column. It may say yes for columns of different
+// indexes, or a prefix index, which only sends a statement to a replica
+// that could have been split; it needs t's indexes known.
+func indexCovers(sel *ast.SelectStmt, t *Table) bool {
+	secondary := false
+	for _, c := range t.Indexed {
+		if !strings.EqualFold(c, t.SplitColumn) {
+			secondary = true
+		}
+	}
+	if !secondary {
+		return false
+	}
+	outside := false
+	v := &finder{found: &outside, match: func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectField:
+			return x.WildCard != nil
+		case *ast.ColumnNameExpr:
+			return !slices.ContainsFunc(t.Indexed, func(c string) bool { return strings.EqualFold(c, x.Name.Name.O) })
+		}
+		return false
+	}}
+	for _, f := range sel.Fields.Fields {
+		f.Accept(v)
+	}
+	if sel.Where != nil {
+		sel.Where.Accept(v)
+	}
+	return !outside
 }
 
 func desc(d bool) string {
