@@ -64,3 +64,52 @@ func TestHuntLimitWithoutOrder(t *testing.T) {
 		{"SELECT * FROM " + pin + " LIMIT 5", "in memory:"},
 	})
 }
+
+// TestHuntBIShapes: what dashboards send for time series and breakdowns,
+// compared with MariaDB and checked for where it runs. Grafana's
+// $__timeGroupAlias and $__unixEpochGroup (UNIX_TIMESTAMP(col) DIV 300 *
+// 300, FLOOR(UNIX_TIMESTAMP(col)/300)*300) passed through: UNIX_TIMESTAMP
+// was refused as volatile, its argument or not. With an argument it is a
+// function of the row (and of the session's time zone, which the
+// fragments share with MariaDB: a session that changes time_zone runs on
+// its replica), so those GROUP BYs now distribute; UNIX_TIMESTAMP after
+// the merge still passes through (NULL out of range on MariaDB, 0 in the
+// evaluator), and zone-dependent calls after the merge evaluate in the
+// replicas' zone (evalexpr.Env.SetTimeZone, catalog.Zone).
+func TestHuntBIShapes(t *testing.T) {
+	const (
+		ts  = "UNIX_TIMESTAMP(FlightDate)"
+		rng = " WHERE FlightDate BETWEEN FROM_UNIXTIME(946684800) AND FROM_UNIXTIME(1262304000)"
+	)
+	runBICases(t, []biCase{
+		// Grafana.
+		{"SELECT " + ts + " DIV 86400 * 86400 AS \"time\", Carrier AS metric, count(*) AS value FROM ontime" + rng + " GROUP BY 1, 2 ORDER BY 1, 2", "split "},
+		{"SELECT FLOOR(" + ts + "/604800)*604800 AS time, count(*) AS value FROM ontime GROUP BY 1 ORDER BY 1", "split "},
+		{"SELECT " + ts + " AS time_sec, avg(DepDelayMinutes) AS value, Carrier AS metric FROM ontime" + rng + " GROUP BY 1, 3 ORDER BY 1, 3", "split "},
+		{"SELECT count(*), SUM(" + ts + "), MIN(" + ts + " DIV 3600) FROM ontime WHERE " + ts + " > 1000000000", "split "},
+		{"SELECT " + ts + " - 86400 * 365 * 30 AS t, count(*) FROM ontime GROUP BY 1 ORDER BY 1 LIMIT 5", "split "},
+		{"SELECT UNIX_TIMESTAMP(CONCAT(FlightDate, ' 12:00:00.5')) AS t, count(*) FROM ontime GROUP BY 1 ORDER BY 1 LIMIT 5", "split "},
+		{"SELECT UNIX_TIMESTAMP(FlightDate - INTERVAL 30 YEAR) AS t, count(*) FROM ontime GROUP BY 1 ORDER BY 1 LIMIT 5", "split "},
+		// After the merge: NULL out of range on MariaDB.
+		{"SELECT Carrier, UNIX_TIMESTAMP(MIN(FlightDate) - INTERVAL 30 YEAR), UNIX_TIMESTAMP(MAX(FlightDate)) FROM ontime GROUP BY Carrier ORDER BY Carrier", "passthrough"},
+		{"SELECT Carrier, FROM_UNIXTIME(MIN(FlightNum) * 1000) FROM ontime GROUP BY Carrier ORDER BY Carrier", "split "},
+		// Metabase.
+		{"SELECT str_to_date(concat(date_format(`ontime`.`FlightDate`, '%Y-%m'), '-01'), '%Y-%m-%d') AS `FlightDate`, count(*) AS `count` FROM `ontime` GROUP BY str_to_date(concat(date_format(`ontime`.`FlightDate`, '%Y-%m'), '-01'), '%Y-%m-%d') ORDER BY str_to_date(concat(date_format(`ontime`.`FlightDate`, '%Y-%m'), '-01'), '%Y-%m-%d') ASC", "split "},
+		{"SELECT date_add(date(`ontime`.`FlightDate`), INTERVAL (1 - dayofweek(`ontime`.`FlightDate`)) DAY) AS `FlightDate`, count(*) AS `count` FROM `ontime` GROUP BY date_add(date(`ontime`.`FlightDate`), INTERVAL (1 - dayofweek(`ontime`.`FlightDate`)) DAY) ORDER BY date_add(date(`ontime`.`FlightDate`), INTERVAL (1 - dayofweek(`ontime`.`FlightDate`)) DAY) ASC", "split "},
+		{"SELECT str_to_date(concat(yearweek(`ontime`.`FlightDate`), ' Sunday'), '%X%V %W') AS `FlightDate`, count(*) AS `count` FROM `ontime` GROUP BY 1 ORDER BY 1 ASC", "split "},
+		{"SELECT (floor((`ontime`.`DepDelayMinutes` - 0) / 12.5) * 12.5) AS `b`, count(*) AS `count` FROM `ontime` GROUP BY 1 ORDER BY 1 ASC", "split "},
+		{"SELECT `ontime`.`Carrier` AS `Carrier`, count(distinct `ontime`.`Origin`) AS `count`, avg(`ontime`.`Distance`) AS `avg`, sum(CASE WHEN `ontime`.`Cancelled` = 1 THEN 1 ELSE 0 END) AS `sum`, (sum(`ontime`.`ArrDelayMinutes`) / nullif(count(*), 0)) AS `ratio` FROM `ontime` GROUP BY `ontime`.`Carrier` ORDER BY `count` DESC, `ontime`.`Carrier` ASC LIMIT 2000", "split "},
+		{"SELECT extract(quarter from `ontime`.`FlightDate`) AS q, quarter(FlightDate) q2, dayname(FlightDate) d, monthname(FlightDate) m, count(*) FROM `ontime` GROUP BY 1, 2, 3, 4 ORDER BY 1, 3, 4", "split "},
+		// Superset.
+		{"SELECT DATE_FORMAT(FlightDate, '%Y-%m-01 00:00:00') AS __timestamp, Carrier AS Carrier, COUNT(*) AS count FROM ontime GROUP BY DATE_FORMAT(FlightDate, '%Y-%m-01 00:00:00'), Carrier ORDER BY count DESC, 1, 2 LIMIT 10000", "split "},
+		{"SELECT DATE(DATE_SUB(FlightDate, INTERVAL DAYOFWEEK(FlightDate) - 1 DAY)) AS __timestamp, COUNT(*) AS count FROM ontime GROUP BY DATE(DATE_SUB(FlightDate, INTERVAL DAYOFWEEK(FlightDate) - 1 DAY)) ORDER BY count DESC, 1 LIMIT 10000", "split "},
+		{"SELECT Carrier AS Carrier, SUM(Distance) AS `SUM(Distance)` FROM ontime GROUP BY Carrier HAVING `SUM(Distance)` > 100 ORDER BY `SUM(Distance)` DESC LIMIT 10000", "split "},
+		// Tableau and ODBC escapes.
+		{"SELECT SUM(1) AS `cnt:ontime_1`, `ontime`.`Carrier` AS `Carrier` FROM `ontime` GROUP BY 2 ORDER BY 2", "split "},
+		{"SELECT {fn UCASE(Carrier)} AS c, {fn YEAR(FlightDate)} AS y, {fn TIMESTAMPADD(SQL_TSI_DAY, 1, MIN(FlightDate))} AS d, COUNT(*) FROM ontime GROUP BY 1, 2 ORDER BY 1, 2", "split "},
+		{"SELECT CAST(TRUNCATE(`ontime`.`Distance`/100, 0) AS SIGNED) AS c, IFNULL(TailNum IS NULL, 0) n, COUNT(*) FROM ontime GROUP BY 1, 2 ORDER BY 1, 2", "split "},
+		{"SELECT TIMESTAMPDIFF(DAY, '2000-01-01', FlightDate) DIV 1000 AS t, COUNT(*) FROM ontime GROUP BY 1 ORDER BY 1", "split "},
+		{"SELECT MIN(`ontime`.`FlightDate`) AS `temp:min`, MAX(`ontime`.`FlightDate`) AS `temp:max` FROM `ontime` HAVING (COUNT(1) > 0)", "split "},
+		{"SELECT YearD, MonthD, COUNT(*), SUM(Distance) FROM ontime GROUP BY YearD, MonthD WITH ROLLUP", "split "},
+	})
+}

@@ -142,15 +142,7 @@ func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
 	if t == nil {
 		return c.base.Table(db, name)
 	}
-	pt := c.describe(db, name, t)
-	if base, ok := c.base.Table(db, name); ok && t.Whole {
-		// A whole-table pin answers as the replica table would: a LIMIT
-		// without ORDER BY takes the rows MariaDB's scan meets first, in
-		// key order or in a covering secondary index's (planner).
-		pt.Indexed = base.Indexed
-		pt.SplitUnique = base.SplitUnique && strings.EqualFold(base.SplitColumn, pt.SplitColumn)
-	}
-	return pt, true
+	return c.describe(db, name, t).WithScanOrder(c.base.Table(db, name)), true
 }
 
 // describe is the planner's view of an in-memory table.

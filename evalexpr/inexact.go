@@ -17,6 +17,9 @@ import (
 //     1.0986122886681098 from MariaDB, 1.0986122886681096 from Go), and
 //     DOUBLE results are sent with 17 significant digits. SQRT is exact
 //     in both (IEEE 754 requires a correctly rounded square root).
+//   - On MariaDB, UNIX_TIMESTAMP of a time before 1970 or past 2038
+//     (or a zero date) is NULL; the evaluator returns 0, as MySQL 8
+//     does.
 //   - On MariaDB, REGEXP_SUBSTR without a match returns ” (MySQL and the
 //     evaluator return NULL).
 //   - On MariaDB, JSON functions return text compared in the connection's
@@ -43,6 +46,9 @@ func (e *Env) inexact(ast sqlparser.Expr) string {
 				if name == "collation" || name == "charset" || name == "coercibility" {
 					why = strings.ToUpper(name) + " describes the server's view of its argument, which the merge does not keep"
 				}
+			}
+			if f.Name.Lowered() == "unix_timestamp" && e.mariadb {
+				why = "UNIX_TIMESTAMP of a time outside 1970-01-01 00:00:00 to 2038-01-19 03:14:07 UTC is NULL on MariaDB, 0 in the evaluator"
 			}
 		case *sqlparser.RegexpSubstrExpr:
 			if e.mariadb {
