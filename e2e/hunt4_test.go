@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"context"
+	"database/sql"
 	"strings"
 	"testing"
 )
@@ -112,4 +114,62 @@ func TestHuntBIShapes(t *testing.T) {
 		{"SELECT MIN(`ontime`.`FlightDate`) AS `temp:min`, MAX(`ontime`.`FlightDate`) AS `temp:max` FROM `ontime` HAVING (COUNT(1) > 0)", "split "},
 		{"SELECT YearD, MonthD, COUNT(*), SUM(Distance) FROM ontime GROUP BY YearD, MonthD WITH ROLLUP", "split "},
 	})
+}
+
+// TestHuntClock: Metabase's relative date filters (`FlightDate >=
+// DATE(DATE_ADD(NOW(6), INTERVAL -30 day))`) passed through: NOW() was
+// refused as volatile. In WHERE it now distributes, every fragment
+// running at the statement's one instant (ticket.Timestamp; the worker
+// sets the replica's timestamp for the fragment), as one MariaDB
+// statement reads one. The ontime dates (1988-2016) are far from any
+// boundary these move. A session that fixed its clock (SET timestamp)
+// runs on its replica, whose session has it.
+func TestHuntClock(t *testing.T) {
+	runBICases(t, []biCase{
+		{"SELECT `ontime`.`Carrier` AS `Carrier`, count(*) AS `count` FROM `ontime` WHERE (`ontime`.`FlightDate` >= date(date_add(now(6), INTERVAL -40 year)) AND `ontime`.`FlightDate` < date(now(6))) GROUP BY `ontime`.`Carrier` ORDER BY `ontime`.`Carrier` ASC", "split "},
+		{"SELECT count(*) FROM ontime WHERE FlightDate < CURDATE() - INTERVAL 20 YEAR AND FlightDate > CURRENT_DATE - INTERVAL 40 YEAR", "split "},
+		{"SELECT YEAR(FlightDate) y, count(*) FROM ontime WHERE UNIX_TIMESTAMP(FlightDate) < UNIX_TIMESTAMP() - 86400 * 365 * 20 GROUP BY 1 ORDER BY 1", "split "},
+		{"SELECT count(*) FROM ontime WHERE FlightDate < UTC_DATE() - INTERVAL 20 YEAR AND CURTIME() IS NOT NULL AND NOW() > LOCALTIMESTAMP - INTERVAL 1 DAY", "split "},
+		{"SELECT Carrier, NOW() > '2000-01-01', count(*) FROM ontime GROUP BY Carrier ORDER BY Carrier", "passthrough"},
+		{"SELECT Carrier, count(*) FROM ontime GROUP BY Carrier HAVING MAX(FlightDate) < CURDATE() ORDER BY Carrier", "passthrough"},
+	})
+	ctx := t.Context()
+	sc, err := env.shoal.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	dc, err := env.direct.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Close()
+	for _, ts := range []string{"1482883200", "1000000000.5"} {
+		for _, q := range []string{"SET timestamp = " + ts,
+			"SELECT count(*), MIN(FlightDate) FROM ontime WHERE FlightDate >= DATE(NOW() - INTERVAL 90 DAY)",
+			"SELECT Carrier, count(*) FROM ontime WHERE FlightDate < CURDATE() GROUP BY Carrier ORDER BY Carrier",
+			"SET timestamp = DEFAULT",
+			"SELECT count(*) FROM ontime WHERE FlightDate < CURDATE()",
+		} {
+			if strings.HasPrefix(q, "SET") {
+				for _, c := range []interface {
+					ExecContext(context.Context, string, ...any) (sql.Result, error)
+				}{sc, dc} {
+					if _, err := c.ExecContext(ctx, q); err != nil {
+						t.Fatalf("%s: %v", q, err)
+					}
+				}
+				continue
+			}
+			got, err := queryArgs(sc, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := queryArgs(dc, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compare(t, ts+": "+q, got, want, true)
+		}
+	}
 }

@@ -37,7 +37,8 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if strings.Contains(strings.ToUpper(whole), "__SHOAL_") {
 		return nil, notDist("statement uses a name reserved by Shoal")
 	}
-	if err := checkExprs(sel, split); err != nil {
+	clock, err := checkExprs(sel, split, slices.ContainsFunc(srcs, func(s *source) bool { return s.tbl.Pinned }))
+	if err != nil {
 		return nil, err
 	}
 	if err := nameFields(sel); err != nil {
@@ -53,7 +54,10 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	p := &Plan{
 		DB: split.tbl.Schema, Table: split.tbl.Name, Split: split.tbl.Split(),
 		Limit: -1, PushedLimit: -1, KeyPoints: -1,
-		Notes: []string{"split table: " + why},
+		Notes: []string{"split table: " + why}, Clock: clock,
+	}
+	if clock {
+		p.Notes = append(p.Notes, "the clock (NOW(), CURDATE(), ...) is read once: every fragment runs at the statement's instant")
 	}
 	switch p.Split {
 	case SplitInt, SplitDate, SplitDatetime:
@@ -119,10 +123,8 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	} else {
 		keyOrder := single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1
 		if keyOrder && sel.Limit != nil && !ordered(sel) && indexCovers(sel, split.tbl) {
-			// MariaDB reads the shortest index holding every column the
-			// statement names (a secondary index holds the primary key
-			// too), not the table: its first rows come in that index's
-			// order, which a merge by primary key does not give.
+			// MariaDB scans the shortest index holding every column read
+			// (with the primary key), in its order, not the table's.
 			return nil, notDist("LIMIT without ORDER BY over columns a secondary index holds: MariaDB scans the index, in its order")
 		}
 		err = planRows(p, sel, from, where, keyOrder)
