@@ -173,3 +173,47 @@ func TestHuntClock(t *testing.T) {
 		}
 	}
 }
+
+// TestHuntPrepare: what drivers that prepare on the server send
+// (COM_STMT_PREPARE: go-sql-driver with arguments, Connector/J with
+// useServerPrepStmts, ODBC's SQLPrepare). The prepare of a statement with
+// ODBC escapes ({fn UCASE(x)}, {d '2000-01-01'}), which MariaDB reads
+// natively, failed with 1064: the marker scan (vitess' tokenizer) stops at
+// '{'. And a prepare MariaDB refuses (unknown column, function or table,
+// a nested aggregate, a wrong argument count) succeeded and failed at
+// each execution: the describe's error was dropped.
+func TestHuntPrepare(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		args []any
+	}{
+		{"SELECT {fn UCASE(Carrier)} AS c, {fn YEAR(FlightDate)} AS y, COUNT(*) FROM ontime WHERE Carrier <> ? GROUP BY 1, 2 ORDER BY 1, 2", []any{"AA"}},
+		{"SELECT {d '2000-01-01'} d, {ts '2000-01-01 00:00:00'} t, COUNT(*) FROM ontime WHERE FlightDate > {d '2000-01-01'} AND Distance > ?", []any{100}},
+		{"SELECT {fn CONCAT(Carrier, ?)} AS co, {fn TIMESTAMPADD(SQL_TSI_DAY, 1, MIN(FlightDate))} AS d, COUNT(*) FROM ontime GROUP BY 1 ORDER BY 1", []any{"x"}},
+		{"SELECT Carrier FROM ontime WHERE Carrier = '{?}' AND Distance > ? LIMIT 1", []any{1}},
+	} {
+		diffArgs(t, c.q, true, c.args...)
+	}
+	for _, q := range []string{
+		"SELECT nosuch FROM ontime GROUP BY nosuch",
+		"SELECT Carrier, count(*) FROM ontime GROUP BY Carrier HAVING nosuch > ?",
+		"SELECT * FROM nosuchtable WHERE a = ?",
+		"SELECT nosuchfn(Carrier) FROM ontime",
+		"SELECT Carrier, SUM(SUM(Distance)) FROM ontime GROUP BY Carrier",
+		"SELECT CONCAT() FROM ontime",
+		"SELECT Carrier, COUNT(*) FROM ontime WHERE Distance > ? GROUP BY Carrier",
+	} {
+		var errs [2]string
+		for i, db := range []*sql.DB{env.shoal, env.direct} {
+			st, err := db.Prepare(q)
+			if err != nil {
+				errs[i] = err.Error()
+				continue
+			}
+			st.Close()
+		}
+		if errs[0] != errs[1] {
+			t.Errorf("prepare %s:\nshoal  %q\ndirect %q", q, errs[0], errs[1])
+		}
+	}
+}
