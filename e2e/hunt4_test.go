@@ -15,7 +15,8 @@ import (
 
 // biCase is a statement and where Shoal must run it: "split " for a
 // distributed plan, "passthrough" for one replica, "in memory:" over a
-// pin (the prefix or part of its EXPLAIN).
+// pin (the prefix or part of its EXPLAIN), "replicas" for distributed
+// and not in memory (over a pin).
 type biCase struct {
 	q, where string
 }
@@ -23,7 +24,9 @@ type biCase struct {
 func runBICases(t *testing.T, cases []biCase) {
 	t.Helper()
 	for _, c := range cases {
-		if ex := explain(t, c.q); !strings.Contains(ex, c.where) {
+		ex := explain(t, c.q)
+		if c.where == "replicas" && (!strings.HasPrefix(ex, "split ") || strings.Contains(ex, "in memory:")) ||
+			c.where != "replicas" && !strings.Contains(ex, c.where) {
 			t.Errorf("%s: does not run %q:\n%s", c.q, c.where, ex)
 		}
 		diff(t, c.q, strings.Contains(strings.ToUpper(c.q), "LIMIT") || strings.Contains(strings.ToUpper(c.q), "ORDER BY"))
@@ -216,4 +219,36 @@ func TestHuntPrepare(t *testing.T) {
 			t.Errorf("prepare %s:\nshoal  %q\ndirect %q", q, errs[0], errs[1])
 		}
 	}
+}
+
+// TestHuntConvertTZ: Looker converts every time with CONVERT_TZ. Computed
+// by the fragments it is MariaDB's; after the merge, or over a pin, the
+// evaluator converted with Go's zone database where MariaDB reads its
+// mysql.time_zone tables (none loaded here: NULL), its own zone for SYSTEM
+// (the evaluator said NULL), and takes offsets only up to +13:00 (NULL for
+// '+14:00', the evaluator converted). Those now run on the replicas;
+// offsets both read alike stay distributed and in memory.
+func TestHuntConvertTZ(t *testing.T) {
+	cases := []biCase{
+		{"SELECT DATE_FORMAT(CONVERT_TZ(ontime.FlightDate,'+00:00','-08:00'),'%Y-%m') AS `ontime.month`, COUNT(*) AS `ontime.count` FROM ontime AS ontime GROUP BY 1 ORDER BY 1 DESC LIMIT 500", "split "},
+		{"SELECT DATE(CONVERT_TZ(ontime.FlightDate,'UTC','America/Los_Angeles')) AS d, COUNT(*) FROM ontime GROUP BY 1 ORDER BY 1 LIMIT 3", "split "},
+		{"SELECT Carrier, CONVERT_TZ(MIN(FlightDate),'+00:00','-08:00') a, CONVERT_TZ(MAX(FlightDate), '+10:00', '-02:30') FROM ontime GROUP BY Carrier ORDER BY Carrier", "split "},
+		{"SELECT Carrier, CONVERT_TZ(MIN(FlightDate),'UTC','America/Los_Angeles') a FROM ontime GROUP BY Carrier ORDER BY Carrier", "passthrough"},
+		{"SELECT Carrier, CONVERT_TZ(MIN(FlightDate),'+00:00','+14:00') a FROM ontime GROUP BY Carrier ORDER BY Carrier", "passthrough"},
+		{"SELECT Carrier, CONVERT_TZ(MIN(FlightDate),'SYSTEM','+00:00') a, CONVERT_TZ(MAX(FlightDate), '+1:00', '+00:00') FROM ontime GROUP BY Carrier ORDER BY Carrier", "passthrough"},
+	}
+	runBICases(t, cases)
+	const pin = "hunt4_days"
+	directExec(t, "DROP TABLE IF EXISTS "+pin,
+		"CREATE TABLE "+pin+" (id INT NOT NULL PRIMARY KEY, Carrier VARCHAR(10) NOT NULL, FlightDate DATE NOT NULL)",
+		"INSERT INTO "+pin+" SELECT id, Carrier, FlightDate FROM ontime")
+	t.Cleanup(func() { env.direct.Exec("DROP TABLE IF EXISTS " + pin) })
+	replicasAndCatalog(t)
+	shoalExec(t, "CACHE TABLE ontime."+pin)
+	t.Cleanup(func() { env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime." + pin) })
+	runBICases(t, []biCase{
+		{"SELECT DATE(CONVERT_TZ(FlightDate,'+00:00','-08:00')) AS d, COUNT(*) FROM " + pin + " GROUP BY 1 ORDER BY 1 LIMIT 3", "in memory:"},
+		{"SELECT DATE(CONVERT_TZ(FlightDate,'UTC','America/Los_Angeles')) AS d, COUNT(*) FROM " + pin + " GROUP BY 1 ORDER BY 1 LIMIT 3", "replicas"},
+		{"SELECT COUNT(*) FROM " + pin + " WHERE CONVERT_TZ(FlightDate,'SYSTEM','+00:00') > '2000-01-01'", "replicas"},
+	})
 }

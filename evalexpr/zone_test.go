@@ -52,3 +52,34 @@ func TestTimeZone(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertTZ: CONVERT_TZ after the merge is evaluated only between
+// offsets MariaDB takes; a named zone, SYSTEM or an offset past +13:00
+// is refused (MariaDB: NULL without time zone tables, its own zone, NULL;
+// the evaluator gave a value, NULL, a value).
+func TestConvertTZ(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout := NewLayout([]string{"__a0"}, nil)
+	for src, exact := range map[string]bool{
+		"CONVERT_TZ(`__a0`, '+00:00', '-08:00')":                    true,
+		"CONVERT_TZ(`__a0`, _UTF8MB4'+10:00', _UTF8MB4'-12:59')":    true,
+		"CONVERT_TZ(`__a0`, '+00:00', '+14:00')":                    false,
+		"CONVERT_TZ(`__a0`, 'UTC', 'America/Los_Angeles')":          false,
+		"CONVERT_TZ(`__a0`, 'SYSTEM', '+00:00')":                    false,
+		"CONVERT_TZ(`__a0`, `__a0`, '+00:00')":                      false,
+		"DATE(CONVERT_TZ(`__a0`, '+1:00', '+00:00'))":               false,
+		"DATE_FORMAT(CONVERT_TZ(`__a0`, '-03:30', '+13:00'), '%Y')": true,
+	} {
+		x, err := env.Compile(src, layout)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := x.Inexact() == ""; got != exact {
+			t.Errorf("%s: exact %v (%q), want %v", src, got, x.Inexact(), exact)
+		}
+	}
+}
