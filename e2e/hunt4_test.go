@@ -252,3 +252,31 @@ func TestHuntConvertTZ(t *testing.T) {
 		{"SELECT COUNT(*) FROM " + pin + " WHERE CONVERT_TZ(FlightDate,'SYSTEM','+00:00') > '2000-01-01'", "replicas"},
 	})
 }
+
+// TestHuntDerivedSource: Metabase wraps a question built on another, or
+// with custom columns, in `FROM (SELECT ...) source`; those passed
+// through ("derived table in FROM"). A derived table of plain rows is now
+// merged into the statement (planner/derivedmerge, as MariaDB's
+// derived_merge does) and the statement distributes; its column
+// definitions are described from the client's text, a temporary-table
+// plan probed over no rows through the derived table's own WHERE
+// (derivedmerge.WithInnerPredicate): count(*) was flagged BINARY, a
+// MONTH() key 2 wide, where MariaDB says 1 and 3.
+func TestHuntDerivedSource(t *testing.T) {
+	runBICases(t, []biCase{
+		{"SELECT `source`.`Carrier` AS `Carrier`, count(*) AS `count` FROM (SELECT `ontime`.`Carrier` AS `Carrier`, `ontime`.`Distance` AS `Distance` FROM `ontime` WHERE `ontime`.`Distance` > 1000) `source` GROUP BY `source`.`Carrier` ORDER BY `count` DESC, `source`.`Carrier` ASC LIMIT 2000", "split "},
+		{"SELECT `source`.`Carrier` AS `Carrier`, sum(`source`.`km`) AS `sum`, avg(source.km) a FROM (SELECT `ontime`.`Carrier` AS `Carrier`, (`ontime`.`Distance` * 1.609) AS `km` FROM `ontime`) `source` GROUP BY `source`.`Carrier` ORDER BY `source`.`Carrier` ASC", "split "},
+		{"SELECT `source`.`FlightDate` AS `FlightDate`, count(*) AS `count` FROM (SELECT `ontime`.`FlightDate` AS `FlightDate`, CASE WHEN `ontime`.`DepDelayMinutes` > 15 THEN 'late' ELSE 'ok' END AS `status` FROM `ontime`) `source` WHERE `source`.`status` = 'late' GROUP BY `source`.`FlightDate` ORDER BY `source`.`FlightDate` ASC LIMIT 5", "split "},
+		{"SELECT `source`.`m` AS `m`, count(*) AS `count` FROM (SELECT `ontime`.`Origin` AS `Origin`, month(`ontime`.`FlightDate`) AS `m` FROM `ontime`) `source` GROUP BY `source`.`m` ORDER BY `source`.`m` ASC", "split "},
+		{"SELECT s.Origin, count(*) FROM (SELECT Origin FROM ontime WHERE Distance > 500) s GROUP BY s.Origin ORDER BY 1", "split "},
+		{"SELECT s.y, count(*), sum(s.late) FROM (SELECT YEAR(FlightDate) y, IF(ArrDelayMinutes > 30, 1, 0) late FROM ontime) s GROUP BY s.y ORDER BY s.y", "split "},
+		{"SELECT COUNT(*) FROM (SELECT Carrier, Origin FROM ontime) t WHERE t.Carrier = 'AA'", "split "},
+		{"SELECT source.Carrier, source.Distance FROM (SELECT Carrier, Distance FROM ontime WHERE Distance > 4900) source ORDER BY source.Distance DESC, 1 LIMIT 5", "split "},
+		// Not merged: the derived table's clauses, names MariaDB resolves
+		// otherwise, a wildcard.
+		{"SELECT source.Carrier, count(*) FROM (SELECT Carrier FROM ontime LIMIT 100) source GROUP BY 1 ORDER BY 1", "passthrough"},
+		{"SELECT Origin FROM (SELECT Carrier FROM ontime) s GROUP BY Origin", "passthrough"},
+		{"SELECT x.c, count(*) FROM (SELECT Carrier AS c, Distance AS Carrier FROM ontime) x GROUP BY x.c ORDER BY 1", "passthrough"},
+		{"SELECT COUNT(*) FROM (SELECT * FROM `ontime`.`ontime`) dbvrcnt", "passthrough"},
+	})
+}

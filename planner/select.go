@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/shoaldb/shoal/planner/derivedmerge"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -22,6 +23,7 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if sel.From.TableRefs == nil {
 		return nil, notDist("no FROM clause")
 	}
+	derivedmerge.Merge(sel) // a derived table of plain rows: its FROM
 	srcs, err := sources(cat, db, sel.From.TableRefs)
 	if err != nil {
 		return nil, err
