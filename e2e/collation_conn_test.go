@@ -43,7 +43,7 @@ func TestConnectionCollation(t *testing.T) {
 // utf8mb4_unicode_ci, `'ß' = 'ss'` is 1 on MariaDB; the fragments (fresh
 // worker connections, literals under an introducer) and the merge said 0,
 // in the select list and in WHERE alike. Such statements of such a
-// session now run on its replica (planner.ConnectionCollated); a literal
+// session now run on its replica (conncoll.Collated); a literal
 // compared with a column (its collation wins) stays distributed.
 func TestConnectionCollationLiterals(t *testing.T) {
 	const kept = "SELECT Carrier, COUNT(*) FROM ontime WHERE Carrier = 'aa' OR Origin IN ('sfo', 'LAX') GROUP BY Carrier ORDER BY Carrier"

@@ -121,6 +121,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger, m *obser
 		s.Close()
 		return nil, err
 	}
+	s.env.SetTimeZone(func() *time.Location { return s.snap.Load().TimeZone })
 	s.env.SetCaseMaps(func(coll collations.ID) (*evalexpr.CaseMap, error) { return s.rep.CaseMap(s.ctx, coll) })
 	// A version build goes ahead of the statements waiting for a run slot:
 	// time-sliced with them it took ~5x its CPU time in wall time (bench

@@ -11,11 +11,11 @@ import (
 	"github.com/shoaldb/shoal/engine/constant"
 	"github.com/shoaldb/shoal/engine/derivedsql"
 	"github.com/shoaldb/shoal/engine/route"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/sqlparse"
 	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // Explain answers EXPLAIN [ANALYZE] with the plan that runs, one line per
@@ -91,11 +91,7 @@ func (s explainer) explain(ctx context.Context, ss *Session, query string, ex *a
 }
 
 func explainResult(lines []string, callback func(*sqltypes.Result) error) error {
-	res := &sqltypes.Result{Fields: []*querypb.Field{{Name: "plan", Type: sqltypes.VarChar, Charset: 45, ColumnLength: 4096}}}
-	for _, l := range lines {
-		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(l)})
-	}
-	return callback(res)
+	return callback(rowformat.Lines("plan", lines))
 }
 
 // describe is a prepared plan's EXPLAIN: the plan, and where it runs (in

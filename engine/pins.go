@@ -142,7 +142,7 @@ func (c pinCatalog) Table(db, name string) (*planner.Table, bool) {
 	if t == nil {
 		return c.base.Table(db, name)
 	}
-	return c.describe(db, name, t), true
+	return c.describe(db, name, t).WithScanOrder(c.base.Table(db, name)), true
 }
 
 // describe is the planner's view of an in-memory table.

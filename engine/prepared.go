@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/shoaldb/shoal/engine/coldefs"
 	"github.com/shoaldb/shoal/replica"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
@@ -31,28 +32,29 @@ func (s *Engine) CachePrepare(db, query string, fields []*querypb.Field, params 
 
 // Describe runs meta on the session's replica connection and returns its
 // columns, or nil if it fails: the columns of COM_STMT_PREPARE are
-// advisory, clients read the real ones from each execution.
-func (s *Engine) Describe(ctx context.Context, ss *Session, meta string) []*querypb.Field {
+// advisory, clients read the real ones from each execution. err is the
+// statement's own error, which its prepare fails with (coldefs.PrepareError).
+func (s *Engine) Describe(ctx context.Context, ss *Session, meta string) ([]*querypb.Field, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	b, err := s.rep.SessionBackend(ctx, ss)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	if err := b.Use(ss.DB); err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
-		return nil
+		return nil, nil
 	}
 	res, err := b.Fetch(meta, 0)
 	if err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
-		return nil
+		return nil, coldefs.PrepareError(err, len(s.pins.Results()) == 0)
 	}
-	return res.Fields
+	return res.Fields, nil
 }
 
 // OnReplica runs fn on a read-only connection to a healthy replica of its

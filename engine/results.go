@@ -46,7 +46,7 @@ const maxCachedRows = 10000
 // nature; row plans are exports and stream) over a pinned table, and over
 // replica tables when result_cache_ttl allows answers that old.
 func (s *results) cacheable(pr *prepared) bool {
-	return pr.plan.Aggregate && (pr.prog != nil || s.cfg.ResultCacheTTL > 0)
+	return pr.plan.Aggregate && !pr.plan.Clock && (pr.prog != nil || s.cfg.ResultCacheTTL > 0)
 }
 
 // cachedResult is a statement's final rows; expires is zero for results

@@ -14,12 +14,14 @@
 package evalexpr
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
@@ -42,7 +44,33 @@ type Env struct {
 	mariadb bool
 	// memo remembers compiled expressions (memo.go).
 	memo memo
+	// zone gives the replicas' time zone (SetTimeZone); nil, or nil
+	// from it: the process's.
+	zone func() *time.Location
 }
+
+// zoneFuncs compute in the session's time zone.
+var zoneFuncs = map[string]bool{"from_unixtime": true, "unix_timestamp": true, "convert_tz": true,
+	"makedate": true, "last_day": true, "dayofyear": true}
+
+// zoned reports whether e calls a function of zoneFuncs.
+func zoned(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if f, ok := n.(*sqlparser.FuncExpr); ok && zoneFuncs[f.Name.Lowered()] {
+			found = true
+		}
+		return !found, nil
+	}, e)
+	return found
+}
+
+// SetTimeZone makes evaluators made from then on compute FROM_UNIXTIME,
+// UNIX_TIMESTAMP and the other zone-dependent calls in the zone zone
+// returns, the replicas' time zone as a fresh connection to them has it
+// (engine: the catalog's, read again with it), not the coordinator
+// process's. Call it before the Env is shared.
+func (e *Env) SetTimeZone(zone func() *time.Location) { e.zone = zone }
 
 // NewEnv returns an environment for the given MySQL server version string
 // (as the replicas report it; "" for vitess' default).
@@ -93,6 +121,8 @@ type Expr struct {
 	json bool
 	// inexact says why the server may compute another value (inexact.go).
 	inexact string
+	// zoned: it calls a function of the session's time zone (zoneFuncs).
+	zoned bool
 	// converts: the expression names a character set or collation itself
 	// (CONVERT, CAST, COLLATE).
 	converts bool
@@ -259,7 +289,7 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 	}
 	ast = dateLiterals(equivalents(rewriteNotLike(ast)))
 	var read []int
-	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast)}
+	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast), zoned: zoned(ast)}
 	ast = yearLiterals(ast, layout, &x.inexact)
 	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv())
 	ho := &hoister{e: e, x: x}
@@ -293,6 +323,9 @@ func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
 			return evalengine.NewTypeFromField(layout.fields[i]), true
 		},
 		NoCompilation: true,
+		// Constant folding evaluates in the process's time zone, not
+		// the replicas' (SetTimeZone).
+		NoConstantFolding: x.zoned,
 	}
 	ho.cfg = cfg
 	// The calls evaluated here (host.go) become synthetic columns,
@@ -696,7 +729,13 @@ type Evaluator struct {
 
 // NewEvaluator returns an evaluator.
 func (e *Env) NewEvaluator() *Evaluator {
-	return &Evaluator{env: evalengine.EmptyExpressionEnv(e.vt)}
+	loc := time.Local
+	if e.zone != nil {
+		if z := e.zone(); z != nil {
+			loc = z
+		}
+	}
+	return &Evaluator{env: evalengine.NewExpressionEnv(context.Background(), nil, evalengine.NewEmptyVCursor(e.vt, loc))}
 }
 
 // Eval evaluates x over row, returning the value and its collation.

@@ -2,6 +2,7 @@ package evalexpr
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"vitess.io/vitess/go/vt/sqlparser"
@@ -17,6 +18,13 @@ import (
 //     1.0986122886681098 from MariaDB, 1.0986122886681096 from Go), and
 //     DOUBLE results are sent with 17 significant digits. SQRT is exact
 //     in both (IEEE 754 requires a correctly rounded square root).
+//   - CONVERT_TZ with a named zone or SYSTEM: the server reads its
+//     mysql.time_zone tables (none loaded: NULL) and its own zone, the
+//     evaluator Go's zone database; and MariaDB takes offsets from -12:59
+//     to +13:00 only (NULL past them), MySQL to +14:00.
+//   - On MariaDB, UNIX_TIMESTAMP of a time before 1970 or past 2038
+//     (or a zero date) is NULL; the evaluator returns 0, as MySQL 8
+//     does.
 //   - On MariaDB, REGEXP_SUBSTR without a match returns ” (MySQL and the
 //     evaluator return NULL).
 //   - On MariaDB, JSON functions return text compared in the connection's
@@ -43,6 +51,12 @@ func (e *Env) inexact(ast sqlparser.Expr) string {
 				if name == "collation" || name == "charset" || name == "coercibility" {
 					why = strings.ToUpper(name) + " describes the server's view of its argument, which the merge does not keep"
 				}
+			}
+			if f.Name.Lowered() == "convert_tz" && !offsetZones(f.Exprs, e.mariadb) {
+				why = "CONVERT_TZ to or from a named zone or SYSTEM reads the server's time zone tables and zone (NULL without the tables), which the evaluator does not"
+			}
+			if f.Name.Lowered() == "unix_timestamp" && e.mariadb {
+				why = "UNIX_TIMESTAMP of a time outside 1970-01-01 00:00:00 to 2038-01-19 03:14:07 UTC is NULL on MariaDB, 0 in the evaluator"
 			}
 		case *sqlparser.RegexpSubstrExpr:
 			if e.mariadb {
@@ -147,4 +161,40 @@ func roundsInside(n sqlparser.SQLNode) bool {
 		return !found, nil
 	}, n)
 	return found
+}
+
+// offsetZones reports whether the zones of CONVERT_TZ(dt, from, to) are
+// both offset literals the server takes ('+05:30'): the conversion is then
+// arithmetic, the evaluator's as the server's.
+func offsetZones(args []sqlparser.Expr, mariadb bool) bool {
+	if len(args) != 3 {
+		return false
+	}
+	for _, a := range args[1:] {
+		if in, ok := a.(*sqlparser.IntroducerExpr); ok {
+			a = in.Expr
+		}
+		lit, ok := a.(*sqlparser.Literal)
+		if !ok || lit.Type != sqlparser.StrVal || len(lit.Val) < 5 || lit.Val[0] != '+' && lit.Val[0] != '-' {
+			return false
+		}
+		h, m, ok := strings.Cut(lit.Val[1:], ":")
+		hh, err1 := strconv.Atoi(h)
+		mm, err2 := strconv.Atoi(m)
+		if !ok || err1 != nil || err2 != nil || mm > 59 || len(h) != 2 || len(m) != 2 { // MariaDB reads +1:00 too, the evaluator not
+			return false
+		}
+		mins := hh*60 + mm
+		if lit.Val[0] == '-' {
+			mins = -mins
+		}
+		lo, hi := -(12*60 + 59), 13*60
+		if !mariadb {
+			lo, hi = -(13*60 + 59), 14*60
+		}
+		if mins < lo || mins > hi {
+			return false
+		}
+	}
+	return true
 }

@@ -151,6 +151,21 @@ func (t *Table) Split() SplitKind {
 }
 
 // Column returns the column named name (case-insensitive), if any.
+// WithScanOrder gives t, the planner's view of a whole-table pin of the
+// replica table base (ok: there is one; a pinned query result never has
+// a replica table's name), what decides the order MariaDB's scan of base
+// meets its rows in, so that a LIMIT without ORDER BY over the pin takes
+// the rows the replica would: its indexes (over columns a secondary index
+// holds it passes through, indexCovers) and its unique split key (the
+// first rows in key order). It returns t.
+func (t *Table) WithScanOrder(base *Table, ok bool) *Table {
+	if ok {
+		t.Indexed = base.Indexed
+		t.SplitUnique = base.SplitUnique && strings.EqualFold(base.SplitColumn, t.SplitColumn)
+	}
+	return t
+}
+
 func (t *Table) Column(name string) (Column, bool) {
 	for _, c := range t.Columns {
 		if strings.EqualFold(c.Name, name) {

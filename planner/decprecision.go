@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/shoaldb/shoal/planner/conncoll"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -135,7 +136,7 @@ func columnPrecision(c Column) int {
 // temporary table, which the merge reproduces, but under WITH ROLLUP the
 // first after a filesort, whose order of equal keys is its own.
 func (ss srcList) mayMergeSpellings(e ast.ExprNode) bool {
-	if textSource(e) == srcNotText {
+	if conncoll.NotText(e) {
 		return false
 	}
 	found := false
@@ -172,7 +173,7 @@ func (ss srcList) floatValued(e ast.ExprNode) bool {
 	case *ast.FuncCastExpr:
 		return x.Tp != nil && x.Tp.GetType() == mysql.TypeFloat
 	case *ast.FuncCallExpr:
-		if !choiceFuncs[x.FnName.L] {
+		if !conncoll.ChoiceFuncs[x.FnName.L] {
 			return false
 		}
 		args := x.Args

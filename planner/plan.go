@@ -147,6 +147,11 @@ type Plan struct {
 	// unique split column it bounds the rows the split table gives,
 	// whatever the values listed.
 	KeyPoints int64
+	// Clock is true when the fragments call the clock (NOW(), CURDATE(),
+	// UNIX_TIMESTAMP(), in WHERE or ON): they must run with the
+	// statement's one instant (ticket.Timestamp), and the result is not
+	// kept for another execution.
+	Clock bool
 	// WhereKeyOnly is true when the statement reads one table and its
 	// WHERE clause is absent or only bounds the split column: every row
 	// of the key window passes it (the routing of exports, engine/route).

@@ -38,8 +38,8 @@ func testCatalog() Catalog {
 	c.Add(&Table{Schema: "ontime", Name: "tails", KeyColumns: []string{"Carrier", "TailNum"}, Rows: 2e6, Columns: cols("Carrier", "TailNum", "Distance")})
 	// fares has typed columns and known indexes (id, k): the plans of
 	// aggregates over DECIMAL divisions depend on both.
-	c.Add(&Table{Schema: "ontime", Name: "fares", SplitColumn: "id", Rows: 1e6, Min: 1, Max: 1e6,
-		IndexLeads: []string{"id", "k"},
+	c.Add(&Table{Schema: "ontime", Name: "fares", SplitColumn: "id", SplitUnique: true, Rows: 1e6, Min: 1, Max: 1e6,
+		IndexLeads: []string{"id", "k"}, Indexed: []string{"id", "k"},
 		Columns: []Column{{Name: "id", Type: "int"}, {Name: "k", Type: "int"}, {Name: "g", Type: "int"},
 			{Name: "d", Type: "decimal", Scale: 2}, {Name: "wide", Type: "decimal", Scale: 25}}})
 	c.Add(&Table{Schema: "ontime", Name: "carriers", SplitColumn: "", Rows: 22, Columns: cols("code", "name", "country")})

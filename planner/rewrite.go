@@ -54,11 +54,23 @@ var volatile = map[string]bool{
 	"setval": true, "load_file": true, "random_bytes": true, "version": true, "grouping": true,
 }
 
+// clockFuncs read the statement's clock: one instant per statement in
+// MariaDB, and in every fragment of one (ticket.Timestamp) when they are
+// evaluated only there (WHERE and ON), not at the coordinator.
+var clockFuncs = map[string]bool{
+	"now": true, "current_timestamp": true, "localtime": true, "localtimestamp": true,
+	"curdate": true, "current_date": true, "curtime": true, "current_time": true,
+	"utc_timestamp": true, "utc_date": true, "utc_time": true, "unix_timestamp": true,
+}
+
 // checkExprs refuses expression forms that fragments cannot evaluate
 // independently with the same result as one MySQL query. Subqueries are
 // allowed in WHERE when they do not read the split table: every fragment
 // sees the whole of every other table, so they evaluate as on one server.
-func checkExprs(sel *ast.SelectStmt, split *source) error {
+// So are the clock's functions (Metabase's `FlightDate >=
+// DATE(DATE_ADD(NOW(6), INTERVAL -30 day))`), unless a table is pinned:
+// clock reports them, and the fragments then share the statement's clock.
+func checkExprs(sel *ast.SelectStmt, split *source, pinned bool) (clock bool, err error) {
 	var bad string
 	found := false
 	check := func(allowSubquery bool) *finder {
@@ -81,7 +93,11 @@ func checkExprs(sel *ast.SelectStmt, split *source) error {
 			case *ast.DefaultExpr, *ast.RowExpr, *ast.ValuesExpr, *ast.MatchAgainst:
 				bad = fmt.Sprintf("%T", n)
 			case *ast.FuncCallExpr:
-				if volatile[x.FnName.L] {
+				switch {
+				case x.FnName.L == "unix_timestamp" && len(x.Args) > 0:
+				case allowSubquery && !pinned && clockFuncs[x.FnName.L]:
+					clock = true
+				case volatile[x.FnName.L]:
 					bad = "function " + x.FnName.O + "()"
 				}
 			case *ast.AggregateFuncExpr:
@@ -104,9 +120,9 @@ func checkExprs(sel *ast.SelectStmt, split *source) error {
 		forEachOn(sel.From.TableRefs, func(on ast.ExprNode) { on.Accept(check(true)) })
 	}
 	if found {
-		return notDist("%s", bad)
+		return false, notDist("%s", bad)
 	}
-	return nil
+	return clock, nil
 }
 
 func visitAll(sel *ast.SelectStmt, v ast.Visitor) {

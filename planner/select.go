@@ -2,12 +2,14 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
 
+	"github.com/shoaldb/shoal/planner/derivedmerge"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -21,6 +23,7 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if sel.From.TableRefs == nil {
 		return nil, notDist("no FROM clause")
 	}
+	derivedmerge.Merge(sel) // a derived table of plain rows: its FROM
 	srcs, err := sources(cat, db, sel.From.TableRefs)
 	if err != nil {
 		return nil, err
@@ -36,7 +39,8 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if strings.Contains(strings.ToUpper(whole), "__SHOAL_") {
 		return nil, notDist("statement uses a name reserved by Shoal")
 	}
-	if err := checkExprs(sel, split); err != nil {
+	clock, err := checkExprs(sel, split, slices.ContainsFunc(srcs, func(s *source) bool { return s.tbl.Pinned }))
+	if err != nil {
 		return nil, err
 	}
 	if err := nameFields(sel); err != nil {
@@ -52,7 +56,10 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	p := &Plan{
 		DB: split.tbl.Schema, Table: split.tbl.Name, Split: split.tbl.Split(),
 		Limit: -1, PushedLimit: -1, KeyPoints: -1,
-		Notes: []string{"split table: " + why},
+		Notes: []string{"split table: " + why}, Clock: clock,
+	}
+	if clock {
+		p.Notes = append(p.Notes, "the clock (NOW(), CURDATE(), ...) is read once: every fragment runs at the statement's instant")
 	}
 	switch p.Split {
 	case SplitInt, SplitDate, SplitDatetime:
@@ -116,7 +123,13 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 	if isAggregate(sel) || sel.Distinct {
 		err = planAggregate(p, sel, srcs, from, where)
 	} else {
-		err = planRows(p, sel, from, where, single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1)
+		keyOrder := single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1
+		if keyOrder && sel.Limit != nil && !ordered(sel) && indexCovers(sel, split.tbl) {
+			// MariaDB scans the shortest index holding every column read
+			// (with the primary key), in its order, not the table's.
+			return nil, notDist("LIMIT without ORDER BY over columns a secondary index holds: MariaDB scans the index, in its order")
+		}
+		err = planRows(p, sel, from, where, keyOrder)
 	}
 	if err != nil {
 		return nil, err
@@ -324,6 +337,54 @@ func planRows(p *Plan, sel *ast.SelectStmt, from, where string, keyOrder bool) e
 	}
 	p.FragmentSQL = sql
 	return nil
+}
+
+// ordered reports whether sel has an ORDER BY other than ORDER BY NULL.
+func ordered(sel *ast.SelectStmt) bool {
+	if sel.OrderBy == nil {
+		return false
+	}
+	for _, it := range sel.OrderBy.Items {
+		if !isNullLiteral(it.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// indexCovers reports whether some secondary index of t may hold every
+// column sel names (outside its subqueries): each is a column of an index
+// (t.Indexed, the primary key's included) and t has an index on another
+// column than the split column. It may say yes for columns of different
+// indexes, or a prefix index, which only sends a statement to a replica
+// that could have been split; it needs t's indexes known.
+func indexCovers(sel *ast.SelectStmt, t *Table) bool {
+	secondary := false
+	for _, c := range t.Indexed {
+		if !strings.EqualFold(c, t.SplitColumn) {
+			secondary = true
+		}
+	}
+	if !secondary {
+		return false
+	}
+	outside := false
+	v := &finder{found: &outside, match: func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectField:
+			return x.WildCard != nil
+		case *ast.ColumnNameExpr:
+			return !slices.ContainsFunc(t.Indexed, func(c string) bool { return strings.EqualFold(c, x.Name.Name.O) })
+		}
+		return false
+	}}
+	for _, f := range sel.Fields.Fields {
+		f.Accept(v)
+	}
+	if sel.Where != nil {
+		sel.Where.Accept(v)
+	}
+	return !outside
 }
 
 func desc(d bool) string {

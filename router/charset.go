@@ -2,13 +2,13 @@ package router
 
 import (
 	"context"
+	"github.com/shoaldb/shoal/planner/conncoll"
 
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/mysql/collations/colldata"
 
 	"github.com/shoaldb/shoal/engine/replicaset"
 	"github.com/shoaldb/shoal/engine/rowformat"
-	"github.com/shoaldb/shoal/planner"
 	"github.com/shoaldb/shoal/sqlparse"
 )
 
@@ -126,7 +126,7 @@ func (ss *Session) charsetRoute(ctx context.Context, query string) (context.Cont
 }
 
 // connectionCollated reports whether query compares text under the
-// connection's collation (planner.ConnectionCollated): such a statement
+// connection's collation (conncoll.Collated): such a statement
 // of a session with another collation_connection than its charset's
 // default runs on its replica, which has the session's.
 func connectionCollated(query string) bool {
@@ -134,5 +134,5 @@ func connectionCollated(query string) bool {
 	if err != nil || len(stmts) != 1 {
 		return false
 	}
-	return planner.ConnectionCollated(stmts[0])
+	return conncoll.Collated(stmts[0])
 }

@@ -36,7 +36,7 @@ type Session struct {
 	resultsID collations.ID
 	// connCollated says the session's collation_connection is not its
 	// charset's default: text literals compare under it
-	// (planner.ConnectionCollated; charset.go).
+	// (conncoll.Collated; charset.go).
 	connCollated bool
 	// leavesWarnings: the running statement, answered by Shoal, is one
 	// MariaDB answers without touching the session's warnings (USE): an

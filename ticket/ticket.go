@@ -8,7 +8,7 @@
 // SELECT, whatever the ticket says.
 //
 // Versions: 1 is the original ticket; 2 adds the freshness floor (MinGTID,
-// GTIDWait). Encode writes the lowest version that can carry the ticket, so
+// GTIDWait); 3 the statement's clock (Timestamp). Encode writes the lowest version that can carry the ticket, so
 // a ticket without a floor still reaches a worker of an older release; a
 // ticket with one is refused by such a worker (it reads version 1 only)
 // instead of running without the wait and answering from stale data.
@@ -28,7 +28,7 @@ import (
 
 // Version is the highest ticket format version this build writes and
 // reads; it reads every version from 1.
-const Version = 2
+const Version = 3
 
 // Ticket asks a worker to run one fragment.
 type Ticket struct {
@@ -56,6 +56,13 @@ type Ticket struct {
 	// the link decides whether compression pays). Empty: the worker's own
 	// ipc_compression. Any version; see the package doc.
 	Compression string `json:"z,omitempty"`
+	// Timestamp (version 3) is the statement's clock, microseconds since
+	// 1970 UTC: the worker runs the fragment with the replica's
+	// timestamp set to it, so NOW(), CURDATE(), UNIX_TIMESTAMP() and the
+	// like read one instant in every fragment, as in one MariaDB
+	// statement. 0: the replica's own clock. A worker of an older release
+	// refuses such a ticket rather than read its own clock.
+	Timestamp int64 `json:"ts,omitempty"`
 }
 
 // Compression codecs a ticket may ask for.
@@ -87,6 +94,9 @@ func Encode(t Ticket) ([]byte, error) {
 	if t.hasFloor() {
 		t.V = 2
 	}
+	if t.Timestamp != 0 {
+		t.V = 3
+	}
 	return json.Marshal(t)
 }
 
@@ -108,7 +118,10 @@ func Decode(b []byte) (Ticket, error) {
 	if t.SQL == "" {
 		return t, fmt.Errorf("ticket carries no SQL")
 	}
-	if t.BatchRows < 0 || t.FragmentID < 0 || t.GTIDWait < 0 {
+	if t.V < 3 && t.Timestamp != 0 {
+		return t, fmt.Errorf("ticket version %d cannot carry a statement clock", t.V)
+	}
+	if t.BatchRows < 0 || t.FragmentID < 0 || t.GTIDWait < 0 || t.Timestamp < 0 {
 		return t, fmt.Errorf("ticket has negative fields")
 	}
 	if !validCompression(t.Compression) {

@@ -112,3 +112,23 @@ func TestCompression(t *testing.T) {
 		t.Fatalf("Encode without a codec wrote %s", b)
 	}
 }
+
+// TestClockNeedsVersion3: a ticket carrying the statement's clock is
+// version 3, so a worker of an older release refuses it instead of running
+// NOW() on its own clock; a version 2 ticket claiming one is refused.
+func TestClockNeedsVersion3(t *testing.T) {
+	b, err := Encode(Ticket{SQL: "SELECT 1", MinGTID: "0-1-42", Timestamp: 1700000000123456})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"v":3`) {
+		t.Fatalf("ticket with a clock: %s, want version 3", b)
+	}
+	tk, err := Decode(b)
+	if err != nil || tk.Timestamp != 1700000000123456 || tk.MinGTID != "0-1-42" {
+		t.Fatalf("round trip: %+v %v", tk, err)
+	}
+	if _, err := Decode([]byte(`{"v":2,"sql":"SELECT 1","ts":5}`)); err == nil || !strings.Contains(err.Error(), "clock") {
+		t.Fatalf("version 2 ticket with a clock: %v", err)
+	}
+}

@@ -46,7 +46,7 @@ func fromReplica(err error) error {
 // through a side connection; the connection is then discarded instead of
 // returned to the pool. The watcher has finished before runFragment
 // returns, so a KILL can never hit a later user of the same thread.
-func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch int, codec string,
+func (s *Server) runFragment(ctx context.Context, query string, fl floor, clock int64, batch int, codec string,
 	stream flight.FlightService_DoGetServer, log *slog.Logger) (rows int64, err error) {
 
 	conn, err := s.db.Conn(ctx)
@@ -79,8 +79,21 @@ func (s *Server) runFragment(ctx context.Context, query string, fl floor, batch 
 	defer tx.Rollback() // read-only: nothing to commit
 
 	stmt, pre := limitStatement(query, mariadb, statementLimit(ctx, s.limitMargin))
-	if pre != "" {
-		if _, err := tx.ExecContext(ctx, pre); err != nil {
+	stmt, set, reset := clockStatement(stmt, mariadb, clock)
+	if reset != "" {
+		// After the transaction ends (defers run last first): the
+		// connection goes back to the pool with the server's clock.
+		defer func() {
+			if _, err := conn.ExecContext(context.Background(), reset); err != nil {
+				discard(conn)
+			}
+		}()
+	}
+	for _, q := range []string{pre, set} {
+		if q == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return 0, fromReplica(err)
 		}
 	}

@@ -53,3 +53,20 @@ func limitStatement(query string, mariadb bool, d time.Duration) (stmt, pre stri
 	}
 	return query, fmt.Sprintf("SET SESSION max_execution_time=%d", ms)
 }
+
+// clockStatement sets the statement's clock (ticket.Timestamp, clock
+// microseconds since 1970; 0: none) on stmt, a statement limitStatement
+// wrote: on MariaDB inside its SET STATEMENT, elsewhere as set before it
+// on the connection and reset after ("" when not needed). NOW(),
+// CURDATE(), UNIX_TIMESTAMP() and the like then read that instant in
+// every fragment of the statement.
+func clockStatement(stmt string, mariadb bool, clock int64) (out, set, reset string) {
+	if clock == 0 {
+		return stmt, "", ""
+	}
+	ts := fmt.Sprintf("timestamp=%d.%06d", clock/1e6, clock%1e6)
+	if rest, ok := strings.CutPrefix(stmt, "SET STATEMENT "); ok && mariadb {
+		return "SET STATEMENT " + ts + ", " + rest, "", ""
+	}
+	return stmt, "SET SESSION " + ts, "SET SESSION timestamp=DEFAULT"
+}

@@ -35,6 +35,25 @@ func TestLimitStatement(t *testing.T) {
 			t.Errorf("limitStatement(%q, mariadb=%v, %s) = %q, %q; want %q, %q", c.query, c.mariadb, c.d, stmt, pre, c.stmt, c.pre)
 		}
 	}
+	// The statement's clock (ticket.Timestamp): inside MariaDB's SET
+	// STATEMENT, set and reset around it elsewhere.
+	for _, c := range []struct {
+		stmt               string
+		mariadb            bool
+		clock              int64
+		out, set, resetSQL string
+	}{
+		{"SET STATEMENT max_statement_time=1.500 FOR SELECT NOW()", true, 1700000000000042,
+			"SET STATEMENT timestamp=1700000000.000042, max_statement_time=1.500 FOR SELECT NOW()", "", ""},
+		{"SELECT /*+ MAX_EXECUTION_TIME(1) */ NOW()", false, 1700000000500000,
+			"SELECT /*+ MAX_EXECUTION_TIME(1) */ NOW()", "SET SESSION timestamp=1700000000.500000", "SET SESSION timestamp=DEFAULT"},
+		{"SET STATEMENT max_statement_time=1.500 FOR SELECT 1", true, 0, "SET STATEMENT max_statement_time=1.500 FOR SELECT 1", "", ""},
+	} {
+		out, set, reset := clockStatement(c.stmt, c.mariadb, c.clock)
+		if out != c.out || set != c.set || reset != c.resetSQL {
+			t.Errorf("clockStatement(%q, %v, %d) = %q, %q, %q", c.stmt, c.mariadb, c.clock, out, set, reset)
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if d := statementLimit(ctx, time.Second); d < 2500*time.Millisecond || d > 3*time.Second {

@@ -231,7 +231,7 @@ func (s *Server) DoGet(tkt *flight.Ticket, stream flight.FlightService_DoGetServ
 	}
 	start := time.Now()
 	fl := floor{gtid: t.MinGTID, wait: t.Wait()}
-	rows, err := s.runFragment(ctx, query, fl, batch, t.Compression, stream, log)
+	rows, err := s.runFragment(ctx, query, fl, t.Timestamp, batch, t.Compression, stream, log)
 	obs.rows = rows
 	if err != nil {
 		log.Info("fragment failed", "err", err, "rows", rows, "elapsed", time.Since(start))

@@ -33,6 +33,9 @@ type Snapshot struct {
 	Schemas map[string]bool
 	// Version is the server version of the replica read.
 	Version string
+	// TimeZone is the zone a fresh connection to it computes in (Zone);
+	// nil when it could not be read.
+	TimeZone *time.Location
 	// Charset is the collation id the replica's handshake offers as the
 	// server's (45, utf8mb4_general_ci, for MariaDB 10; 255 for MySQL 8).
 	Charset uint8
@@ -196,12 +199,16 @@ func dateType(typ string) string {
 // key bounds from one replica.
 func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]string, minRows int64) (*Snapshot, error) {
 	s := &Snapshot{Tables: planner.MapCatalog{}, Schemas: map[string]bool{}}
-	r, err := b.Fetch("SELECT VERSION()", 1)
+	r, err := b.Fetch("SELECT VERSION(), @@global.time_zone, @@system_time_zone, TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), NOW())", 1)
 	if err != nil {
 		return nil, err
 	}
 	if len(r.Rows) == 1 {
-		s.Version = r.Rows[0][0].ToString()
+		row := r.Rows[0]
+		s.Version = row[0].ToString()
+		if off, err := row[3].ToInt64(); err == nil {
+			s.TimeZone = Zone(row[1].ToString(), row[2].ToString(), int(off))
+		}
 	}
 	s.Charset = uint8(b.MySQL.CharacterSet)
 	r, err = b.Fetch("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA", 100000)

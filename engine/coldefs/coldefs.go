@@ -19,6 +19,7 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/planner"
+	"github.com/shoaldb/shoal/planner/derivedmerge"
 	"github.com/shoaldb/shoal/replica"
 	"github.com/shoaldb/shoal/sqlerr"
 	"github.com/shoaldb/shoal/sqlparse"
@@ -188,6 +189,13 @@ func probeTemporary(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([
 		return scanProbe(b, c, d.Text)
 	}
 	for _, pred := range []string{d.Empty, d.Above, d.Inside} {
+		// A derived table merged into the statement (planner/derivedmerge):
+		// the predicate goes into the derived table's WHERE.
+		if probe, ok := derivedmerge.WithInnerPredicate(d.Text, pred); pred != "" && ok && explain(b, probe).temp {
+			if f, err := fetchFields(b, probe); err == nil {
+				return f, true
+			}
+		}
 		if probe := c.WithPredicate(d.Text, pred); pred != "" && explain(b, probe).temp {
 			if f, err := fetchFields(b, probe); err == nil {
 				return f, true

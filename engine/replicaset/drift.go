@@ -23,7 +23,8 @@ import (
 // Drift says how a session's settings differ from a fresh connection's in
 // ways that change what a read returns.
 type Drift struct {
-	// All: time_zone, sql_select_limit, an sql_mode that changes
+	// All: time_zone, timestamp (a session's fixed clock, which the
+	// fragments' NOW() must read: planner.Plan.Clock), sql_select_limit, an sql_mode that changes
 	// parsing or evaluation, or sql_big_selects = 0 (which SET
 	// max_join_size implies: MariaDB refuses, with 1104, a read its plan
 	// estimates above the limit): every read runs on the replica.
@@ -45,7 +46,7 @@ type Drift struct {
 }
 
 // driftVars are the variables a SET must name for Drift to be read again.
-var driftVars = []string{"sql_mode", "time_zone", "sql_select_limit", "lc_time_names", "default_week_format", "max_statement_time",
+var driftVars = []string{"sql_mode", "time_zone", "timestamp", "sql_select_limit", "lc_time_names", "default_week_format", "max_statement_time",
 	"sql_big_selects", "max_join_size", "div_precision_increment", "group_concat_max_len"}
 
 // NamesDriftVar reports whether a SET statement names one of the settings
@@ -105,7 +106,8 @@ func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
 	}
 	r, err := b.Fetch(`SELECT @@session.sql_mode, @@global.sql_mode,
 		@@session.time_zone <> @@global.time_zone OR @@session.sql_select_limit <> @@global.sql_select_limit
-			OR @@session.sql_big_selects <> @@global.sql_big_selects,
+			OR @@session.sql_big_selects <> @@global.sql_big_selects
+			OR ABS(@@session.timestamp - UNIX_TIMESTAMP(SYSDATE(6))) > 1,
 		@@session.lc_time_names <> @@global.lc_time_names,
 		@@session.default_week_format <> @@global.default_week_format,
 		IF(@@session.max_statement_time <> @@global.max_statement_time, @@session.max_statement_time, 0),

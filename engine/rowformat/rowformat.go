@@ -195,3 +195,13 @@ func fixedFloat(v float64, dec, bits int) []byte {
 	}
 	return short
 }
+
+// Lines is a result of one VARCHAR column, name, with a row per line
+// (EXPLAIN's plan).
+func Lines(name string, lines []string) *sqltypes.Result {
+	res := &sqltypes.Result{Fields: []*querypb.Field{{Name: name, Type: sqltypes.VarChar, Charset: 45, ColumnLength: 4096}}}
+	for _, l := range lines {
+		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(l)})
+	}
+	return res
+}

@@ -53,6 +53,9 @@ type fragment struct {
 	attempts int
 	stat     FragmentStat
 	floor    Floor // the statement's freshness floor (engine/replicaset/consistency.go)
+	// clock is the statement's clock in microseconds (ticket.Timestamp),
+	// 0 when its plan reads none (planner.Plan.Clock).
+	clock int64
 	// home identifies the fragment's key range for affinity: the same
 	// part of the table gets the same home, query after query.
 	home uint64
@@ -261,8 +264,12 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 		return nil, sqlerr.Unavailable("no healthy replica can run the query; check `shoal` worker logs and replica replication status")
 	}
 	frags := s.fragments(snap, job, slots)
+	var clock int64
+	if job.Plan.Clock {
+		clock = time.Now().UnixMicro()
+	}
 	for _, f := range frags {
-		f.floor = job.Floor
+		f.floor, f.clock = job.Floor, clock
 	}
 	// Fragment progress for SHOW PROCESSLIST and the slow query log (progress.go).
 	sink = progress(ctx, len(frags), sink)
@@ -460,7 +467,7 @@ func (s *Scheduler) runAttempt(ctx context.Context, w *cluster.Worker, f *fragme
 // to each worker decides whether compression pays.
 func fragmentTicket(w *cluster.Worker, f *fragment, qid string, dl time.Time) ticket.Ticket {
 	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
-		MinGTID: f.floor.GTID, GTIDWait: f.floor.Wait.Milliseconds(), Compression: w.Config().IPCCompression}
+		MinGTID: f.floor.GTID, GTIDWait: f.floor.Wait.Milliseconds(), Compression: w.Config().IPCCompression, Timestamp: f.clock}
 }
 
 // recordBytes is the size of a batch's Arrow buffers: what crossed the wire

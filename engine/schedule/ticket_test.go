@@ -42,6 +42,11 @@ func TestFragmentTicketCompression(t *testing.T) {
 			if err != nil || got.Compression != tc.codec {
 				t.Fatalf("the worker decodes codec %q (%v), want %q", got.Compression, err, tc.codec)
 			}
+			f.clock = 1700000000123456
+			if tk := fragmentTicket(w, f, "q7", dl); tk.Timestamp != f.clock {
+				t.Errorf("ticket clock %d, want the statement's %d", tk.Timestamp, f.clock)
+			}
+			f.clock = 0
 			if n := testing.AllocsPerRun(100, func() { tk = fragmentTicket(w, f, "q7", dl) }); n != 0 {
 				t.Errorf("fragmentTicket allocates %.0f times per call, want 0", n)
 			}

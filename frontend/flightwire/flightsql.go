@@ -428,7 +428,7 @@ func (f *flightSQLServer) statementSchema(ctx context.Context, user, db, q strin
 	defer cancel()
 	ss := &engine.Session{DB: db}
 	defer ss.CloseBackend()
-	fields := f.r.Engine().Describe(ctx, ss, meta)
+	fields, _ := f.r.Engine().Describe(ctx, ss, meta)
 	if len(fields) == 0 {
 		return nil
 	}

@@ -42,7 +42,9 @@ const maxParams = math.MaxUint16
 
 // paramMarkers returns the byte offsets of the `?` markers in query.
 func (h *handler) paramMarkers(query string) ([]int, error) {
-	tkn := h.vt.Parser().NewStringTokenizer(query)
+	// ODBC escapes ({fn UCASE(x)}, {d '2001-01-01'}), which MariaDB reads
+	// and vitess' tokenizer does not: blanked, the offsets kept.
+	tkn := h.vt.Parser().NewStringTokenizer(strings.NewReplacer("{", " ", "}", " ").Replace(query))
 	var marks []int
 	for {
 		typ, _ := tkn.Scan()
@@ -99,7 +101,9 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	}
 	var fields []*querypb.Field
 	if meta != "" {
-		if fields = eng.Describe(h.r.Context(), &ss.Session, meta); fields == nil {
+		if fields, err = eng.Describe(h.r.Context(), &ss.Session, meta); err != nil {
+			return nil, 0, err // MariaDB's prepare fails with it too
+		} else if fields == nil {
 			return nil, uint16(len(marks)), nil // not cached: try again next time
 		}
 	}

@@ -1,4 +1,9 @@
-package planner
+// Package conncoll tells which statements compare text under the
+// session's collation_connection rather than a column's (see below): the
+// router runs those of a session whose connection collation is not its
+// charset's default on the session's replica, since the fragments and the
+// merge assume the default.
+package conncoll
 
 import (
 	"strings"
@@ -20,13 +25,13 @@ import (
 // the charset's default collation) and the merge compares under the
 // default too, so a session whose collation_connection is not its
 // charset's default runs on its replica every statement that compares
-// such text with such text (ConnectionCollated).
+// such text with such text (Collated).
 
-// ConnectionCollated reports whether n compares, matches or searches text
+// Collated reports whether n compares, matches or searches text
 // none of whose operands takes its collation from a column (or an
 // explicit COLLATE) and none of which is a number or a date (which makes
 // the comparison numeric or temporal).
-func ConnectionCollated(n ast.Node) bool {
+func Collated(n ast.Node) bool {
 	v := &connCollVisitor{}
 	n.Accept(v)
 	return v.found
@@ -106,8 +111,8 @@ var textFuncs = map[string]bool{
 	"repeat": true, "insert": true, "substring_index": true,
 }
 
-// choiceFuncs return one of their arguments: text if any is text.
-var choiceFuncs = map[string]bool{"ifnull": true, "coalesce": true, "if": true, "nullif": true, "greatest": true, "least": true}
+// ChoiceFuncs return one of their arguments: text if any is text.
+var ChoiceFuncs = map[string]bool{"ifnull": true, "coalesce": true, "if": true, "nullif": true, "greatest": true, "least": true}
 
 // notTextFuncs return numbers or dates.
 var notTextFuncs = map[string]bool{
@@ -164,7 +169,7 @@ func textSource(e ast.ExprNode) int {
 				return srcColumn
 			}
 			return srcConnection
-		case choiceFuncs[x.FnName.L]:
+		case ChoiceFuncs[x.FnName.L]:
 			args := x.Args
 			if x.FnName.L == "if" && len(args) == 3 {
 				args = args[1:]
@@ -200,3 +205,7 @@ func combine(args []ast.ExprNode, allNotText int) int {
 	}
 	return out
 }
+
+// NotText reports whether e is known not to be text: a number, a date,
+// NULL (a group key that cannot hold spellings a collation equates).
+func NotText(e ast.ExprNode) bool { return textSource(e) == srcNotText }

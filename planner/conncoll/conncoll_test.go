@@ -1,4 +1,4 @@
-package planner
+package conncoll
 
 import (
 	"testing"
@@ -29,7 +29,7 @@ func TestConnectionCollated(t *testing.T) {
 		if err != nil {
 			t.Fatal(q, err)
 		}
-		if got := ConnectionCollated(stmts[0]); got != want {
+		if got := Collated(stmts[0]); got != want {
 			t.Errorf("%s: %v, want %v", q, got, want)
 		}
 	}

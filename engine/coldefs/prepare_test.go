@@ -1,0 +1,30 @@
+package coldefs
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"vitess.io/vitess/go/mysql/sqlerror"
+)
+
+func TestPrepareError(t *testing.T) {
+	for _, c := range []struct {
+		err    error
+		tables bool
+		want   bool
+	}{
+		{sqlerror.NewSQLError(sqlerror.ERBadFieldError, "42S22", "Unknown column 'x' in 'SELECT'"), false, true},
+		{fmt.Errorf("describing: %w", sqlerror.NewSQLError(sqlerror.ERSPDoesNotExist, "42000", "FUNCTION f does not exist")), false, true},
+		{sqlerror.NewSQLError(sqlerror.ERNoSuchTable, "42S02", "Table 'db.t' doesn't exist"), true, true},
+		// A pinned query result is no replica's table.
+		{sqlerror.NewSQLError(sqlerror.ERNoSuchTable, "42S02", "Table 'db.t' doesn't exist"), false, false},
+		{sqlerror.NewSQLError(sqlerror.ERQueryInterrupted, "70100", "Query execution was interrupted"), true, false},
+		{errors.New("connection refused"), true, false},
+	} {
+		got := PrepareError(c.err, c.tables)
+		if (got != nil) != c.want {
+			t.Errorf("PrepareError(%v, %v) = %v, want an error: %v", c.err, c.tables, got, c.want)
+		}
+	}
+}
