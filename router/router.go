@@ -137,7 +137,9 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 		ss.Answered() // the warning count sent is 0 (engine/replicaset Session.Warnings)
 	}
 	ss.leavesWarnings = false
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// Past the deadline is the timeout even before the router's clock
+	// expires the context: a fragment or replica can report it first.
+	if err != nil && (errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(sctx.deadline)) {
 		if sessionLimit {
 			err = sqlerr.New(sqlerr.ErrStatementTimeout, "70100", "Query execution was interrupted (max_statement_time exceeded)")
 		} else {
