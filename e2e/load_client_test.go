@@ -718,7 +718,7 @@ func (lt *loadTest) resetter(ctx context.Context, i int) {
 			return
 		}
 		lt.ran("reset-connection")
-		if got, want := q(probe), fmt.Sprintf("[[%d ]]", lt.globalGCML); got != want {
+		if got, want := q(probe), fmt.Sprintf("[[%d NULL]]", lt.globalGCML); got != want {
 			lt.fail("seed %d resetter %d step %d: after reset: %s, want %s", lt.seed, i, k, got, want)
 		}
 	}

@@ -72,7 +72,7 @@ func TestLoadMix(t *testing.T) {
 	}
 	t.Logf("load: seed %d (SHOAL_LOAD_SEED=%d reruns this mix), %d connections, %s", seed, seed, conns, dur)
 
-	fs := startFaultShoal(t, func(c *config.Coordinator) { c.MaxConnections = conns + 64 })
+	fs := startFaultShoal(t, func(c *config.Coordinator) { c.MaxConnections = 2*conns + 64 })
 	lt := newLoadTest(t, fs, seed)
 	lt.setup()
 
@@ -211,11 +211,14 @@ func newLoadTest(t *testing.T, fs *faultShoal, seed uint64) *loadTest {
 	lt := &loadTest{t: t, fs: fs, seed: seed, admin: fs.db}
 	// KILLs and processlist reads share a few connections: with one per
 	// client the coordinator would refuse them (1040).
-	lt.admin.SetMaxOpenConns(16)
+	lt.admin.SetMaxOpenConns(48)
 	var err error
 	if lt.text, err = sql.Open("mysql", "root@tcp("+fs.co.Addr().String()+")/ontime"); err != nil {
 		t.Fatal(err)
 	}
+	// A client's connection closes when it is done with it: reused from
+	// the pool it would carry its session state to the next client.
+	lt.text.SetMaxIdleConns(0)
 	if lt.direct, err = sql.Open("mysql", env.cluster.DSN(env.cluster.Primary)); err != nil {
 		t.Fatal(err)
 	}
