@@ -311,32 +311,35 @@ func (cl *loadClient) verdict(kind string, s loadStmt, binary bool, got, want lo
 // probe checks the connection serves and sees its own session state.
 func (cl *loadClient) probe(what string) {
 	lt := cl.lt
-	q := "SELECT @@session.group_concat_max_len, @load_me, @@session.sql_select_limit, @@session.max_statement_time"
+	// CONNECTION_ID() in a statement Shoal passes through is the session's
+	// id, as the bare SELECT CONNECTION_ID() the client connected with.
+	q := "SELECT @@session.group_concat_max_len, @load_me, @@session.sql_select_limit, @@session.max_statement_time, CONNECTION_ID()"
 	var gcml, limit, myVar sql.NullString
 	var mst sql.NullFloat64
+	var id int64
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var err error
 	if cl.rng.IntN(2) == 0 {
-		err = cl.c.QueryRowContext(ctx, q).Scan(&gcml, &myVar, &limit, &mst)
+		err = cl.c.QueryRowContext(ctx, q).Scan(&gcml, &myVar, &limit, &mst, &id)
 	} else {
-		err = cl.c.QueryRowContext(ctx, q+" FROM DUAL WHERE ? = 1", 1).Scan(&gcml, &myVar, &limit, &mst)
+		err = cl.c.QueryRowContext(ctx, q+" FROM DUAL WHERE ? = 1", 1).Scan(&gcml, &myVar, &limit, &mst, &id)
 	}
 	lt.ran("session")
 	if err != nil {
 		lt.fail("%s: session probe %s: %v", cl.where(), what, err)
 		return
 	}
-	want := fmt.Sprintf("%d|%s|%s|0", lt.globalGCML, cl.myVar, lt.globalLimit)
+	want := fmt.Sprintf("%d|%s|%s|0|%d", lt.globalGCML, cl.myVar, lt.globalLimit, cl.id)
 	if cl.gcml != 0 {
-		want = fmt.Sprintf("%d|%s|%s|0", cl.gcml, cl.myVar, lt.globalLimit)
+		want = fmt.Sprintf("%d|%s|%s|0|%d", cl.gcml, cl.myVar, lt.globalLimit, cl.id)
 	}
 	if cl.limit != 0 {
 		want = strings.Replace(want, "|"+lt.globalLimit+"|", fmt.Sprintf("|%d|", cl.limit), 1)
 	}
-	gotS := fmt.Sprintf("%s|%s|%s|%g", gcml.String, myVar.String, limit.String, mst.Float64)
+	gotS := fmt.Sprintf("%s|%s|%s|%g|%d", gcml.String, myVar.String, limit.String, mst.Float64, id)
 	if gotS != want {
-		lt.fail("%s: session probe %s: got %s, want %s (group_concat_max_len|@load_me|sql_select_limit|max_statement_time)", cl.where(), what, gotS, want)
+		lt.fail("%s: session probe %s: got %s, want %s (group_concat_max_len|@load_me|sql_select_limit|max_statement_time|CONNECTION_ID())", cl.where(), what, gotS, want)
 	}
 }
 
