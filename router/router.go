@@ -131,7 +131,8 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ctx = sctx
 	ss.Kind = ""
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
-	err := s.query(ctx, ss, bindConnectionID(query, ss.id), callback) // connid.go
+	// CONNECTION_ID() calls become the session's id (connid.go).
+	err := s.query(ctx, ss, bindConnectionID(query, ss.id), callback)
 	ss.last.end(ss.Kind, err) // lastresult.go
 	if ss.Kind != observe.KindPassthrough && !ss.leavesWarnings {
 		ss.Answered() // the warning count sent is 0 (engine/replicaset Session.Warnings)
