@@ -726,3 +726,43 @@ func (lt *loadTest) resetter(ctx context.Context, i int) {
 		}
 	}
 }
+
+// loadMaxPrepared is the coordinator's bound on one connection's open
+// prepared statements (frontend/mysqlwire maxPrepared, MariaDB's default
+// max_prepared_stmt_count).
+const loadMaxPrepared = 16382
+
+// hoarder prepares statements on one connection and never closes them:
+// past loadMaxPrepared the next gets 1461, the connection goes on serving,
+// and COM_RESET_CONNECTION releases them. Without the bound the
+// coordinator kept every one (vitess' PrepareData) for the connection's
+// life.
+func (lt *loadTest) hoarder(ctx context.Context) {
+	rc := rawDial(lt.t, lt.fs.co.Addr().String(), "root", "", env.cluster.Database)
+	defer rc.c.Close()
+	rc.c.SetDeadline(time.Now().Add(5 * time.Minute))
+	for n := 0; n < loadMaxPrepared; n++ {
+		if _, err := rc.prepare(fmt.Sprintf("SELECT COUNT(*) FROM ontime WHERE id > ? + %d", n%50)); err != nil {
+			lt.fail("hoarder: prepare %d: %v", n+1, err)
+			return
+		}
+		if n%1000 == 0 && ctx.Err() != nil {
+			break // a short run: the bound is not reached
+		}
+	}
+	lt.ran("prepare-hoard")
+	_, err := rc.prepare("SELECT COUNT(*) FROM ontime WHERE id > ?")
+	if ctx.Err() == nil && (err == nil || err.Code != 1461) {
+		lt.fail("hoarder: prepare %d: %v, want error 1461", loadMaxPrepared+1, err)
+	}
+	if rows, err := rc.query("SELECT COUNT(*) FROM ontime"); err != nil || fmt.Sprint(rows) != fmt.Sprintf("[[%d]]", env.rows) {
+		lt.fail("hoarder: after 1461: %v %v", rows, err)
+	}
+	if err := rc.resetConnection(); err != nil {
+		lt.fail("hoarder: COM_RESET_CONNECTION: %v", err)
+		return
+	}
+	if _, err := rc.prepare("SELECT COUNT(*) FROM ontime WHERE id > ?"); err != nil {
+		lt.fail("hoarder: prepare after COM_RESET_CONNECTION: %v", err)
+	}
+}

@@ -31,7 +31,8 @@ import (
 // session SETs checked by the session itself while every other session
 // keeps checking it never sees them, KILL QUERY and KILL CONNECTION,
 // clients that cancel mid-result, statement timeouts, prepared statements
-// never closed, big results read slowly.
+// never closed (and one connection that prepares past the bound: 1461),
+// big results read slowly, COM_RESET_CONNECTION.
 //
 // Every answer is checked against the primary's answer to the same
 // statement in the same protocol under the same session setting (the data
@@ -95,6 +96,7 @@ func TestLoadMix(t *testing.T) {
 	for i := range 4 {
 		wg.Go(func() { lt.resetter(ctx, i) })
 	}
+	wg.Go(func() { lt.hoarder(ctx) })
 	wg.Wait()
 	lt.closePools()
 	t.Logf("load: %d statements in %s; by kind: %s", lt.stmts.Load(), dur, lt.kinds())
@@ -155,7 +157,7 @@ func heapInuse() int64 {
 var loadKinds = []string{
 	"aggregate", "passthrough", "point", "pinned", "error", "write", "session", "limit",
 	"timeout", "kill-query", "kill-race", "kill-connection", "cancel", "slow-read",
-	"prepare-leak", "churn", "reset-connection",
+	"prepare-leak", "prepare-hoard", "churn", "reset-connection",
 }
 
 // loadTest is the shared state of one run.
