@@ -209,48 +209,57 @@ func (cl *loadClient) setting(extra ...string) string {
 	return strings.Join(append(s, extra...), ", ")
 }
 
+// loadSteps are the client's moves, each with its weight in a thousand.
+var loadSteps = []struct {
+	weight int
+	do     func(cl *loadClient)
+}{
+	{290, func(cl *loadClient) { cl.check("aggregate", loadAggregates[cl.rng.IntN(len(loadAggregates))](cl.rng)) }},
+	{110, func(cl *loadClient) {
+		cl.check("passthrough", loadPassthrough[cl.rng.IntN(len(loadPassthrough))](cl.rng))
+	}},
+	{110, func(cl *loadClient) { cl.check("point", loadPoint[cl.rng.IntN(len(loadPoint))](cl.rng)) }},
+	{100, (*loadClient).pinned},
+	{100, func(cl *loadClient) { cl.check("error", loadErrors[cl.rng.IntN(len(loadErrors))](cl.rng)) }},
+	{30, (*loadClient).write},
+	{60, (*loadClient).session},
+	{30, (*loadClient).setLimit},
+	{30, (*loadClient).timeout},
+	{20, (*loadClient).killQuery},
+	{20, (*loadClient).killRace},
+	{8, (*loadClient).killConnection},
+	{32, (*loadClient).cancel},
+	{30, (*loadClient).slowRead},
+	{30, (*loadClient).prepareLeak},
+}
+
+// step makes one move: the first of client i is move i (so that every
+// move runs in a short or slow run, whatever the draws), then by weight.
 func (cl *loadClient) step() {
-	r := cl.rng
-	switch p := r.IntN(1000); {
-	case p < 260:
-		cl.check("aggregate", loadAggregates[r.IntN(len(loadAggregates))](r))
-	case p < 370:
-		cl.check("passthrough", loadPassthrough[r.IntN(len(loadPassthrough))](r))
-	case p < 480:
-		cl.check("point", loadPoint[r.IntN(len(loadPoint))](r))
-	case p < 580:
-		if r.IntN(2) == 0 {
-			cl.check("pinned", loadStmt{tmpl: loadPinnedQueries[r.IntN(len(loadPinnedQueries))]})
-		} else {
-			q := loadRecentQueries[r.IntN(len(loadRecentQueries))]
-			// ER_NO_SUCH_TABLE while the churn has it uncached.
-			cl.check("pinned", loadStmt{tmpl: q, direct: strings.Replace(q, "load_recent", loadRecentSource, 1), alsoErr: 1146})
-		}
-	case p < 680:
-		cl.check("error", loadErrors[r.IntN(len(loadErrors))](r))
-	case p < 710:
-		cl.write()
-	case p < 770:
-		cl.session()
-	case p < 800:
-		cl.setLimit()
-	case p < 830:
-		cl.timeout()
-	case p < 850:
-		cl.killQuery()
-	case p < 870:
-		cl.killRace()
-	case p < 878:
-		cl.killConnection()
-	case p < 910:
-		cl.cancel()
-	case p < 940:
-		cl.slowRead()
-	case p < 970:
-		cl.prepareLeak()
-	default:
-		cl.check("aggregate", loadAggregates[r.IntN(len(loadAggregates))](r))
+	if cl.k == 0 {
+		loadSteps[cl.i%len(loadSteps)].do(cl)
+		return
 	}
+	p := cl.rng.IntN(1000)
+	for _, st := range loadSteps {
+		if p < st.weight {
+			st.do(cl)
+			return
+		}
+		p -= st.weight
+	}
+	loadSteps[0].do(cl)
+}
+
+func (cl *loadClient) pinned() {
+	r := cl.rng
+	if r.IntN(2) == 0 {
+		cl.check("pinned", loadStmt{tmpl: loadPinnedQueries[r.IntN(len(loadPinnedQueries))]})
+		return
+	}
+	q := loadRecentQueries[r.IntN(len(loadRecentQueries))]
+	// ER_NO_SUCH_TABLE while the churn has it uncached.
+	cl.check("pinned", loadStmt{tmpl: q, direct: strings.Replace(q, "load_recent", loadRecentSource, 1), alsoErr: 1146})
 }
 
 // run sends s in the text or the binary protocol (chosen at random) and
@@ -313,33 +322,34 @@ func (cl *loadClient) probe(what string) {
 	lt := cl.lt
 	// CONNECTION_ID() in a statement Shoal passes through is the session's
 	// id, as the bare SELECT CONNECTION_ID() the client connected with.
-	q := "SELECT @@session.group_concat_max_len, @load_me, @@session.sql_select_limit, @@session.max_statement_time, CONNECTION_ID()"
+	q := "SELECT @@session.group_concat_max_len, @load_me, @@session.sql_select_limit, @@session.max_statement_time, CONNECTION_ID(), DATABASE()"
 	var gcml, limit, myVar sql.NullString
 	var mst sql.NullFloat64
 	var id int64
+	var db sql.NullString
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var err error
 	if cl.rng.IntN(2) == 0 {
-		err = cl.c.QueryRowContext(ctx, q).Scan(&gcml, &myVar, &limit, &mst, &id)
+		err = cl.c.QueryRowContext(ctx, q).Scan(&gcml, &myVar, &limit, &mst, &id, &db)
 	} else {
-		err = cl.c.QueryRowContext(ctx, q+" FROM DUAL WHERE ? = 1", 1).Scan(&gcml, &myVar, &limit, &mst, &id)
+		err = cl.c.QueryRowContext(ctx, q+" FROM DUAL WHERE ? = 1", 1).Scan(&gcml, &myVar, &limit, &mst, &id, &db)
 	}
 	lt.ran("session")
 	if err != nil {
 		lt.fail("%s: session probe %s: %v", cl.where(), what, err)
 		return
 	}
-	want := fmt.Sprintf("%d|%s|%s|0|%d", lt.globalGCML, cl.myVar, lt.globalLimit, cl.id)
+	want := fmt.Sprintf("%d|%s|%s|0|%d|ontime", lt.globalGCML, cl.myVar, lt.globalLimit, cl.id)
 	if cl.gcml != 0 {
-		want = fmt.Sprintf("%d|%s|%s|0|%d", cl.gcml, cl.myVar, lt.globalLimit, cl.id)
+		want = fmt.Sprintf("%d|%s|%s|0|%d|ontime", cl.gcml, cl.myVar, lt.globalLimit, cl.id)
 	}
 	if cl.limit != 0 {
 		want = strings.Replace(want, "|"+lt.globalLimit+"|", fmt.Sprintf("|%d|", cl.limit), 1)
 	}
-	gotS := fmt.Sprintf("%s|%s|%s|%g|%d", gcml.String, myVar.String, limit.String, mst.Float64, id)
+	gotS := fmt.Sprintf("%s|%s|%s|%g|%d|%s", gcml.String, myVar.String, limit.String, mst.Float64, id, db.String)
 	if gotS != want {
-		lt.fail("%s: session probe %s: got %s, want %s (group_concat_max_len|@load_me|sql_select_limit|max_statement_time|CONNECTION_ID())", cl.where(), what, gotS, want)
+		lt.fail("%s: session probe %s: got %s, want %s (group_concat_max_len|@load_me|sql_select_limit|max_statement_time|CONNECTION_ID()|DATABASE())", cl.where(), what, gotS, want)
 	}
 }
 
@@ -365,7 +375,19 @@ func (cl *loadClient) write() {
 // session sets or clears a session variable or a user variable, then
 // checks the session sees it.
 func (cl *loadClient) session() {
-	switch cl.rng.IntN(4) {
+	switch cl.rng.IntN(5) {
+	case 4:
+		// Another database, seen by this session only, and back.
+		if cl.exec("session", "USE information_schema") {
+			var db sql.NullString
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			err := cl.c.QueryRowContext(ctx, "SELECT DATABASE()").Scan(&db)
+			cancel()
+			if err != nil || db.String != "information_schema" {
+				cl.lt.fail("%s: DATABASE() after USE information_schema: %q %v", cl.where(), db.String, err)
+			}
+			cl.exec("session", "USE ontime")
+		}
 	case 0:
 		v := 4096 + cl.i*1000 + cl.k%1000
 		if cl.exec("session", fmt.Sprintf("SET SESSION group_concat_max_len = %d", v)) {
@@ -493,7 +515,18 @@ func (cl *loadClient) killConnection() {
 	ch := make(chan loadAnswer, 1)
 	if running {
 		s := loadAggregates[r.IntN(len(loadAggregates))](r)
-		go func() { ch <- cl.run(s, false) }()
+		if r.IntN(2) == 0 {
+			// A big result read slowly: the coordinator is writing it.
+			s = loadBig[r.IntN(len(loadBig))](r)
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				ch <- answerOf(slowString(cl.c.QueryContext(ctx, s.text())))
+			}()
+			time.Sleep(200 * time.Millisecond)
+		} else {
+			go func() { ch <- cl.run(s, false) }()
+		}
 		time.Sleep(time.Duration(r.IntN(30)) * time.Millisecond)
 	}
 	if _, err := lt.admin.Exec("KILL CONNECTION " + itoa(cl.id)); err != nil {
