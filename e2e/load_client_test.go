@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,6 +27,8 @@ type loadStmt struct {
 	// alsoErr is the other verdict where a race is inherent: the pin is
 	// being dropped, the statement killed or timed out.
 	alsoErr uint16
+	// also are other answers MariaDB itself gives the statement.
+	also []loadAnswer
 }
 
 // text is the statement with its arguments written in.
@@ -151,6 +154,7 @@ type loadClient struct {
 	myVar  string // @load_me, "" for NULL
 	limit  int    // sql_select_limit, 0 for the global value
 	leaked []*sql.Stmt
+	moves  []int // the last moves (indexes in loadSteps), for failures
 }
 
 func (lt *loadTest) client(ctx context.Context, i int) {
@@ -168,7 +172,7 @@ func (lt *loadTest) client(ctx context.Context, i int) {
 }
 
 func (cl *loadClient) where() string {
-	return fmt.Sprintf("seed %d client %d step %d (connection %d)", cl.lt.seed, cl.i, cl.k, cl.id)
+	return fmt.Sprintf("seed %d client %d step %d (connection %d, moves %v)", cl.lt.seed, cl.i, cl.k, cl.id, cl.moves)
 }
 
 func (cl *loadClient) connect() bool {
@@ -213,7 +217,7 @@ func (cl *loadClient) setting(extra ...string) string {
 var loadSteps = []struct {
 	weight int
 	do     func(cl *loadClient)
-}{
+}{ // the comments name the moves in loadClient.moves
 	{290, func(cl *loadClient) { cl.check("aggregate", loadAggregates[cl.rng.IntN(len(loadAggregates))](cl.rng)) }},
 	{110, func(cl *loadClient) {
 		cl.check("passthrough", loadPassthrough[cl.rng.IntN(len(loadPassthrough))](cl.rng))
@@ -236,19 +240,19 @@ var loadSteps = []struct {
 // step makes one move: the first of client i is move i (so that every
 // move runs in a short or slow run, whatever the draws), then by weight.
 func (cl *loadClient) step() {
+	m := 0
 	if cl.k == 0 {
-		loadSteps[cl.i%len(loadSteps)].do(cl)
-		return
-	}
-	p := cl.rng.IntN(1000)
-	for _, st := range loadSteps {
-		if p < st.weight {
-			st.do(cl)
-			return
+		m = cl.i % len(loadSteps)
+	} else {
+		for p := cl.rng.IntN(1000); m < len(loadSteps)-1 && p >= loadSteps[m].weight; m++ {
+			p -= loadSteps[m].weight
 		}
-		p -= st.weight
 	}
-	loadSteps[0].do(cl)
+	cl.moves = append(cl.moves, m)
+	if len(cl.moves) > 4 {
+		cl.moves = cl.moves[1:]
+	}
+	loadSteps[m].do(cl)
 }
 
 func (cl *loadClient) pinned() {
@@ -309,6 +313,7 @@ func (cl *loadClient) verdict(kind string, s loadStmt, binary bool, got, want lo
 		cl.lt.fail("%s: %s %s (%s): error 1105 (internal), want %s", cl.where(), kind, s.text(), proto, want)
 	case got == want:
 	case s.alsoErr != 0 && got.errno == s.alsoErr:
+	case slices.Contains(s.also, got):
 	default:
 		cl.lt.fail("%s: %s %s (%s):\nshoal   %s\nmariadb %s", cl.where(), kind, s.text(), proto, got, want)
 	}
@@ -429,15 +434,19 @@ func (cl *loadClient) setLimit() {
 // timeout's error.
 func (cl *loadClient) timeout() {
 	r := cl.rng
+	// Under load MariaDB's statement timer sometimes lets SLEEP end
+	// interrupted without the error (1), or not at all (0): seen directly
+	// on a replica under this load (8 of 480), so both are its answers.
+	slept := []loadAnswer{{rows: "slept\n1|\n"}, {rows: "slept\n0|\n"}}
 	switch r.IntN(4) {
 	case 0:
-		s := loadStmt{tmpl: "SET STATEMENT max_statement_time = 0.2 FOR SELECT SLEEP(3) AS slept"}
+		s := loadStmt{tmpl: "SET STATEMENT max_statement_time = 0.2 FOR SELECT SLEEP(3) AS slept", also: slept}
 		cl.verdict("timeout", s, false, cl.run(s, false), cl.expected(s, false))
 	case 1:
 		if !cl.exec("timeout", "SET SESSION max_statement_time = 0.2") {
 			return
 		}
-		s := loadStmt{tmpl: "SELECT SLEEP(3) AS slept"}
+		s := loadStmt{tmpl: "SELECT SLEEP(3) AS slept", also: slept}
 		got := cl.run(s, r.IntN(2) == 0)
 		want := cl.expected(s, false, "max_statement_time=0.2")
 		cl.exec("timeout", "SET SESSION max_statement_time = DEFAULT")
