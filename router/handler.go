@@ -120,6 +120,9 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 // set runs a session SET on the session's replica connection and
 // remembers it (replayed when the connection is reopened).
 func (s *Router) set(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) error {
+	if err := ss.AdmitSet(query); err != nil {
+		return err
+	}
 	if err := s.eng.Passthrough(ctx, &ss.Session, query, callback); err != nil {
 		return err
 	}

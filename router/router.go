@@ -131,13 +131,16 @@ func (s *Router) Run(ctx context.Context, ss *Session, query string, callback fu
 	ctx = sctx
 	ss.Kind = ""
 	ctx, callback, finish := s.startStatement(ctx, ss, query, callback)
-	err := s.query(ctx, ss, query, callback)
+	// CONNECTION_ID() calls become the session's id (connid.go).
+	err := s.query(ctx, ss, bindConnectionID(query, ss.id), callback)
 	ss.last.end(ss.Kind, err) // lastresult.go
 	if ss.Kind != observe.KindPassthrough && !ss.leavesWarnings {
 		ss.Answered() // the warning count sent is 0 (engine/replicaset Session.Warnings)
 	}
 	ss.leavesWarnings = false
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// Past the deadline is the timeout even before the router's clock
+	// expires the context: a fragment or replica can report it first.
+	if err != nil && (errors.Is(ctx.Err(), context.DeadlineExceeded) || !time.Now().Before(sctx.deadline)) {
 		if sessionLimit {
 			err = sqlerr.New(sqlerr.ErrStatementTimeout, "70100", "Query execution was interrupted (max_statement_time exceeded)")
 		} else {

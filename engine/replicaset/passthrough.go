@@ -40,7 +40,7 @@ func (s *Set) SessionBackend(ctx context.Context, ss *Session) (*replica.Conn, e
 			last = err
 			continue
 		}
-		for _, set := range ss.sets {
+		for _, set := range ss.sets.statements() {
 			if _, err := b.Fetch(set, 0); err != nil {
 				b.Close()
 				return nil, err
@@ -188,6 +188,6 @@ func (s *Set) StartBinary(ctx context.Context, ss *Session, query string, fields
 	if err := s.WaitFloorOn(ctx, b, fl); err != nil {
 		return err
 	}
-	setup := append([]string{"SET SESSION TRANSACTION READ ONLY"}, ss.sets...)
+	setup := append([]string{"SET SESSION TRANSACTION READ ONLY"}, ss.sets.statements()...)
 	return replica.QueryBinary(ctx, b.Addr, s.cfg.ReplicaUser, s.cfg.ReplicaPassword, ss.DB, setup, query, fields, chunk, emit)
 }

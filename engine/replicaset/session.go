@@ -26,7 +26,7 @@ type Session struct {
 	// passthrough statements, opened on first use. Its database and the
 	// SET statements the client ran are replayed when it is reopened.
 	backend *replica.Conn
-	sets    []string
+	sets    setLog // setlog.go
 	// open is the count of open session connections of backend's
 	// replica (Set.sessions), decremented when backend closes.
 	open *atomic.Int64
@@ -159,35 +159,28 @@ func (ss *Session) CloseBackend() {
 // (COM_RESET_CONNECTION).
 func (ss *Session) Reset() {
 	ss.CloseBackend()
-	ss.sets = nil
+	ss.sets = setLog{}
 	ss.drift = Drift{}
 	ss.statusSeen = false
 }
 
 // SetsChanged reports whether the session ran a SET that mentions name.
 func (ss *Session) SetsChanged(name string) bool {
-	for _, set := range ss.sets {
-		if sqlparse.ContainsFold(set, name) {
+	for _, set := range ss.sets.entries {
+		if sqlparse.ContainsFold(set.stmt, name) {
 			return true
 		}
 	}
 	return false
 }
 
-// RememberSet records a SET statement for replay on a new replica
-// connection; SET NAMES and friends are replaced rather than accumulated.
-func (ss *Session) RememberSet(stmt string) {
-	key := strings.ToUpper(strings.Join(strings.Fields(stmt), " "))
-	for i, old := range ss.sets {
-		if strings.ToUpper(strings.Join(strings.Fields(old), " ")) == key {
-			ss.sets[i] = stmt
-			return
-		}
-	}
-	if len(ss.sets) < 256 {
-		ss.sets = append(ss.sets, stmt)
-	}
-}
+// RememberSet records a SET statement that ran on the session's replica
+// connection, for replay on a new one (setlog.go).
+func (ss *Session) RememberSet(stmt string) { ss.sets.add(stmt) }
+
+// AdmitSet is nil when the session can remember stmt, a SET about to run;
+// otherwise the error to answer instead of running it (setlog.go).
+func (ss *Session) AdmitSet(stmt string) error { return ss.sets.admits(stmt) }
 
 // ReadCharset reads the session's connection character set on its
 // replica connection, after a SET that may have changed it: "" for

@@ -329,8 +329,10 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 					if errors.Is(err, ErrStop) {
 						return ErrStop
 					}
-					if gctx.Err() != nil {
-						return gctx.Err()
+					if over := statementOver(gctx); over != nil {
+						// The statement's own end (KILL, its deadline), not
+						// the worker's failure: no retry, no MarkDown.
+						return over
 					}
 					if !retryable(err) || f.attempts >= maxAttempts {
 						if retryable(err) {
@@ -406,10 +408,25 @@ func (s *Scheduler) runFragment(ctx context.Context, w *cluster.Worker, f *fragm
 		}
 		err = s.runAttempt(ctx, w, f, qid, qm, sink)
 	}
-	if err != nil && parent.Err() == nil && (errors.Is(err, context.DeadlineExceeded) || isDeadlineStatus(err)) {
+	if err != nil && statementOver(parent) == nil && (errors.Is(err, context.DeadlineExceeded) || isDeadlineStatus(err)) {
 		return fmt.Errorf("%w (%s on %s): %v", errStalled, s.cfg.FragmentTimeout.D(), w.Name(), err)
 	}
 	return err
+}
+
+// statementOver is the statement's own end: its context's error, or
+// context.DeadlineExceeded once its deadline has passed. The router's
+// statement context is expired by a clock, so a worker can report the
+// deadline (the ticket carries it) before the context says so; a
+// failure then is the statement's, never the worker's.
+func statementOver(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // runAttempt is one attempt of runFragment.
@@ -466,7 +483,13 @@ func (s *Scheduler) runAttempt(ctx context.Context, w *cluster.Worker, f *fragme
 // (replicas[].ipc_compression; "" leaves it to the worker), since the link
 // to each worker decides whether compression pays.
 func fragmentTicket(w *cluster.Worker, f *fragment, qid string, dl time.Time) ticket.Ticket {
-	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: dl.UnixMilli(),
+	// Rounded up to the millisecond: the worker's deadline (and the
+	// client's, worker.Client.Fragment) never falls before the statement's.
+	ms := dl.UnixMilli()
+	if time.UnixMilli(ms).Before(dl) {
+		ms++
+	}
+	return ticket.Ticket{QueryID: qid, FragmentID: f.id, SQL: f.sql, Deadline: ms,
 		MinGTID: f.floor.GTID, GTIDWait: f.floor.Wait.Milliseconds(), Compression: w.Config().IPCCompression, Timestamp: f.clock}
 }
 

@@ -37,6 +37,13 @@ import (
 // bytes that are not UTF-8 as X'…', temporal values as quoted strings, which
 // MySQL compares to temporal columns as temporal values.
 
+// maxPrepared bounds one connection's open prepared statements: vitess
+// keeps them (text, types, bound values) until COM_STMT_CLOSE, so a client
+// that never closes them would grow the coordinator without bound.
+// MariaDB refuses past max_prepared_stmt_count (16382 by default, for all
+// sessions together) with the same error.
+const maxPrepared = 16382
+
 // maxParams is MySQL's limit on the markers of one statement.
 const maxParams = math.MaxUint16
 
@@ -72,6 +79,10 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	}
 	if err := h.checkSize(query); err != nil { // packet.go
 		return nil, 0, err
+	}
+	if n := len(c.PrepareData); n >= maxPrepared {
+		return nil, 0, sqlerr.New(sqlerr.ErrMaxPreparedStmts, "42000",
+			"Can't create more than %d prepared statements on one connection; close the ones no longer used (COM_STMT_CLOSE)", maxPrepared)
 	}
 	if err := h.checkUTF8Conn(c, ss, query); err != nil { // utf8.go
 		return nil, 0, err
