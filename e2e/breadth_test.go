@@ -199,15 +199,7 @@ func diffInSession(t *testing.T, set string, queries ...string) {
 		}
 	}
 	for _, q := range queries {
-		got, err := queryArgs(sc, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := queryArgs(dc, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		compare(t, q, got, want, true)
+		diffOnConns(t, sc, dc, q, q)
 	}
 }
 

@@ -51,6 +51,21 @@ func diff(t *testing.T, q string, ordered bool) *result {
 	return got
 }
 
+// diffOnConns runs q on a Shoal connection and a direct one (the same
+// session state on both) and compares the ordered answers under label.
+func diffOnConns(t *testing.T, shoal, direct queryer, label, q string) {
+	t.Helper()
+	got, err := queryArgs(shoal, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := queryArgs(direct, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare(t, label, got, want, true)
+}
+
 // diffValues is diff without comparing column definitions, for a shape
 // docs/sql.md ("Column definitions") lists as described by its select
 // items rather than MariaDB's temporary table (a derived table's outer

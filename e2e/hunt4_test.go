@@ -164,15 +164,7 @@ func TestHuntClock(t *testing.T) {
 				}
 				continue
 			}
-			got, err := queryArgs(sc, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := queryArgs(dc, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			compare(t, ts+": "+q, got, want, true)
+			diffOnConns(t, sc, dc, ts+": "+q, q)
 		}
 	}
 }

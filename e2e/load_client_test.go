@@ -627,42 +627,7 @@ func (cl *loadClient) slowRead() {
 
 // slowString is rowsString2 read slowly: a pause before the first row
 // (the server fills the socket and waits) and every 500 rows.
-func slowString(rows *sql.Rows, err error) (string, error) {
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return "", err
-	}
-	time.Sleep(300 * time.Millisecond)
-	vals := make([]sql.RawBytes, len(cols))
-	ptrs := make([]any, len(vals))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	var b strings.Builder
-	b.WriteString(strings.Join(cols, "|") + "\n")
-	for n := 0; rows.Next(); n++ {
-		if n%500 == 499 {
-			time.Sleep(5 * time.Millisecond)
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return "", err
-		}
-		for _, v := range vals {
-			if v == nil {
-				b.WriteString("NULL")
-			} else {
-				b.Write(v)
-			}
-			b.WriteByte('|')
-		}
-		b.WriteByte('\n')
-	}
-	return b.String(), rows.Err()
-}
+func slowString(rows *sql.Rows, err error) (string, error) { return rowsText(rows, err, true) }
 
 // prepareLeak prepares a statement, runs it once and never closes it.
 func (cl *loadClient) prepareLeak() {

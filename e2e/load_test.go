@@ -56,13 +56,7 @@ func TestLoadMix(t *testing.T) {
 	if raceEnabled {
 		conns, dur = envInt(t, "SHOAL_LOAD_CONNS", 100), 15*time.Second
 	}
-	if s := os.Getenv("SHOAL_LOAD_DURATION"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			t.Fatalf("SHOAL_LOAD_DURATION=%q: want a duration such as 60s", s)
-		}
-		dur = d
-	}
+	dur = envDuration(t, "SHOAL_LOAD_DURATION", dur)
 	seed := uint64(time.Now().UnixNano())
 	if s := os.Getenv("SHOAL_LOAD_SEED"); s != "" {
 		n, err := strconv.ParseUint(s, 10, 64)

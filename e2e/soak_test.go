@@ -44,13 +44,7 @@ func TestSoak(t *testing.T) {
 	if raceEnabled {
 		dur = 15 * time.Second
 	}
-	if s := os.Getenv("SHOAL_SOAK_DURATION"); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			t.Fatalf("SHOAL_SOAK_DURATION=%q: want a duration such as 10m", s)
-		}
-		dur = d
-	}
+	dur = envDuration(t, "SHOAL_SOAK_DURATION", dur)
 	sample := min(5*time.Second, max(dur/20, time.Second))
 
 	fs := startFaultShoal(t, func(c *config.Coordinator) {
@@ -288,7 +282,12 @@ func soakMix(t *testing.T) []soakQuery {
 }
 
 // rowsString reads rows into one comparable string and closes them.
-func rowsString(rows *sql.Rows, err error) (string, error) {
+func rowsString(rows *sql.Rows, err error) (string, error) { return rowsText(rows, err, false) }
+
+// rowsText is rowsString; slow reads like a client that takes its time
+// (300 ms before the first row, 5 ms every 500 rows) and puts the column
+// names first.
+func rowsText(rows *sql.Rows, err error, slow bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
@@ -303,7 +302,14 @@ func rowsString(rows *sql.Rows, err error) (string, error) {
 		ptrs[i] = &vals[i]
 	}
 	var b strings.Builder
-	for rows.Next() {
+	if slow {
+		time.Sleep(300 * time.Millisecond)
+		b.WriteString(strings.Join(cols, "|") + "\n")
+	}
+	for n := 0; rows.Next(); n++ {
+		if slow && n%500 == 499 {
+			time.Sleep(5 * time.Millisecond)
+		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return "", err
 		}
@@ -332,4 +338,18 @@ func explainOn(t *testing.T, db queryer, q string) string {
 		lines = append(lines, row[0])
 	}
 	return strings.Join(lines, "\n")
+}
+
+// envDuration is the duration environment variable name holds, or def.
+func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		t.Fatalf("%s=%q: want a duration such as 60s", name, s)
+	}
+	return d
 }
