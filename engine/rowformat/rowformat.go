@@ -77,10 +77,8 @@ func Text(v sqltypes.Value, f *querypb.Field) sqltypes.Value {
 		}
 		return sqltypes.MakeTrusted(t, d.FormatMySQL(int32(f.Decimals)))
 	case sqltypes.IsFloat(t):
-		if len(raw) > 0 && raw[0] == '-' {
-			if fv, err := strconv.ParseFloat(string(raw), 64); err == nil && fv == 0 {
-				raw = []byte("0") // MariaDB never sends a negative zero (-STDDEV(x) of one row)
-			}
+		if negativeZero(raw) {
+			raw = []byte("0") // MariaDB never sends a negative zero (-STDDEV(x) of one row)
 		}
 		if f.Decimals < notFixedDec {
 			// A DOUBLE/FLOAT result with fixed decimals (STDDEV, VARIANCE:
@@ -204,4 +202,23 @@ func Lines(name string, lines []string) *sqltypes.Result {
 		res.Rows = append(res.Rows, []sqltypes.Value{sqltypes.NewVarChar(l)})
 	}
 	return res
+}
+
+// negativeZero reports a number's text that is minus zero ("-0",
+// "-0.000", "-0e0"): a scan of its digits, not a parse of every
+// negative value sent.
+func negativeZero(raw []byte) bool {
+	if len(raw) < 2 || raw[0] != '-' {
+		return false
+	}
+	for _, c := range raw[1:] {
+		switch c {
+		case '0', '.':
+		case 'e', 'E':
+			return true // a zero mantissa: zero whatever the exponent
+		default:
+			return false
+		}
+	}
+	return true
 }

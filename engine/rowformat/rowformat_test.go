@@ -42,6 +42,9 @@ func TestConform(t *testing.T) {
 		{sqltypes.MakeTrusted(sqltypes.Decimal, []byte("-0.000")), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "0"},
 		{sqltypes.MakeTrusted(sqltypes.Float32, []byte("-0")), &querypb.Field{Type: sqltypes.Float32, Decimals: 2}, "0.00"},
 		{sqltypes.NewFloat64(-0.5), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "-0.5"},
+		{sqltypes.MakeTrusted(sqltypes.Float64, []byte("-0e0")), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "0"},
+		{sqltypes.MakeTrusted(sqltypes.Float64, []byte("-0.001")), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "-0.001"},
+		{sqltypes.MakeTrusted(sqltypes.Float64, []byte("-1e-300")), &querypb.Field{Type: sqltypes.Float64, Decimals: 31}, "-1e-300"},
 	}
 	for _, c := range cases {
 		got := Text(c.v, c.f)
