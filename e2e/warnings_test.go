@@ -162,3 +162,50 @@ func sequenceDefs(t *testing.T, side *rawSide, defs bool, qs ...string) []string
 	}
 	return out
 }
+
+// TestWarningsDistributed: a distributed statement that raises warnings
+// (in a fragment on its replica, or by dividing by zero in the final
+// stage) reports MariaDB's own: the replica answers it (engine/warned.go),
+// so the warning count of its result, SHOW WARNINGS and @@warning_count
+// are the server's. A statement without warnings stays distributed, and
+// so does one whose division by zero sits in a branch its rows do not
+// take.
+func TestWarningsDistributed(t *testing.T) {
+	warned := func() float64 { return scrapeAt(t, env.coord.HTTPAddr()).get("shoal_warned_passthrough_total") }
+	for _, c := range []struct {
+		q     string
+		warns bool
+	}{
+		// Fragments' warnings: a string column compared as a number
+		// (1292 per row), a constant that is no number (one 1292 for
+		// the statement, one per fragment if summed), a per-row CAST
+		// inside a partial aggregate, a sorted row plan.
+		{"SELECT COUNT(*) FROM ontime WHERE Carrier = 5", true},
+		{"SELECT Carrier, COUNT(*) FROM ontime WHERE Distance > 'abc' GROUP BY Carrier ORDER BY Carrier", true},
+		{"SELECT Carrier, SUM(CAST(CONCAT(Carrier, 'x') AS SIGNED)) FROM ontime GROUP BY Carrier ORDER BY Carrier", true},
+		{"SELECT id, Carrier FROM ontime WHERE Carrier = 0 ORDER BY id LIMIT 5", true},
+		// The final stage divides a merged value by zero (1365 per
+		// row it evaluates), in an output, under IFNULL, in ORDER BY,
+		// in HAVING, with DIV and MOD.
+		{"SELECT Carrier, SUM(Distance) / 0 FROM ontime GROUP BY Carrier ORDER BY Carrier", true},
+		{"SELECT Carrier, SUM(Distance) / 0 FROM ontime GROUP BY Carrier LIMIT 3", true},
+		{"SELECT Carrier, IFNULL(SUM(Distance) / SUM(IF(Distance < 0, 1, 0)), -1) FROM ontime GROUP BY Carrier ORDER BY Carrier", true},
+		{"SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek ORDER BY COUNT(*) DIV 0, DayOfWeek", true},
+		{"SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek HAVING MOD(COUNT(*), 0) IS NULL ORDER BY DayOfWeek", true},
+		// No warnings: a guarded division, NULLIF, AVG of no values
+		// (its merged sum is NULL over a count of 0), NULL / 0.
+		{"SELECT Carrier, CASE WHEN SUM(IF(Distance < 0, 1, 0)) = 0 THEN NULL ELSE SUM(Distance) / SUM(IF(Distance < 0, 1, 0)) END FROM ontime GROUP BY Carrier ORDER BY Carrier", false},
+		{"SELECT Carrier, SUM(Distance) / NULLIF(SUM(IF(Distance < 0, 1, 0)), 0) FROM ontime GROUP BY Carrier ORDER BY Carrier", false},
+		{"SELECT Carrier, AVG(IF(Distance < 0, Distance, NULL)), SUM(IF(Distance < 0, Distance, NULL)) / 0 FROM ontime GROUP BY Carrier ORDER BY Carrier", false},
+		{"SELECT Carrier, AVG(Distance), SUM(Distance) DIV COUNT(*), COUNT(*) % 7 FROM ontime GROUP BY Carrier ORDER BY Carrier", false},
+	} {
+		if ex := explain(t, c.q); !strings.Contains(ex, "split ") {
+			t.Fatalf("%s is not distributed:\n%s", c.q, ex)
+		}
+		before := warned()
+		sameSequence(t, rawShoal, rawDirect, true, c.q, "SHOW WARNINGS", "SELECT @@warning_count")
+		if ran := warned() - before; c.warns != (ran == 1) {
+			t.Errorf("%s: %v statement(s) run again on a replica for warnings, want warnings=%v", c.q, ran, c.warns)
+		}
+	}
+}

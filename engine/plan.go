@@ -42,12 +42,13 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	var err error
 	sent := false
 	if s.res.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
-		err = s.res.runCached(ctx, pr, callback) // it sends nothing before it fails
+		// It sends nothing before it fails.
+		err = s.res.runCached(stopOnWarnings(ctx, func() bool { return true }), pr, callback)
 	} else {
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
 		w := &resultWriter{pr: pr, callback: callback, binary: binary}
 		var st *schedule.Stats
-		st, err = s.merge.execute(ctx, pr, qid, w)
+		st, err = s.merge.execute(stopOnWarnings(ctx, func() bool { return !w.started.Load() }), pr, qid, w)
 		s.shipped(st)
 		sent = w.sent
 	}
@@ -57,7 +58,14 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	// the replica answers instead (evalexpr.RuntimeError).
 	// A fragment that read a zero date, which no Arrow value holds
 	// (sqlerr.ErrZeroDate): the replica answers with the date as it is.
+	// A fragment that raised warnings (warned.go): the replica answers, with
+	// its warnings.
 	var re *evalexpr.RuntimeError
+	if err != nil && !sent && ctx.Err() == nil && warned(err) {
+		s.metrics.WarnedPassthrough.Inc()
+		s.log.Debug("a fragment raised warnings; passing the statement through", "err", err)
+		return s.PassthroughToClient(ctx, ss, query, orig)
+	}
 	if err != nil && !sent && ctx.Err() == nil && (errors.As(err, &re) || sqlerr.IsZeroDate(err)) {
 		s.log.Debug("final stage failed; passing the statement through", "err", err)
 		return s.PassthroughToClient(ctx, ss, query, orig)

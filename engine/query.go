@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -27,8 +28,11 @@ type resultWriter struct {
 	callback func(*sqltypes.Result) error
 	binary   bool // rows go out in the binary protocol (WithBinaryRows)
 	sent     bool
-	buf      [][]sqltypes.Value
-	rows     int64
+	// started is sent for readers on the fragments' goroutines (the
+	// scheduler's StopOnWarnings).
+	started atomic.Bool
+	buf     [][]sqltypes.Value
+	rows    int64
 }
 
 const chunkRows = 256
@@ -38,6 +42,7 @@ func (w *resultWriter) header() error {
 		return nil
 	}
 	w.sent = true
+	w.started.Store(true)
 	return w.callback(&sqltypes.Result{Fields: w.pr.fields})
 }
 
@@ -177,6 +182,17 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		}
 	}
 	ev := s.env.NewEvaluator()
+	// Over the replicas, a division by zero is the replica's to answer,
+	// with its warning, where the caller lets it (engine/warned.go); a
+	// pin's statement has no replica to answer it.
+	stop := warnStop(ctx)
+	checkDiv := pr.pin == nil && stop != nil && stop()
+	divZero := func(x *evalexpr.Expr, row []sqltypes.Value) error {
+		if checkDiv && x.Divides() && ev.DividesByZero(x, row) {
+			return errDivisionByZero
+		}
+		return nil
+	}
 	nout := len(pr.outputs)
 	final := make([][]sqltypes.Value, 0, len(merged))
 	orderColls := make([]collations.ID, len(pr.order))
@@ -203,6 +219,9 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 				if v, _, err = ev.Eval(x, ext[:len(row)]); err != nil {
 					return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating %s", x), Err: err}
 				}
+				if err := divZero(x, ext[:len(row)]); err != nil {
+					return st, err
+				}
 			}
 			ext = append(ext, v)
 			if isUnknown && x.Reads(u.cols...) {
@@ -225,6 +244,9 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			if err != nil {
 				return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating HAVING %s", pr.having), Err: err}
 			}
+			if err := divZero(pr.having, ext); err != nil {
+				return st, err
+			}
 			if !ok {
 				continue
 			}
@@ -234,6 +256,9 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			v, c, err := ev.Eval(o.expr, ext[:base])
 			if err != nil {
 				return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating ORDER BY %s", o.expr), Err: err}
+			}
+			if err := divZero(o.expr, ext[:base]); err != nil {
+				return st, err
 			}
 			if orderColls[i] == collations.Unknown && !v.IsNull() && v.IsText() {
 				orderColls[i] = c
@@ -268,6 +293,9 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 			if n := len(ext) - nout - len(pr.order); lazy != nil && lazy[i] {
 				if ext[n+i], _, err = ev.Eval(x, ext[:n]); err != nil {
 					return st, &evalexpr.RuntimeError{What: fmt.Sprintf("evaluating %s", x), Err: err}
+				}
+				if err := divZero(x, ext[:n]); err != nil {
+					return st, err
 				}
 			}
 		}

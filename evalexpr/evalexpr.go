@@ -129,6 +129,8 @@ type Expr struct {
 	// retype are the text columns typed binary it reads (textTyped):
 	// their values are bound as text.
 	retype []int
+	// divs are the divisions it makes on every row (divzero.go).
+	divs []division
 }
 
 // Collation is the collation of the expression's result when it is text
@@ -283,6 +285,20 @@ func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
 }
 
 func (e *Env) compile(src string, layout *Layout) (*Expr, error) {
+	x, err := e.compileNoDivisions(src, layout)
+	if err != nil {
+		return nil, err
+	}
+	ast, err := e.vt.Parser().ParseExpr(src)
+	if err != nil {
+		return nil, fmt.Errorf("final expression %q: %w", src, err)
+	}
+	x.divs = e.divisions(ast, layout)
+	return x, nil
+}
+
+// compileNoDivisions is compile without the divisions' operands.
+func (e *Env) compileNoDivisions(src string, layout *Layout) (*Expr, error) {
 	ast, err := e.vt.Parser().ParseExpr(src)
 	if err != nil {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)

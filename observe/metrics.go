@@ -54,6 +54,9 @@ type Metrics struct {
 	// one replica because the workers' slots were all taken
 	// (route_busy_statements).
 	RoutedBusy prometheus.Counter
+	// WarnedPassthrough counts distributed statements run again on one
+	// replica because a fragment raised warnings (engine/warned.go).
+	WarnedPassthrough prometheus.Counter
 	// RowsRelayed counts rows of statements passed through that went to
 	// the client as the replica sent them (engine/passthrough.go).
 	RowsRelayed prometheus.Counter
@@ -131,6 +134,9 @@ func NewMetrics(src Source) *Metrics {
 	m.RoutedBusy = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_routed_busy_total", Help: "SELECTs planned for distribution that ran on one replica because as many distributed statements as the workers have slots were running (route_busy_statements).",
 	})
+	m.WarnedPassthrough = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "shoal_warned_passthrough_total", Help: "Distributed SELECTs run on one replica instead because a fragment raised warnings there: the client gets the replica's own warnings.",
+	})
 	m.RowsRelayed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_passthrough_rows_relayed_total", Help: "Rows of statements passed through that were relayed to the client as the replica sent them (text protocol), not decoded and written again.",
 	})
@@ -170,7 +176,7 @@ func NewMetrics(src Source) *Metrics {
 		Name: "shoal_slow_queries_total", Help: "Statements that ran at least long_query_time (the slow query log's entries).",
 	})
 	m.Reg.MustRegister(m.Queries, m.Latency, m.Fragments, m.Retries, m.RowsShipped, m.BytesShip,
-		m.Conns, m.ConnsTotal, m.PlanHits, m.PlanMisses, m.ShapeHits, m.RoutedBusy, m.RowsRelayed, m.Describes, m.Prepares, m.Executes, m.Slow,
+		m.Conns, m.ConnsTotal, m.PlanHits, m.PlanMisses, m.ShapeHits, m.RoutedBusy, m.WarnedPassthrough, m.RowsRelayed, m.Describes, m.Prepares, m.Executes, m.Slow,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "shoal_workers_healthy", Help: "Workers currently given fragments.",
 		}, func() float64 {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -128,7 +129,7 @@ func (c *Client) Fragment(ctx context.Context, t ticket.Ticket, mem memory.Alloc
 		}
 		return nil, statusErr(err)
 	}
-	return &Stream{rdr: rdr, cancel: cancel}, nil
+	return &Stream{rdr: rdr, grpc: st, cancel: cancel}, nil
 }
 
 // Stream is one fragment's record batches. Like an array.RecordReader: call
@@ -136,7 +137,23 @@ func (c *Client) Fragment(ctx context.Context, t ticket.Ticket, mem memory.Alloc
 // next call to Next (Retain it to keep it). Not safe for concurrent use.
 type Stream struct {
 	rdr    *flight.Reader
+	grpc   flight.FlightService_DoGetClient
 	cancel context.CancelFunc
+}
+
+// Warnings is the number of warnings the fragment's statement raised on
+// its replica, known once Next has returned false without an error (the
+// worker sends it in the stream's trailer; an older worker sends none: 0).
+func (s *Stream) Warnings() uint64 {
+	v := s.grpc.Trailer().Get(WarningsTrailer)
+	if len(v) == 0 {
+		return 0
+	}
+	n, err := strconv.ParseUint(v[0], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // Schema is the fragment's schema.

@@ -6,13 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/go-sql-driver/mysql"
+	"google.golang.org/grpc/metadata"
 )
+
+// WarningsTrailer is the gRPC trailer in which a fragment's stream says
+// how many warnings its statement raised on the replica (absent: none).
+const WarningsTrailer = "shoal-warnings"
 
 // errUnknownThread is MySQL's reply to KILL of a thread that already ended.
 const errUnknownThread = 1094
@@ -62,6 +68,16 @@ func (s *Server) runFragment(ctx context.Context, query string, fl floor, clock 
 	k := s.watchKill(ctx, id, log)
 	defer func() {
 		if k.stop() {
+			discard(conn)
+		}
+	}()
+	// A connection whose statement warned is not pooled again: MariaDB
+	// keeps warnings across a statement that reads no table, so a later
+	// fragment would read them as its own. (Runs after the transaction's
+	// rollback below.)
+	var warnings uint64
+	defer func() {
+		if warnings > 0 {
 			discard(conn)
 		}
 	}()
@@ -140,6 +156,20 @@ func (s *Server) runFragment(ctx context.Context, query string, fl floor, clock 
 		if err := send(); err != nil {
 			return rows, err
 		}
+	}
+	// The statement's warnings (a string compared as a number, a value
+	// truncated): the coordinator answers a statement whose fragments
+	// warned from one replica instead, so the client sees MariaDB's own
+	// warnings (docs/sql.md). Asked before the stream ends: the trailer
+	// goes out with its status.
+	if err := r.Close(); err != nil {
+		return rows, fromReplica(err)
+	}
+	if err := tx.QueryRowContext(ctx, "SELECT @@warning_count").Scan(&warnings); err != nil {
+		return rows, fromReplica(fmt.Errorf("reading the fragment's warning count: %w", err))
+	}
+	if warnings > 0 {
+		stream.SetTrailer(metadata.Pairs(WarningsTrailer, strconv.FormatUint(warnings, 10)))
 	}
 	// Close writes the schema when no batch was sent, so an empty result
 	// still describes its columns.

@@ -510,3 +510,54 @@ func TestReadOnlyTransaction(t *testing.T) {
 		t.Fatalf("write in the fragment transaction: %v, want errno 1792", err)
 	}
 }
+
+// TestFragmentWarnings: a fragment's stream says how many warnings its
+// statement raised on the replica (the coordinator then lets a replica
+// answer the statement, with MariaDB's warnings), and none when it raised
+// none — also on a connection whose previous fragment warned.
+func TestFragmentWarnings(t *testing.T) {
+	ts := startServer(t, nil)
+	for _, c := range []struct {
+		q    string
+		want uint64
+	}{
+		{"SELECT COUNT(*) FROM " + testDB + ".types WHERE vc = 5", 0}, // set below from the replica
+		{"SELECT id FROM " + testDB + ".types WHERE 1 = 0", 0},
+		{"SELECT CAST('12abc' AS SIGNED), CAST('x' AS DOUBLE)", 2},
+		{"SELECT 1", 0},
+	} {
+		s, err := ts.client.Fragment(context.Background(), tk(c.q), ts.mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s.Next() {
+		}
+		if err := s.Err(); err != nil {
+			s.Release()
+			t.Fatal(err)
+		}
+		want := c.want
+		if strings.Contains(c.q, "vc = 5") {
+			var n uint64
+			conn, err := admin.Conn(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.ExecContext(context.Background(), c.q); err != nil {
+				t.Fatal(err)
+			}
+			if err := conn.QueryRowContext(context.Background(), "SELECT @@warning_count").Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			conn.Close()
+			if n == 0 {
+				t.Fatalf("%s raises no warnings on the replica: the case checks nothing", c.q)
+			}
+			want = n
+		}
+		if got := s.Warnings(); got != want {
+			t.Errorf("%s: Warnings() = %d, want %d", c.q, got, want)
+		}
+		s.Release()
+	}
+}

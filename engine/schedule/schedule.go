@@ -56,6 +56,8 @@ type fragment struct {
 	// clock is the statement's clock in microseconds (ticket.Timestamp),
 	// 0 when its plan reads none (planner.Plan.Clock).
 	clock int64
+	// stopWarned is the job's StopOnWarnings.
+	stopWarned func() bool
 	// home identifies the fragment's key range for affinity: the same
 	// part of the table gets the same home, query after query.
 	home uint64
@@ -69,6 +71,9 @@ type FragmentStat struct {
 	Bytes   int64
 	Elapsed time.Duration
 	Tries   int
+	// Warnings is how many warnings the fragment's statement raised on
+	// its replica.
+	Warnings uint64
 	// Preferred is the worker the range's affinity prefers ("" without
 	// affinity); Worker differs from it when the range was stolen or
 	// retried.
@@ -80,6 +85,7 @@ type Stats struct {
 	Fragments []FragmentStat
 	Rows      int64
 	Bytes     int64
+	Warnings  uint64 // raised by the fragments' statements, summed
 }
 
 // Sink receives the complete output of one fragment. It may be called
@@ -143,6 +149,23 @@ type Job struct {
 	EstRows int64
 	QID     string // the execution's id, in tickets and traces
 	Floor   Floor
+	// StopOnWarnings, when it returns true, ends the execution with a
+	// *Warned error as soon as a fragment's statement raised warnings
+	// (before that fragment's output reaches the sink): the caller runs
+	// the statement on one replica instead, whose warnings are MariaDB's
+	// own. Called from the fragments' goroutines. nil: never stop.
+	StopOnWarnings func() bool
+}
+
+// Warned ends an execution whose fragment raised warnings on its replica
+// (Job.StopOnWarnings).
+type Warned struct {
+	Range    string
+	Warnings uint64
+}
+
+func (w *Warned) Error() string {
+	return fmt.Sprintf("fragment %s raised %d warning(s) on its replica", w.Range, w.Warnings)
 }
 
 // Slots counts the healthy workers' fragment slots (0: no worker can run
@@ -269,7 +292,7 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 		clock = time.Now().UnixMicro()
 	}
 	for _, f := range frags {
-		f.floor, f.clock = job.Floor, clock
+		f.floor, f.clock, f.stopWarned = job.Floor, clock, job.StopOnWarnings
 	}
 	// Fragment progress for SHOW PROCESSLIST and the slow query log (progress.go).
 	sink = progress(ctx, len(frags), sink)
@@ -329,6 +352,9 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 					if errors.Is(err, ErrStop) {
 						return ErrStop
 					}
+					if _, ok := errors.AsType[*Warned](err); ok {
+						return err // the statement's, not the worker's
+					}
 					if over := statementOver(gctx); over != nil {
 						// The statement's own end (KILL, its deadline), not
 						// the worker's failure: no retry, no MarkDown.
@@ -370,6 +396,7 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 		st.Fragments = append(st.Fragments, f.stat)
 		st.Rows += f.stat.Rows
 		st.Bytes += f.stat.Bytes
+		st.Warnings += f.stat.Warnings
 	}
 	return st, err
 }
@@ -470,6 +497,12 @@ func (s *Scheduler) runAttempt(ctx context.Context, w *cluster.Worker, f *fragme
 	}
 	if err := rd.Err(); err != nil {
 		return err
+	}
+	if n := rd.Warnings(); n > 0 {
+		f.stat.Warnings = n
+		if f.stopWarned != nil && f.stopWarned() {
+			return &Warned{Range: f.stat.Range, Warnings: n}
+		}
 	}
 	if err := sink(f.id, batches); err != nil {
 		return err

@@ -1,0 +1,135 @@
+package evalexpr
+
+import (
+	"strconv"
+	"strings"
+
+	"vitess.io/vitess/go/sqltypes"
+	"vitess.io/vitess/go/vt/sqlparser"
+)
+
+// Division by zero.
+//
+// MariaDB answers x / 0, x DIV 0 and x MOD 0 with NULL and warning 1365
+// (Division by 0), which the client sees in the result's warning count and
+// SHOW WARNINGS; vitess' evaluator answers NULL and nothing else. So an
+// expression records the divisions it makes on every row — those outside
+// a branch of IF, CASE, IFNULL, COALESCE or the right side of AND/OR,
+// which MariaDB may not evaluate — and DividesByZero tells whether one of
+// them divides a value by zero on a row. Its caller then lets the replica
+// answer the statement, warnings included (engine/warned.go). A division
+// in a branch is not checked: the row may not take the branch, and MariaDB
+// warns only if it does.
+
+// division is one division an expression makes on every row: its
+// operands compiled on the expression's layout.
+type division struct{ dividend, divisor *Expr }
+
+// divisions finds the divisions of ast that run on every row and
+// compiles their operands on layout (without divisions of their own);
+// an operand that does not compile alone leaves its division unchecked.
+func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
+	var found [][2]sqlparser.Expr // dividend, divisor
+	var walk func(n sqlparser.Expr)
+	walk = func(n sqlparser.Expr) {
+		switch x := n.(type) {
+		case nil:
+			return
+		case *sqlparser.BinaryExpr:
+			if x.Operator == sqlparser.DivOp || x.Operator == sqlparser.IntDivOp || x.Operator == sqlparser.ModOp {
+				found = append(found, [2]sqlparser.Expr{x.Left, x.Right})
+			}
+			walk(x.Left)
+			walk(x.Right)
+			return
+		case *sqlparser.AndExpr:
+			walk(x.Left) // the right side only when the left does not decide
+			return
+		case *sqlparser.OrExpr:
+			walk(x.Left)
+			return
+		case *sqlparser.CaseExpr:
+			walk(x.Expr)
+			if len(x.Whens) > 0 {
+				walk(x.Whens[0].Cond)
+			}
+			return
+		case *sqlparser.FuncExpr:
+			switch strings.ToLower(x.Name.String()) {
+			case "mod":
+				if len(x.Exprs) == 2 {
+					found = append(found, [2]sqlparser.Expr{x.Exprs[0], x.Exprs[1]})
+				}
+			case "if", "ifnull", "coalesce", "nvl", "nvl2":
+				if len(x.Exprs) > 0 {
+					walk(x.Exprs[0])
+				}
+				return
+			}
+		}
+		self := true // Walk visits n first
+		_ = sqlparser.Walk(func(c sqlparser.SQLNode) (bool, error) {
+			if self {
+				self = false
+				return true, nil
+			}
+			if ex, ok := c.(sqlparser.Expr); ok {
+				walk(ex)
+				return false, nil
+			}
+			return true, nil
+		}, n)
+	}
+	walk(ast)
+	var out []division
+	for _, b := range found {
+		// An operand the evaluator cannot take alone (what makes it
+		// exact may be around it): that division is not checked, as
+		// one in a branch is not.
+		l, err := e.compileNoDivisions(sqlparser.String(b[0]), layout)
+		if err != nil {
+			continue
+		}
+		r, err := e.compileNoDivisions(sqlparser.String(b[1]), layout)
+		if err != nil {
+			continue
+		}
+		out = append(out, division{dividend: l, divisor: r})
+	}
+	return out
+}
+
+// DividesByZero reports whether x, on row, divides a value by zero in a
+// division it makes on every row (MariaDB's warning 1365). An operand
+// that fails to evaluate counts as a zero divisor: the caller then lets
+// the replica answer, which is never wrong.
+func (v *Evaluator) DividesByZero(x *Expr, row []sqltypes.Value) bool {
+	for _, d := range x.divs {
+		a, _, err := v.Eval(d.dividend, row)
+		if err != nil {
+			return true
+		}
+		if a.IsNull() {
+			continue // NULL / 0 is NULL without a warning
+		}
+		b, _, err := v.Eval(d.divisor, row)
+		if err != nil {
+			return true
+		}
+		if !b.IsNull() && zeroValue(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// Divides reports whether x makes a division on every row
+// (DividesByZero has something to check).
+func (x *Expr) Divides() bool { return len(x.divs) > 0 }
+
+// zeroValue reports whether v reads as the number 0, or may (text that is
+// not a plain number: MariaDB reads its numeric prefix).
+func zeroValue(v sqltypes.Value) bool {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v.ToString()), 64)
+	return err != nil || f == 0
+}
