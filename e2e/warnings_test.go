@@ -14,9 +14,10 @@ import (
 
 // TestWarnings: the warning count a client is told with a result, and
 // what SHOW WARNINGS says after it, are MariaDB's for statements that
-// pass through; a statement Shoal answers itself reports none (its
-// warnings are not collected: docs/sql.md) and does not leave an earlier
-// statement's warnings to show. Shoal told every client 0 warnings, and
+// pass through; a statement Shoal answers itself without warnings
+// reports none (one that warns is answered by a replica:
+// TestWarningsDistributed) and does not leave an earlier statement's
+// warnings to show. Shoal told every client 0 warnings, and
 // SHOW WARNINGS after a distributed statement listed the warnings of the
 // statement passed through before it.
 func TestWarnings(t *testing.T) {
@@ -66,8 +67,7 @@ func TestWarnings(t *testing.T) {
 	}
 	// Every statement that leaves warnings (or none) followed by every
 	// kind of statement answered with an OK packet or a result, each
-	// pair on a fresh session, then SHOW WARNINGS. (Warnings of a
-	// statement Shoal runs itself are not collected: docs/sql.md.)
+	// pair on a fresh session, then SHOW WARNINGS.
 	before := []string{"SELECT CAST('12abc' AS SIGNED)", distributed, "SELECT 1", "SET @w = CAST('3z' AS SIGNED)",
 		"DO CAST('x' AS SIGNED), CAST('y' AS SIGNED)", "SHOW WARNINGS"}
 	after := []string{"SET @x = 1", "SET NAMES utf8mb4", "SET SESSION sql_mode = DEFAULT", "USE ontime", "DO 1",
