@@ -107,3 +107,25 @@ func benchFlight(b *testing.B, query, codec string, tlsOn bool) {
 	}
 	b.ReportMetric(float64(benchRows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+// BenchmarkSmallFragment runs a 100-row aggregate fragment through the
+// whole Flight path: the fixed cost of a fragment (connection, read-only
+// transaction, the statement, its warning count, the stream), which a
+// selective statement's few fragments pay.
+func BenchmarkSmallFragment(b *testing.B) {
+	benchTable(b)
+	ts := startServer(b, nil)
+	q := ticket.Ticket{SQL: "SELECT COUNT(*), SUM(a) FROM " + testDB + ".bench WHERE id >= 1000 AND id < 1100"}
+	for b.Loop() {
+		s, err := ts.client.Fragment(context.Background(), q, ts.mem)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for s.Next() {
+		}
+		if err := s.Err(); err != nil {
+			b.Fatal(err)
+		}
+		s.Release()
+	}
+}
