@@ -71,6 +71,9 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 			return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 		}
 		if isNamed(query) { // named.go
+			if handled, err := s.runNamedExpr(ctx, ss, query, callback); handled { // namedexpr.go
+				return err
+			}
 			return namedUnparsed(query)
 		}
 		kind, why := planner.ClassifyUnparsed(query)

@@ -56,11 +56,10 @@ func isNamed(query string) bool {
 }
 
 // namedUnparsed is the error for a PREPARE, EXECUTE or DEALLOCATE the
-// parser cannot read: MariaDB's EXECUTE … USING <expression> and EXECUTE
-// IMMEDIATE among them.
+// parser cannot read and namedexpr.go does not run.
 func namedUnparsed(query string) error {
 	return sqlerr.New(sqlerr.ErrNotSupported, "42000",
-		"Shoal supports PREPARE s FROM '…' | @var, EXECUTE s [USING @var, …] and DEALLOCATE PREPARE s; put values in user variables (SET @p = 5; EXECUTE s USING @p) near '%s'",
+		"Shoal supports PREPARE s FROM '…' | @var, EXECUTE s [USING value, …], EXECUTE IMMEDIATE '…' [USING value, …] and DEALLOCATE PREPARE s near '%s'",
 		sqlparse.Truncate(query, 80))
 }
 
@@ -191,6 +190,20 @@ func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteS
 	vals, err := s.readVariables(ctx, ss, st.UsingVars)
 	if err != nil {
 		return err
+	}
+	return s.runBound(ctx, ss, n, vals, callback)
+}
+
+// runBound binds vals into n's markers as literals of their types and
+// runs the text as a query.
+func (s *Router) runBound(ctx context.Context, ss *Session, n *named, vals []sqltypes.Value, callback func(*sqltypes.Result) error) error {
+	if len(vals) != len(n.marks) {
+		ss.Kind = observe.KindLocal
+		return sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to EXECUTE: the statement has %d parameter(s), USING names %d", len(n.marks), len(vals))
+	}
+	if len(n.marks) == 0 {
+		ss.Kind = ""
+		return s.query(ctx, ss, n.text, callback)
 	}
 	lits := make([]string, len(vals))
 	for i, v := range vals {
