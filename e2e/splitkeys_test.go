@@ -44,6 +44,23 @@ var splitKeyTables = []splitKeyTable{
 		minFragments: -1, maxFragments: -1,
 	},
 	{
+		// No primary key, one UNIQUE index on NOT NULL columns: InnoDB
+		// clusters the rows on it, and Shoal splits there.
+		name: "sk_uniq", key: "u",
+		ddl:  "(u INT NOT NULL, Carrier VARCHAR(10) NOT NULL, Origin CHAR(3) NOT NULL, Distance INT NOT NULL, ArrDelayMinutes INT NULL, UNIQUE KEY (u), KEY (Carrier))",
+		fill: "SELECT id * 3, Carrier, Origin, Distance, ArrDelayMinutes FROM ontime.ontime",
+		plan: "split ontime.sk_uniq on `sk_uniq`.`u`", minFragments: 4, maxFragments: 64,
+	},
+	{
+		// Two such indexes: which one InnoDB clusters on is not read from
+		// the catalog, so nothing is split.
+		name: "sk_uniq2",
+		ddl:  "(u INT NOT NULL, w INT NOT NULL, Carrier VARCHAR(10) NOT NULL, Distance INT NOT NULL, ArrDelayMinutes INT NULL, UNIQUE KEY (u), UNIQUE KEY (w))",
+		fill: "SELECT id, -id, Carrier, Distance, ArrDelayMinutes FROM ontime.ontime WHERE id <= 20000",
+		plan: "passthrough to one replica", note: "no primary key",
+		minFragments: -1, maxFragments: -1,
+	},
+	{
 		name: "sk_date", key: "d",
 		ddl:  "(d DATE NOT NULL PRIMARY KEY, Carrier VARCHAR(10) NOT NULL, Distance INT NOT NULL, ArrDelayMinutes INT NULL)",
 		fill: "SELECT DATE '1850-01-01' + INTERVAL id DAY, Carrier, Distance, ArrDelayMinutes FROM ontime.ontime",
@@ -92,8 +109,9 @@ var splitKeyTables = []splitKeyTable{
 }
 
 // TestSplitKeys creates tables with every kind of split key on the
-// primary — none, DATE, DATETIME(6), VARCHAR, composite, RANGE
-// partitioned, partitioned without a key — and requires every query to
+// primary — none, a UNIQUE NOT NULL key instead of a primary key, DATE,
+// DATETIME(6), VARCHAR, composite, RANGE partitioned, partitioned without
+// a key — and requires every query to
 // answer through Shoal as on the primary, with the split EXPLAIN names
 // and as many fragments as it should have.
 //

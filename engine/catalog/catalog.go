@@ -279,6 +279,33 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 			t.KeyColumns = pk
 		}
 	}
+	// No primary key: InnoDB clusters the rows on the first UNIQUE index
+	// whose columns are all NOT NULL. When a table has exactly one such
+	// index and it is one splittable column, its ranges are the table's
+	// own order: split there, as split_columns would (not SplitUnique,
+	// which stands for a primary key: FORCE INDEX (PRIMARY), key order).
+	r, err = b.Fetch(`SELECT s.TABLE_SCHEMA, s.TABLE_NAME, COUNT(DISTINCT s.INDEX_NAME),
+		MIN(s.COLUMN_NAME), COUNT(*) FROM information_schema.STATISTICS s
+		JOIN information_schema.TABLES t ON t.TABLE_SCHEMA = s.TABLE_SCHEMA AND t.TABLE_NAME = s.TABLE_NAME
+		WHERE s.NON_UNIQUE = 0 AND s.INDEX_NAME <> 'PRIMARY' AND t.ENGINE = 'InnoDB'
+		AND s.TABLE_SCHEMA NOT IN ('mysql','information_schema','performance_schema','sys')
+		AND NOT EXISTS (SELECT 1 FROM information_schema.STATISTICS n WHERE n.TABLE_SCHEMA = s.TABLE_SCHEMA
+			AND n.TABLE_NAME = s.TABLE_NAME AND n.INDEX_NAME = s.INDEX_NAME AND n.NULLABLE = 'YES')
+		AND NOT EXISTS (SELECT 1 FROM information_schema.STATISTICS p WHERE p.TABLE_SCHEMA = s.TABLE_SCHEMA
+			AND p.TABLE_NAME = s.TABLE_NAME AND p.INDEX_NAME = 'PRIMARY')
+		GROUP BY s.TABLE_SCHEMA, s.TABLE_NAME`, 1000000)
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range r.Rows {
+		t, ok := s.Tables.Table(row[0].ToString(), row[1].ToString())
+		if !ok || t.SplitColumn != "" || len(t.KeyColumns) > 0 || row[2].ToString() != "1" || row[4].ToString() != "1" {
+			continue
+		}
+		if c, ok := t.Column(row[3].ToString()); ok && splittable(t, c, unsigned) && !nullable[t.Schema+"."+t.Name+"."+c.Name] {
+			t.SplitColumn, t.SplitType = c.Name, dateType(c.Type)
+		}
+	}
 	// The columns of every index, the first of each apart: a GROUP BY
 	// on a first column may group through the index, not a temporary
 	// table (planner.Table.IndexLeads); a WHERE on no indexed column
