@@ -207,5 +207,13 @@ func TestWarningsDistributed(t *testing.T) {
 		if ran := warned() - before; c.warns != (ran == 1) {
 			t.Errorf("%s: %v statement(s) run again on a replica for warnings, want warnings=%v", c.q, ran, c.warns)
 		}
+		if c.warns {
+			// Again: the plan remembers, the replica answers at once.
+			before = warned()
+			sameSequence(t, rawShoal, rawDirect, true, c.q, "SHOW WARNINGS", "SELECT @@warning_count")
+			if ran := warned() - before; ran != 0 {
+				t.Errorf("%s, its second time: %v distributed attempt(s) that warned, want 0", c.q, ran)
+			}
+		}
 	}
 }

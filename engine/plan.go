@@ -33,6 +33,11 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 		s.metrics.RoutedBusy.Inc()
 		return s.PassthroughToClient(ctx, ss, query, callback)
 	}
+	if pr.warns.Load() {
+		// It warned before (warned.go): the replica answers, with its
+		// warnings, without a distributed attempt first.
+		return s.PassthroughToClient(ctx, ss, query, callback)
+	}
 	binary := rowformat.BinaryRows(ctx) && rowformat.FixedFloats(pr.fields)
 	if binary && (pr.pin == nil || pr.pin.Whole) {
 		return s.passBinary(ctx, ss, query, pr.fields, callback)
@@ -62,6 +67,9 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	// its warnings.
 	var re *evalexpr.RuntimeError
 	if err != nil && !sent && ctx.Err() == nil && warned(err) {
+		if pr.pin == nil {
+			pr.warns.Store(true)
+		}
 		s.metrics.WarnedPassthrough.Inc()
 		s.log.Debug("a fragment raised warnings; passing the statement through", "err", err)
 		return s.PassthroughToClient(ctx, ss, query, orig)

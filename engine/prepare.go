@@ -80,6 +80,9 @@ type prepared struct {
 	// cacheKey is the plan cache key pr is stored under ("" when it is
 	// not), so that caching its result can re-weigh the entry.
 	cacheKey string
+	// warns: a run of this plan raised warnings and the replica answered
+	// (warned.go); later runs of the same text go there at once.
+	warns atomic.Bool
 }
 
 // groupConcatMaxLen is MariaDB's default group_concat_max_len (1 MiB).

@@ -22,7 +22,9 @@ import (
 // the part of the distributed run already done (the first fragment to
 // finish with warnings ends it). Statements without warnings, nearly every
 // reporting statement, pay one `SELECT @@warning_count` per fragment on the
-// worker's connection. The same holds for a division by zero in the
+// worker's connection. A plan that warned once sends the later runs of
+// its text to the replica at once (prepared.warns), until the plan cache
+// drops it (a catalog refresh). The same holds for a division by zero in the
 // final stage (x / 0 over merged values), which MariaDB answers with
 // warning 1365.
 
