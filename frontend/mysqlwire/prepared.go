@@ -101,9 +101,15 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	if len(marks) > maxParams {
 		return nil, 0, sqlerr.New(sqlerr.ErrTooManyPlaceholders, "HY000", "Prepared statement contains too many placeholders")
 	}
+	// Every parameter NULL, as MariaDB's prepare types them; a LIMIT or
+	// OFFSET count 0 (LIMIT NULL does not parse; MetadataQuery makes the
+	// LIMIT 0 anyway).
 	nulls := make([]string, len(marks))
-	for i := range nulls {
+	for i, m := range marks {
 		nulls[i] = "NULL"
+		if sqlparse.InLimit(query, m) {
+			nulls[i] = "0"
+		}
 	}
 	text := sqlparse.Bind(query, marks, nulls).Text
 	meta, err := coldefs.MetadataQuery(text)
