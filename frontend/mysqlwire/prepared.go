@@ -111,8 +111,8 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 			nulls[i] = "0"
 		}
 	}
-	text := sqlparse.Bind(query, marks, nulls).Text
-	meta, err := coldefs.MetadataQuery(text)
+	b := sqlparse.Bind(query, marks, nulls)
+	meta, err := coldefs.MetadataQuery(b.Text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -123,6 +123,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		} else if fields == nil {
 			return nil, uint16(len(marks)), nil // not cached: try again next time
 		}
+		fields = originalNames(b, fields)
 	}
 	eng.CachePrepare(ss.DB, query, fields, uint16(len(marks)))
 	return cloneFields(fields), uint16(len(marks)), nil
@@ -169,18 +170,7 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
 		switch {
 		case r.Fields != nil:
-			fields = make([]*querypb.Field, len(r.Fields))
-			at := 0 // computed columns' names appear in select-list order
-			for i, f := range r.Fields {
-				fields[i] = f
-				if f.OrgTable != "" || len(b.Spans) == 0 { // a table's column keeps its name
-					continue
-				}
-				if name, ok := b.OriginalName(f.Name, &at); ok {
-					fields[i] = f.CloneVT()
-					fields[i].Name = name
-				}
-			}
+			fields = originalNames(b, r.Fields)
 			cp := *r
 			cp.Fields = fields
 			cp.Rows = rowformat.BinaryTemporalRows(fields, r.Rows)
@@ -190,6 +180,27 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 		}
 		return callback(r)
 	})
+}
+
+// originalNames returns fields, the columns of b's bound text, with the
+// unaliased ones named from the statement as prepared, with its `?`
+// markers, as MariaDB names them (COUNT(IF(x = ?, 1, NULL)), both in the
+// prepare's answer and in each execution's). The fields renamed are
+// copies.
+func originalNames(b *sqlparse.Bound, fields []*querypb.Field) []*querypb.Field {
+	out := make([]*querypb.Field, len(fields))
+	at := 0 // computed columns' names appear in select-list order
+	for i, f := range fields {
+		out[i] = f
+		if f.OrgTable != "" || len(b.Spans) == 0 { // a table's column keeps its name
+			continue
+		}
+		if name, ok := b.OriginalName(f.Name, &at); ok {
+			out[i] = f.CloneVT()
+			out[i].Name = name
+		}
+	}
+	return out
 }
 
 // bind renders the statement with its bound values.
