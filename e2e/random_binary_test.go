@@ -25,6 +25,9 @@ import (
 //	SHOAL_BINARY_QUERIES  how many statements (default 300; 75 under the
 //	                      race detector: raceShare)
 //	SHOAL_BINARY_SEED     the generator's seed (default 1)
+//	SHOAL_BINARY_WINDOW   confine each statement to a random window of this
+//	                      many ids (default 0), as SHOAL_RANDOM_WINDOW: the
+//	                      window's bounds become placeholders too
 //	SHOAL_RANDOM_PARALLEL concurrent statements (default 3)
 //
 // Statement i is reproduced alone with -run
@@ -33,7 +36,8 @@ import (
 // the same statements it distributes in the text protocol (EXPLAIN): the
 // test fails when binding parameters makes statements pass through.
 func TestRandomQueriesBinary(t *testing.T) {
-	binaryQueries(t, envInt(t, "SHOAL_BINARY_QUERIES", 300/raceShare), uint64(envInt(t, "SHOAL_BINARY_SEED", 1)))
+	binaryQueries(t, envInt(t, "SHOAL_BINARY_QUERIES", 300/raceShare), uint64(envInt(t, "SHOAL_BINARY_SEED", 1)),
+		envInt(t, "SHOAL_BINARY_WINDOW", 0))
 }
 
 // binOutcome is what happened to one generated statement.
@@ -45,9 +49,10 @@ type binOutcome struct {
 	ok         bool
 }
 
-func binaryQueries(t *testing.T, n int, seed uint64) {
+func binaryQueries(t *testing.T, n int, seed uint64, size int) {
 	par := max(1, envInt(t, "SHOAL_RANDOM_PARALLEL", 3))
-	t.Logf("SHOAL_BINARY_SEED=%d SHOAL_BINARY_QUERIES=%d SHOAL_RANDOM_PARALLEL=%d", seed, n, par)
+	win := keyWindow(t, size)
+	t.Logf("SHOAL_BINARY_SEED=%d SHOAL_BINARY_QUERIES=%d SHOAL_RANDOM_PARALLEL=%d SHOAL_BINARY_WINDOW=%d", seed, n, par, size)
 	before := scrape(t)
 	start := time.Now()
 	outcomes := make([]binOutcome, n)
@@ -59,7 +64,7 @@ func binaryQueries(t *testing.T, n int, seed uint64) {
 				var conns *binConns
 				defer func() { conns.close() }()
 				for i := range next {
-					q := GenQueryIn(seed, i, Window{})
+					q := GenQueryIn(seed, i, win)
 					o := &outcomes[i]
 					o.q = q
 					o.ok = t.Run(fmt.Sprintf("%04d-%s", i, q.Category), func(t *testing.T) {
