@@ -2,6 +2,7 @@ package mysqlwire
 
 import (
 	"encoding/hex"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -35,7 +36,12 @@ import (
 // exponent literal (a DOUBLE in SQL), DECIMAL as a decimal literal, strings
 // quoted with backslash escapes (as MySQL's default sql_mode reads them),
 // bytes that are not UTF-8 as X'…', temporal values as quoted strings, which
-// MySQL compares to temporal columns as temporal values.
+// MySQL compares to temporal columns as temporal values. A DATE,
+// DATETIME, TIMESTAMP or TIME parameter (sent as a binary structure:
+// Connector/J's setDate/setTimestamp, mysql-connector-python's date
+// arguments) is a temporal literal of its type, zero-padded
+// (temporalLiteral): vitess decodes it to unpadded text ('2004-1-5'), which
+// a quoted string kept in string contexts (LEFT(?, 7) was '2004-1-').
 
 // maxPrepared bounds one connection's open prepared statements: vitess
 // keeps them (text, types, bound values) until COM_STMT_CLOSE, so a client
@@ -261,6 +267,10 @@ func literal(bv *querypb.BindVariable) (string, error) {
 		return strconv.FormatFloat(f, 'e', -1, 64), nil
 	case t == sqltypes.Decimal && isDecimal(raw):
 		return string(raw), nil
+	case t == sqltypes.Date, t == sqltypes.Datetime, t == sqltypes.Timestamp, t == sqltypes.Time:
+		if lit, ok := temporalLiteral(t, raw); ok {
+			return lit, nil
+		}
 	case t == sqltypes.Bit, t == sqltypes.Binary, !utf8.Valid(raw):
 		if len(raw) == 0 {
 			return "''", nil
@@ -268,6 +278,85 @@ func literal(bv *querypb.BindVariable) (string, error) {
 		return "X'" + hex.EncodeToString(raw) + "'", nil
 	}
 	return sqlparse.QuoteString(raw), nil
+}
+
+// temporalLiteral renders a temporal parameter as vitess decoded it
+// ("2004-1-5", "2004-1-5 1:2:3.000100", "-26:0:5.000000") as the SQL
+// literal of its type, as MariaDB reads the parameter: DATE'2004-01-05',
+// TIMESTAMP'2004-01-05 01:02:03.000100' (fractional digits only when the
+// microseconds are not zero: MariaDB's parameter has 6 decimals then, 0
+// otherwise), TIME'-26:00:05'.
+func temporalLiteral(t querypb.Type, raw []byte) (string, bool) {
+	s := string(raw)
+	var date, clock string
+	switch t {
+	case sqltypes.Date:
+		date = s
+	case sqltypes.Time:
+		clock = s
+	default:
+		var ok bool
+		if date, clock, ok = strings.Cut(s, " "); !ok {
+			return "", false
+		}
+	}
+	var b strings.Builder
+	switch t {
+	case sqltypes.Date:
+		b.WriteString("DATE'")
+	case sqltypes.Time:
+		b.WriteString("TIME'")
+	default:
+		b.WriteString("TIMESTAMP'")
+	}
+	if date != "" {
+		parts := strings.Split(date, "-")
+		if len(parts) != 3 {
+			return "", false
+		}
+		for i, p := range parts {
+			n, err := strconv.ParseUint(p, 10, 16)
+			if err != nil {
+				return "", false
+			}
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			fmt.Fprintf(&b, "%0*d", []int{4, 2, 2}[i], n)
+		}
+	}
+	if clock != "" {
+		if date != "" {
+			b.WriteByte(' ')
+		}
+		if clock[0] == '-' {
+			b.WriteByte('-')
+			clock = clock[1:]
+		}
+		hms, frac, _ := strings.Cut(clock, ".")
+		parts := strings.Split(hms, ":")
+		if len(parts) != 3 {
+			return "", false
+		}
+		for i, p := range parts {
+			n, err := strconv.ParseUint(p, 10, 32)
+			if err != nil {
+				return "", false
+			}
+			if i > 0 {
+				b.WriteByte(':')
+			}
+			fmt.Fprintf(&b, "%02d", n)
+		}
+		if strings.Trim(frac, "0") != "" {
+			if _, err := strconv.ParseUint(frac, 10, 32); err != nil || len(frac) > 6 {
+				return "", false
+			}
+			b.WriteString("." + frac)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String(), true
 }
 
 func badParam(v sqltypes.Value) error {
