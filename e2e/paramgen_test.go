@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -190,11 +191,15 @@ func placeholders(q string, r *rand.Rand) bindings {
 	return b
 }
 
+// isoDate is a string literal a driver could bind as a DATE.
+var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
 // bindAs returns a typed value for s as some driver binds it: integers
 // as int64 (uint64 with the unsigned flag when not negative, as
 // go-sql-driver sends a uint64), as the number's text (drivers that bind
 // everything as strings), as a DOUBLE or a DECIMAL; decimals as text, a
-// DECIMAL or a DOUBLE; strings as STRING or VAR_STRING; sometimes NULL
+// DECIMAL or a DOUBLE; strings as STRING or VAR_STRING, dates also as a
+// DATE or DATETIME; sometimes NULL
 // where the literal was an operand (nullOK). LIMIT takes integers and
 // their text only.
 func bindAs(s litSlot, r *rand.Rand, nullOK bool) (bindValue, bool) {
@@ -233,7 +238,15 @@ func bindAs(s litSlot, r *rand.Rand, nullOK bool) (bindValue, bool) {
 			return bindValue{typ: ptDouble, f: f}, true
 		}
 	case sqlparser.STRING:
-		if n < 80 {
+		switch {
+		case n < 40 && isoDate.MatchString(s.val):
+			// A date as Connector/J's setDate or a Python date binds it:
+			// the binary protocol's DATE (or DATETIME) structure.
+			if n < 30 {
+				return bindValue{typ: ptDate, s: s.val}, true
+			}
+			return bindValue{typ: ptDatetime, s: s.val + " 00:00:00"}, true
+		case n < 80:
 			return bindValue{typ: ptString, s: s.val}, true
 		}
 		return bindValue{typ: ptVarString, s: s.val}, true

@@ -389,6 +389,14 @@ func TestBinaryProtocolCases(t *testing.T) {
 			[]bindValue{str("D"), str("SMF"), i64(2000)}},
 		{"markers in names after a GROUP BY alias", "SELECT MonthD, Cancelled + Diverted AS k3, COUNT(IF((Distance > ? AND ArrDelayMinutes IN (?, ?, 22)), 1, NULL)) FROM ontime WHERE YearD >= ? GROUP BY MonthD, k3 ORDER BY MonthD, k3", true,
 			[]bindValue{i64(1000), str("60"), {typ: ptDouble, f: 15}, i64(2000)}},
+		// DATE and DATETIME parameters (binary structures): vitess
+		// decodes them to unpadded text, bound as the string '2004-1-5'
+		// (LEFT(?, 7) was '2004-1-', matching no row); they are temporal
+		// literals of their type.
+		{"date parameter in a string context", "SELECT Carrier, COUNT(*) FROM ontime WHERE DATE_FORMAT(FlightDate, '%Y-%m') = LEFT(?, 7) AND FlightDate <= ? GROUP BY Carrier ORDER BY Carrier", true,
+			[]bindValue{{typ: ptDate, s: "2004-01-05"}, {typ: ptDate, s: "2004-01-09"}}},
+		{"datetime parameter as text", "SELECT COUNT(*), MIN(FlightDate) FROM ontime WHERE CONCAT(?, '') LIKE '2004-02-01 00:00:00%' AND FlightDate >= ? AND YearD = 2004", true,
+			[]bindValue{{typ: ptDatetime, s: "2004-02-01 00:00:00"}, {typ: ptDatetime, s: "2004-02-01 10:20:30.000500"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conns := dialBinConns(t)

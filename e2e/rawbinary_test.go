@@ -123,6 +123,8 @@ const (
 	ptDouble    = 0x05
 	ptNull      = 0x06
 	ptLongLong  = 0x08
+	ptDate      = 0x0a
+	ptDatetime  = 0x0c
 	ptDecimal   = 0xf6
 	ptVarString = 0xfd
 	ptString    = 0xfe
@@ -152,6 +154,10 @@ func (b bindValue) String() string {
 		return b.s + " (decimal)"
 	case b.typ == ptVarString:
 		return strconv.Quote(b.s) + " (var_string)"
+	case b.typ == ptDate:
+		return b.s + " (date)"
+	case b.typ == ptDatetime:
+		return b.s + " (datetime)"
 	}
 	return strconv.Quote(b.s) + " (string)"
 }
@@ -190,6 +196,8 @@ func (rc *rawConn) executeArgs(id uint32, args []bindValue) (*result, error) {
 				arg = binary.LittleEndian.AppendUint64(arg, uint64(a.i))
 			case a.typ == ptDouble:
 				arg = binary.LittleEndian.AppendUint64(arg, math.Float64bits(a.f))
+			case a.typ == ptDate || a.typ == ptDatetime:
+				arg = appendTemporal(arg, a.s)
 			default:
 				arg = appendLenenc(arg, uint64(len(a.s)))
 				arg = append(arg, a.s...)
@@ -231,6 +239,36 @@ func (rc *rawConn) executeArgs(id uint32, args []bindValue) (*result, error) {
 		}
 		r.rows = append(r.rows, row)
 	}
+}
+
+// appendTemporal appends "YYYY-MM-DD[ hh:mm:ss[.ffffff]]" as the binary
+// protocol's date structure, as Connector/J sends a DATE or TIMESTAMP
+// parameter: 4 bytes for a date, 7 with a time of day, 11 with
+// microseconds.
+func appendTemporal(b []byte, s string) []byte {
+	n := func(from, to int) int {
+		v, _ := strconv.Atoi(s[from:to])
+		return v
+	}
+	year, month, day := n(0, 4), n(5, 7), n(8, 10)
+	if len(s) == 10 {
+		return append(binary.LittleEndian.AppendUint16(append(b, 4), uint16(year)), byte(month), byte(day))
+	}
+	hour, minute, second := n(11, 13), n(14, 16), n(17, 19)
+	micro := 0
+	if len(s) > 20 {
+		frac := (s[20:] + "000000")[:6]
+		micro, _ = strconv.Atoi(frac)
+	}
+	size := byte(7)
+	if micro != 0 {
+		size = 11
+	}
+	b = append(binary.LittleEndian.AppendUint16(append(b, size), uint16(year)), byte(month), byte(day), byte(hour), byte(minute), byte(second))
+	if micro != 0 {
+		b = binary.LittleEndian.AppendUint32(b, uint32(micro))
+	}
+	return b
 }
 
 func appendLenenc(b []byte, n uint64) []byte {
