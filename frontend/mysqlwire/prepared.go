@@ -98,6 +98,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	// text again and again: answer from the plan cache when we can.
 	eng := h.r.Engine()
 	if fields, params, ok := eng.CachedPrepare(ss.DB, query); ok {
+		h.armParamDefs(c, int(params))
 		return cloneFields(fields), params, nil
 	}
 	marks, err := h.paramMarkers(query)
@@ -127,12 +128,26 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		if fields, err = eng.Describe(h.r.Context(), &ss.Session, meta); err != nil {
 			return nil, 0, err // MariaDB's prepare fails with it too
 		} else if fields == nil {
+			h.armParamDefs(c, len(marks))
 			return nil, uint16(len(marks)), nil // not cached: try again next time
 		}
 		fields = originalNames(b, fields)
 	}
 	eng.CachePrepare(ss.DB, query, fields, uint16(len(marks)))
+	h.armParamDefs(c, len(marks))
 	return cloneFields(fields), uint16(len(marks)), nil
+}
+
+// armParamDefs has the connection's transport retype the n parameter
+// definitions of the prepare answered next as MariaDB types them
+// (paramdefs.go).
+func (h *handler) armParamDefs(c *mysql.Conn, n int) {
+	if !h.mariadb || n == 0 {
+		return
+	}
+	if pc, ok := c.GetRawConn().(*packetConn); ok {
+		pc.paramDefs = n
+	}
 }
 
 // cloneFields copies result metadata before it goes to vitess: its
