@@ -173,10 +173,10 @@ func cloneFields(fields []*querypb.Field) []*querypb.Field {
 // columns are carried onto every row chunk here (a row chunk without them
 // gets a NULL bitmap sized for no columns and corrupts the stream past six
 // columns). Unaliased columns are named from the statement as prepared,
-// with its `?` markers, as MySQL names them. Temporal values are cut to
-// the bytes MariaDB's binary protocol sends of them
-// (rowformat.BinaryTemporalRows: a TIME of 00:00:00.0000 is 0 bytes, not
-// 12).
+// with its `?` markers, as MySQL names them. Values are made what
+// MariaDB's binary protocol sends of them (rowformat.WireRows: a TIME of
+// 00:00:00.0000 is 0 bytes, not 12; an INT column's 4036006016 is its low
+// 4 bytes, where vitess failed the statement).
 func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	if prepare == nil {
 		return sqlerr.New(sqlerr.ErrUnknownStmtHandler, "HY000", "Unknown prepared statement handler given to mysqld_stmt_execute")
@@ -194,10 +194,10 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 			fields = originalNames(b, r.Fields)
 			cp := *r
 			cp.Fields = fields
-			cp.Rows = rowformat.BinaryTemporalRows(fields, r.Rows)
+			cp.Rows = rowformat.WireRows(fields, r.Rows)
 			return callback(&cp)
 		case len(r.Rows) > 0:
-			return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.BinaryTemporalRows(fields, r.Rows)})
+			return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.WireRows(fields, r.Rows)})
 		}
 		return callback(r)
 	})

@@ -1,6 +1,8 @@
 package rowformat
 
 import (
+	"strconv"
+
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
@@ -55,30 +57,78 @@ func zeroFraction(raw []byte) []byte {
 	return raw
 }
 
-// HasTemporal reports whether a column of fields is a TIME, DATETIME or
-// TIMESTAMP, whose values BinaryTemporal may cut.
-func HasTemporal(fields []*querypb.Field) bool {
+// Integers past their column's width. MariaDB declares some results
+// narrower than their values: ORD of a 4-byte character is 4036006016 in
+// an INT (signed LONG) column. Its text protocol sends the digits; its
+// binary protocol stores the low bytes of the column's width
+// (Protocol_binary::store_long: int4store((uint32) from)), which a client
+// reads as -258961280. vitess' writer parses the text at the column's
+// width and failed the whole statement (1105 value out of range).
+
+// BinaryInteger returns v, an integer of a type narrower than 64 bits,
+// as the number of its type whose bytes are v's low bytes (what MariaDB's
+// binary protocol sends of it); v itself when it fits.
+func BinaryInteger(v sqltypes.Value) sqltypes.Value {
+	var bits int
+	switch t := v.Type(); t {
+	case sqltypes.Int8, sqltypes.Uint8:
+		bits = 8
+	case sqltypes.Int16, sqltypes.Uint16, sqltypes.Year:
+		bits = 16
+	case sqltypes.Int24, sqltypes.Uint24, sqltypes.Int32, sqltypes.Uint32:
+		bits = 32
+	default:
+		return v
+	}
+	raw := v.Raw()
+	var x uint64
+	if i, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		x = uint64(i)
+	} else if u, err := strconv.ParseUint(string(raw), 10, 64); err == nil {
+		x = u
+	} else {
+		return v
+	}
+	low := x & (1<<bits - 1)
+	var w []byte
+	if sqltypes.IsUnsigned(v.Type()) {
+		w = strconv.AppendUint(nil, low, 10)
+	} else {
+		w = strconv.AppendInt(nil, int64(low<<(64-bits))>>(64-bits), 10)
+	}
+	if string(w) == string(raw) {
+		return v
+	}
+	return sqltypes.MakeTrusted(v.Type(), w)
+}
+
+// binaryWire reports whether a column of fields is of a type whose
+// values BinaryTemporal or BinaryInteger may change.
+func binaryWire(fields []*querypb.Field) bool {
 	for _, f := range fields {
 		switch f.Type {
-		case sqltypes.Time, sqltypes.Datetime, sqltypes.Timestamp:
+		case sqltypes.Time, sqltypes.Datetime, sqltypes.Timestamp,
+			sqltypes.Int8, sqltypes.Uint8, sqltypes.Int16, sqltypes.Uint16, sqltypes.Year,
+			sqltypes.Int24, sqltypes.Uint24, sqltypes.Int32, sqltypes.Uint32:
 			return true
 		}
 	}
 	return false
 }
 
-// BinaryTemporalRows returns rows with BinaryTemporal applied to every
-// value; the rows that change are copied (the caller's rows may be
-// shared: a cached answer written to text-protocol clients too).
-func BinaryTemporalRows(fields []*querypb.Field, rows [][]sqltypes.Value) [][]sqltypes.Value {
-	if !HasTemporal(fields) {
+// WireRows returns rows with every value as MariaDB's binary protocol
+// sends it (BinaryTemporal, BinaryInteger), for vitess' writer; the rows
+// that change are copied (the caller's rows may be shared: a cached
+// answer written to text-protocol clients too).
+func WireRows(fields []*querypb.Field, rows [][]sqltypes.Value) [][]sqltypes.Value {
+	if !binaryWire(fields) {
 		return rows
 	}
 	var out [][]sqltypes.Value
 	for i, row := range rows {
 		var cp []sqltypes.Value
 		for j, v := range row {
-			if w := BinaryTemporal(v); len(w.Raw()) != len(v.Raw()) {
+			if w := BinaryInteger(BinaryTemporal(v)); string(w.Raw()) != string(v.Raw()) {
 				if cp == nil {
 					cp = append([]sqltypes.Value(nil), row...)
 				}

@@ -33,15 +33,15 @@ func TestBinaryTemporal(t *testing.T) {
 	}
 }
 
-// TestBinaryTemporalRowsCopies: rows that change are copies; the
+// TestWireRowsCopies: rows that change are copies; the
 // caller's rows (a cached answer) keep their text.
-func TestBinaryTemporalRowsCopies(t *testing.T) {
+func TestWireRowsCopies(t *testing.T) {
 	fields := []*querypb.Field{{Type: sqltypes.Int64}, {Type: sqltypes.Time}}
 	rows := [][]sqltypes.Value{
 		{sqltypes.NewInt64(1), sqltypes.MakeTrusted(sqltypes.Time, []byte("00:00:00.00"))},
 		{sqltypes.NewInt64(2), sqltypes.MakeTrusted(sqltypes.Time, []byte("01:00:00.50"))},
 	}
-	out := BinaryTemporalRows(fields, rows)
+	out := WireRows(fields, rows)
 	if string(out[0][1].Raw()) != "00:00:00" || string(out[1][1].Raw()) != "01:00:00.50" {
 		t.Fatalf("got %v", out)
 	}
@@ -51,7 +51,29 @@ func TestBinaryTemporalRowsCopies(t *testing.T) {
 	if &out[1][0] != &rows[1][0] {
 		t.Error("an unchanged row was copied")
 	}
-	if got := BinaryTemporalRows([]*querypb.Field{{Type: sqltypes.Int64}}, rows[:1]); &got[0] != &rows[0] {
+	if got := WireRows([]*querypb.Field{{Type: sqltypes.Int64}}, rows[:1]); &got[0] != &rows[0] {
 		t.Error("rows without temporal columns were copied")
+	}
+}
+
+func TestBinaryInteger(t *testing.T) {
+	for _, c := range []struct {
+		typ      querypb.Type
+		in, want string
+	}{
+		{sqltypes.Int32, "4036006016", "-258961280"}, // ORD of U+10000 in an INT column
+		{sqltypes.Int32, "-2147483648", "-2147483648"},
+		{sqltypes.Int32, "2147483647", "2147483647"},
+		{sqltypes.Uint32, "4294967296", "0"},
+		{sqltypes.Uint32, "-1", "4294967295"},
+		{sqltypes.Int8, "200", "-56"},
+		{sqltypes.Uint16, "65537", "1"},
+		{sqltypes.Int24, "8388608", "8388608"}, // sent in 4 bytes
+		{sqltypes.Int64, "18446744073709551615", "18446744073709551615"},
+		{sqltypes.Int32, "12.5", "12.5"},
+	} {
+		if got := BinaryInteger(sqltypes.MakeTrusted(c.typ, []byte(c.in))); string(got.Raw()) != c.want || got.Type() != c.typ {
+			t.Errorf("%v %q: got %v %q, want %q", c.typ, c.in, got.Type(), got.Raw(), c.want)
+		}
 	}
 }
