@@ -198,8 +198,8 @@ var isoDate = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
 // as int64 (uint64 with the unsigned flag when not negative, as
 // go-sql-driver sends a uint64), as the number's text (drivers that bind
 // everything as strings), as a DOUBLE or a DECIMAL; decimals as text, a
-// DECIMAL or a DOUBLE; strings as STRING or VAR_STRING, dates also as a
-// DATE or DATETIME; sometimes NULL
+// DECIMAL or a DOUBLE; strings as STRING, VAR_STRING or BLOB, dates also
+// as a DATE or DATETIME; sometimes NULL
 // where the literal was an operand (nullOK). LIMIT takes integers and
 // their text only.
 func bindAs(s litSlot, r *rand.Rand, nullOK bool) (bindValue, bool) {
@@ -248,8 +248,10 @@ func bindAs(s litSlot, r *rand.Rand, nullOK bool) (bindValue, bool) {
 			return bindValue{typ: ptDatetime, s: s.val + " 00:00:00"}, true
 		case n < 80:
 			return bindValue{typ: ptString, s: s.val}, true
+		case n < 92:
+			return bindValue{typ: ptVarString, s: s.val}, true
 		}
-		return bindValue{typ: ptVarString, s: s.val}, true
+		return bindValue{typ: ptBlob, s: s.val}, true
 	}
 	return bindValue{}, false
 }

@@ -126,6 +126,7 @@ const (
 	ptDate      = 0x0a
 	ptDatetime  = 0x0c
 	ptDecimal   = 0xf6
+	ptBlob      = 0xfc
 	ptVarString = 0xfd
 	ptString    = 0xfe
 )
@@ -154,6 +155,8 @@ func (b bindValue) String() string {
 		return b.s + " (decimal)"
 	case b.typ == ptVarString:
 		return strconv.Quote(b.s) + " (var_string)"
+	case b.typ == ptBlob:
+		return strconv.Quote(b.s) + " (blob)"
 	case b.typ == ptDate:
 		return b.s + " (date)"
 	case b.typ == ptDatetime:
