@@ -157,11 +157,8 @@ func literalSlots(q string) []litSlot {
 // sets of typed values for them (the same values, other types: a
 // statement executed twice by different drivers).
 type bindings struct {
-	sql        string
-	args, alt  []bindValue
-	slots      []litSlot // the literals replaced, in order
-	nullable   []bool
-	hasLimitPH bool
+	sql       string
+	args, alt []bindValue
 }
 
 // placeholders chooses some literals of q to bind, by r.
@@ -183,8 +180,6 @@ func placeholders(q string, r *rand.Rand) bindings {
 		at = s.end
 		b.args = append(b.args, a)
 		b.alt = append(b.alt, alt)
-		b.slots = append(b.slots, s)
-		b.hasLimitPH = b.hasLimitPH || s.limit
 	}
 	sb.WriteString(q[at:])
 	b.sql = sb.String()
