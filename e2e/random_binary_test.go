@@ -412,6 +412,10 @@ func TestBinaryProtocolCases(t *testing.T) {
 			[]bindValue{{typ: ptDate, s: "2004-01-05"}, {typ: ptDate, s: "2004-01-09"}}},
 		{"datetime parameter as text", "SELECT COUNT(*), MIN(FlightDate) FROM ontime WHERE CONCAT(?, '') LIKE '2004-02-01 00:00:00%' AND FlightDate >= ? AND YearD = 2004", true,
 			[]bindValue{{typ: ptDatetime, s: "2004-02-01 00:00:00"}, {typ: ptDatetime, s: "2004-02-01 10:20:30.000500"}}},
+		// A DATE parameter no DATE literal takes (April 31): MariaDB's
+		// parameter takes it as sent; DATE'1987-04-31' failed with 1525.
+		{"date parameter past its month's end", "SELECT COUNT(*), MIN(FlightDate), MAX(FlightDate) FROM ontime WHERE FlightDate BETWEEN ? AND ?", true,
+			[]bindValue{{typ: ptDate, s: "1987-04-31"}, str("1990-11-01")}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conns := dialBinConns(t)

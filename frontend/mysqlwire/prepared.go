@@ -300,7 +300,10 @@ func literal(bv *querypb.BindVariable) (string, error) {
 // literal of its type, as MariaDB reads the parameter: DATE'2004-01-05',
 // TIMESTAMP'2004-01-05 01:02:03.000100' (fractional digits only when the
 // microseconds are not zero: MariaDB's parameter has 6 decimals then, 0
-// otherwise), TIME'-26:00:05'.
+// otherwise), TIME'-26:00:05'. A value such a literal refuses (1525) and
+// MariaDB's parameter takes as sent — a day past its month's end
+// (1987-04-31), month 13, hour 24, a TIME past 838 hours — is the quoted
+// zero-padded string, as the same statement's text literal would be.
 func temporalLiteral(t querypb.Type, raw []byte) (string, bool) {
 	s := string(raw)
 	var date, clock string
@@ -316,29 +319,25 @@ func temporalLiteral(t querypb.Type, raw []byte) (string, bool) {
 		}
 	}
 	var b strings.Builder
-	switch t {
-	case sqltypes.Date:
-		b.WriteString("DATE'")
-	case sqltypes.Time:
-		b.WriteString("TIME'")
-	default:
-		b.WriteString("TIMESTAMP'")
-	}
+	valid := true
 	if date != "" {
 		parts := strings.Split(date, "-")
 		if len(parts) != 3 {
 			return "", false
 		}
+		var ymd [3]uint64
 		for i, p := range parts {
 			n, err := strconv.ParseUint(p, 10, 16)
 			if err != nil {
 				return "", false
 			}
+			ymd[i] = n
 			if i > 0 {
 				b.WriteByte('-')
 			}
 			fmt.Fprintf(&b, "%0*d", []int{4, 2, 2}[i], n)
 		}
+		valid = ymd[1] <= 12 && (ymd[1] == 0 || ymd[2] <= daysIn(ymd[0], ymd[1]))
 	}
 	if clock != "" {
 		if date != "" {
@@ -362,6 +361,14 @@ func temporalLiteral(t querypb.Type, raw []byte) (string, bool) {
 				b.WriteByte(':')
 			}
 			fmt.Fprintf(&b, "%02d", n)
+			maxN := uint64(59)
+			if i == 0 {
+				maxN = 23
+				if t == sqltypes.Time {
+					maxN = 838
+				}
+			}
+			valid = valid && n <= maxN
 		}
 		if strings.Trim(frac, "0") != "" {
 			if _, err := strconv.ParseUint(frac, 10, 32); err != nil || len(frac) > 6 {
@@ -370,8 +377,30 @@ func temporalLiteral(t querypb.Type, raw []byte) (string, bool) {
 			b.WriteString("." + frac)
 		}
 	}
-	b.WriteByte('\'')
-	return b.String(), true
+	if !valid {
+		return "'" + b.String() + "'", true
+	}
+	switch t {
+	case sqltypes.Date:
+		return "DATE'" + b.String() + "'", true
+	case sqltypes.Time:
+		return "TIME'" + b.String() + "'", true
+	}
+	return "TIMESTAMP'" + b.String() + "'", true
+}
+
+// daysIn is the number of days of month m (1-12) of year y.
+func daysIn(y, m uint64) uint64 {
+	switch m {
+	case 4, 6, 9, 11:
+		return 30
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 31
 }
 
 func badParam(v sqltypes.Value) error {
