@@ -48,16 +48,7 @@ func TestRandomQueriesWindowed(t *testing.T) {
 
 func randomQueries(t *testing.T, n int, seed uint64, size int) {
 	par := max(1, envInt(t, "SHOAL_RANDOM_PARALLEL", 3))
-	var win Window
-	if size > 0 {
-		r, err := query(env.direct, "SELECT MIN(id), MAX(id) FROM ontime")
-		if err != nil || r.err != nil || len(r.rows) != 1 {
-			t.Fatalf("key range of ontime: %v %v", err, r)
-		}
-		lo, _ := strconv.ParseInt(r.rows[0][0], 10, 64)
-		hi, _ := strconv.ParseInt(r.rows[0][1], 10, 64)
-		win = Window{Min: lo, Max: max(lo, hi-int64(size)+1), Size: int64(size)}
-	}
+	win := keyWindow(t, size)
 	t.Logf("SHOAL_RANDOM_SEED=%d SHOAL_RANDOM_QUERIES=%d SHOAL_RANDOM_PARALLEL=%d SHOAL_RANDOM_WINDOW=%d (ids %d..%d)",
 		seed, n, par, win.Size, win.Min, win.Max+win.Size-1)
 
@@ -89,6 +80,21 @@ func randomQueries(t *testing.T, n int, seed uint64, size int) {
 	elapsed := time.Since(start)
 	t.Logf("%d queries in %s (seed %d)", n, elapsed.Round(time.Millisecond), seed)
 	summarize(t, outcomes, warnedRuns()-warnedBefore)
+}
+
+// keyWindow is the window of size ids of ontime a generated query is
+// confined to (none for 0).
+func keyWindow(t *testing.T, size int) Window {
+	if size <= 0 {
+		return Window{}
+	}
+	r, err := query(env.direct, "SELECT MIN(id), MAX(id) FROM ontime")
+	if err != nil || r.err != nil || len(r.rows) != 1 {
+		t.Fatalf("key range of ontime: %v %v", err, r)
+	}
+	lo, _ := strconv.ParseInt(r.rows[0][0], 10, 64)
+	hi, _ := strconv.ParseInt(r.rows[0][1], 10, 64)
+	return Window{Min: lo, Max: max(lo, hi-int64(size)+1), Size: int64(size)}
 }
 
 // outcome is what happened to one generated query.

@@ -50,15 +50,25 @@ const (
 // rawDial connects and logs in to addr as user with db selected.
 func rawDial(t *testing.T, addr, user, pass, db string) *rawConn {
 	t.Helper()
+	rc := rawLogin(t, addr, user, pass, db)
+	t.Cleanup(func() { rc.c.Close() })
+	return rc
+}
+
+// rawLogin is rawDial without closing the connection when t ends: for a
+// connection that outlives one subtest (its t is set per use). The
+// caller closes it.
+func rawLogin(t *testing.T, addr, user, pass, db string) *rawConn {
+	t.Helper()
 	c, err := net.DialTimeout("tcp", addr, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rc := &rawConn{t: t, c: c, r: bufio.NewReader(c)}
-	t.Cleanup(func() { c.Close() })
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	hs := rc.read()
 	if len(hs) == 0 || hs[0] == 0xff {
+		c.Close()
 		t.Fatalf("%s: no handshake: %q", addr, hs)
 	}
 	// protocol version, server version\0, thread id, salt part 1 (8),

@@ -12,6 +12,9 @@ type Bound struct {
 	Orig  string   // as prepared, with markers
 	Text  string   // with literals
 	Spans [][2]int // each literal's [start, end) in text
+	// listEnd is where Text's top-level select list ends (0: not yet
+	// found), past which no column is named.
+	listEnd int
 }
 
 // Bind replaces the marker at each offset in marks with lits[i].
@@ -37,14 +40,19 @@ func Bind(orig string, marks []int, lits []string) *Bound {
 // apart by their order. (Both COM_STMT_EXECUTE and SQL EXECUTE name their
 // columns with it.)
 func (b *Bound) OriginalName(name string, at *int) (string, bool) {
-	if name == "" || *at >= len(b.Text) {
+	if b.listEnd == 0 {
+		b.listEnd = SelectListEnd(b.Text)
+	}
+	if name == "" || *at >= b.listEnd {
 		return "", false
 	}
 	// A column is named by its whole select item: an occurrence of the
 	// name inside another item (a literal '%Y-%m' holding an alias m) is
-	// skipped; the first whole item decides.
-	for from := *at; from < len(b.Text); {
-		i := strings.Index(b.Text[from:], name)
+	// skipped; the first whole item decides. Only the select list names
+	// columns: an alias k in GROUP BY a, k HAVING … looks like a whole
+	// item there, and moving past it named no later column.
+	for from := *at; from < b.listEnd; {
+		i := strings.Index(b.Text[from:b.listEnd], name)
 		if i < 0 {
 			return "", false
 		}

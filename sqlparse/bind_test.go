@@ -48,3 +48,35 @@ func TestInLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginalNameSelectListOnly: an alias that is also a whole item of
+// GROUP BY or ORDER BY (GROUP BY 1, k3 HAVING) is not taken for the
+// select item: the columns after it were left named by the bound text.
+func TestOriginalNameSelectListOnly(t *testing.T) {
+	orig := "SELECT a + 1 AS k3, COUNT(IF(b = ?, 1, NULL)) FROM t WHERE c IN (?) GROUP BY 1, k3 HAVING COUNT(IF(b = 5, 1, NULL)) > 0"
+	b := Bind(orig, []int{strings.Index(orig, "?"), strings.LastIndex(orig, "?")}, []string{"5", "'x'"})
+	at := 0
+	for _, c := range []struct {
+		name, orig string
+		ok         bool
+	}{
+		{"k3", "", false},
+		{"COUNT(IF(b = 5, 1, NULL))", "COUNT(IF(b = ?, 1, NULL))", true},
+	} {
+		got, ok := b.OriginalName(c.name, &at)
+		if ok != c.ok || got != c.orig {
+			t.Errorf("OriginalName(%q) = %q %v, want %q %v", c.name, got, ok, c.orig, c.ok)
+		}
+	}
+	for _, c := range []struct{ q, rest string }{
+		{"SELECT a, b FROM t", "FROM t"},
+		{"select (select x from u) y, `from` where 1", "where 1"},
+		{"WITH c AS (SELECT 1 FROM t) SELECT n, 'from' FROM c", "FROM c"},
+		{"SELECT 1", ""},
+		{"SELECT a ORDER BY a", "ORDER BY a"},
+	} {
+		if got := c.q[SelectListEnd(c.q):]; got != c.rest {
+			t.Errorf("SelectListEnd(%q): rest %q, want %q", c.q, got, c.rest)
+		}
+	}
+}

@@ -104,6 +104,48 @@ func SelectClauses(q string) (c Clauses, ok bool) {
 	return c, depth == 0
 }
 
+// SelectListEnd returns the offset in q, a SELECT (optionally WITH …),
+// where its top-level select list ends: its first top-level FROM or other
+// clause keyword after the SELECT, or len(q).
+func SelectListEnd(q string) int {
+	depth, selected := 0, false
+	for i := 0; i < len(q); {
+		ch := q[i]
+		switch {
+		case ch == '\'' || ch == '"' || ch == '`':
+			i = SkipQuoted(q, i, ch, ch != '`')
+			continue
+		case IsCommentStart(q, i):
+			i = CommentEnd(q, i)
+			continue
+		case ch == '(':
+			depth++
+		case ch == ')':
+			depth--
+		case isWordByte(ch):
+			j := i
+			for j < len(q) && isWordByte(q[j]) {
+				j++
+			}
+			if depth == 0 && (i == 0 || q[i-1] != '.') {
+				switch w := strings.ToUpper(q[i:j]); {
+				case w == "SELECT":
+					selected = true
+				case !selected:
+				case w == "FROM", w == "WHERE", w == "HAVING", w == "WINDOW", w == "LIMIT", w == "UNION",
+					w == "EXCEPT", w == "INTERSECT", w == "INTO", w == "FOR", w == "LOCK", w == "PROCEDURE",
+					w == "GROUP" && followedBy(q, j, "BY"), w == "ORDER" && followedBy(q, j, "BY"):
+					return i
+				}
+			}
+			i = j
+			continue
+		}
+		i++
+	}
+	return len(q)
+}
+
 // followedBy reports whether the next word of q after offset i (past
 // blanks and comments) is word.
 func followedBy(q string, i int, word string) bool {

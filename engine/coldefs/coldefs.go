@@ -440,12 +440,21 @@ func MetadataQuery(text string) (string, error) {
 		return "", sqlerr.New(sqlerr.ErrUnsupportedPS, "HY000", "This command is not supported in the prepared statement protocol yet")
 	}
 	// The statement's own text (column names are the client's expressions)
-	// with LIMIT 0 appended: only when it has no LIMIT, INTO or locking
-	// clause of its own.
+	// with LIMIT 0 appended, or its own top-level LIMIT made LIMIT 0 (a
+	// prepare does not run the statement: MariaDB describes it by its
+	// select items whatever its LIMIT, as LIMIT 0 does); not with an INTO
+	// or locking clause.
 	switch s := stmts[0].(type) {
 	case *ast.SelectStmt:
-		if s.Limit != nil || s.SelectIntoOpt != nil || s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone {
+		if s.SelectIntoOpt != nil || s.LockInfo != nil && s.LockInfo.LockType != ast.SelectLockNone {
 			return "", nil
+		}
+		if s.Limit != nil {
+			c, ok := sqlparse.SelectClauses(text)
+			if !ok || c.Limit < 0 {
+				return "", nil
+			}
+			return c.WithLimit0(text), nil
 		}
 	case *ast.SetOprStmt:
 		if s.Limit != nil {

@@ -28,3 +28,21 @@ func TestPrepareError(t *testing.T) {
 		}
 	}
 }
+
+// TestMetadataQueryLimit: a statement with a LIMIT of its own is
+// described with that LIMIT made 0 (a prepare of it described no columns);
+// a LIMIT inside a subquery stays, INTO still gives none.
+func TestMetadataQueryLimit(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"select a, count(*) from t group by a", "select a, count(*) from t group by a\nLIMIT 0"},
+		{"select a from t order by a limit 5", "select a from t order by a \nLIMIT 0"},
+		{"select a from t order by a limit 0, 5", "select a from t order by a \nLIMIT 0"},
+		{"select a from t where a in (select b from u limit 3) limit 2 offset 1", "select a from t where a in (select b from u limit 3) \nLIMIT 0"},
+		{"select a from t limit 1 into @x", ""},
+	} {
+		got, err := MetadataQuery(c.in)
+		if err != nil || got != c.want {
+			t.Errorf("MetadataQuery(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}

@@ -21,6 +21,9 @@ type handler struct {
 	cfg config.Coordinator
 	vt  *vtenv.Environment
 	m   *observe.Metrics
+	// mariadb: the replicas are MariaDB, whose prepare types parameters
+	// NULL (paramdefs.go).
+	mariadb bool
 }
 
 func (h *handler) Env() *vtenv.Environment { return h.vt }

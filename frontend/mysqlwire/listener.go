@@ -58,7 +58,7 @@ func Listen(cfg config.Coordinator, r *router.Router, version string, charset ui
 	// which drivers without a charset of their own (MySQL Connector/J)
 	// adopt. So the listener is made with an environment whose default is
 	// the replicas', and the handler serves with vt from then on.
-	h := &handler{r: r, cfg: cfg, vt: vt, m: r.Metrics()}
+	h := &handler{r: r, cfg: cfg, vt: vt, m: r.Metrics(), mariadb: strings.Contains(version, "MariaDB")}
 	if charset != 0 && charset != uint8(vt.CollationEnv().DefaultConnectionCharset()) {
 		if he, err := vtenv.New(vtenv.Options{MySQLServerVersion: "5.7.0"}); err == nil && uint8(he.CollationEnv().DefaultConnectionCharset()) == charset {
 			h.vt = he

@@ -59,6 +59,10 @@ type packetConn struct {
 	limit int64
 	read  atomic.Int64
 	tap   execTap // the last COM_STMT_EXECUTE's parameter types (unsigned.go)
+	// paramDefs is how many parameter definitions of the prepare being
+	// answered are still to be retyped (paramdefs.go); the connection's
+	// goroutine alone reads and writes it.
+	paramDefs int
 }
 
 // limitCommands wraps c so that one command cannot pass max_allowed_packet
@@ -73,6 +77,7 @@ func limitCommands(c net.Conn, maxPacket int) net.Conn {
 }
 
 func (p *packetConn) Read(b []byte) (int, error) {
+	p.paramDefs = 0 // the prepare's answer has gone out
 	if p.read.Load() > p.limit {
 		return 0, errCommandTooLarge
 	}
@@ -84,6 +89,12 @@ func (p *packetConn) Read(b []byte) (int, error) {
 
 func (p *packetConn) Write(b []byte) (int, error) {
 	p.read.Store(0)
+	if p.paramDefs > 0 {
+		if _, err := p.Conn.Write(patchParamDefs(b, &p.paramDefs)); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	}
 	return p.Conn.Write(b)
 }
 

@@ -2,6 +2,7 @@ package mysqlwire
 
 import (
 	"encoding/hex"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -35,7 +36,12 @@ import (
 // exponent literal (a DOUBLE in SQL), DECIMAL as a decimal literal, strings
 // quoted with backslash escapes (as MySQL's default sql_mode reads them),
 // bytes that are not UTF-8 as X'…', temporal values as quoted strings, which
-// MySQL compares to temporal columns as temporal values.
+// MySQL compares to temporal columns as temporal values. A DATE,
+// DATETIME, TIMESTAMP or TIME parameter (sent as a binary structure:
+// Connector/J's setDate/setTimestamp, mysql-connector-python's date
+// arguments) is a temporal literal of its type, zero-padded
+// (temporalLiteral): vitess decodes it to unpadded text ('2004-1-5'), which
+// a quoted string kept in string contexts (LEFT(?, 7) was '2004-1-').
 
 // maxPrepared bounds one connection's open prepared statements: vitess
 // keeps them (text, types, bound values) until COM_STMT_CLOSE, so a client
@@ -92,6 +98,7 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	// text again and again: answer from the plan cache when we can.
 	eng := h.r.Engine()
 	if fields, params, ok := eng.CachedPrepare(ss.DB, query); ok {
+		h.armParamDefs(c, int(params))
 		return cloneFields(fields), params, nil
 	}
 	marks, err := h.paramMarkers(query)
@@ -101,12 +108,18 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	if len(marks) > maxParams {
 		return nil, 0, sqlerr.New(sqlerr.ErrTooManyPlaceholders, "HY000", "Prepared statement contains too many placeholders")
 	}
+	// Every parameter NULL, as MariaDB's prepare types them; a LIMIT or
+	// OFFSET count 0 (LIMIT NULL does not parse; MetadataQuery makes the
+	// LIMIT 0 anyway).
 	nulls := make([]string, len(marks))
-	for i := range nulls {
+	for i, m := range marks {
 		nulls[i] = "NULL"
+		if sqlparse.InLimit(query, m) {
+			nulls[i] = "0"
+		}
 	}
-	text := sqlparse.Bind(query, marks, nulls).Text
-	meta, err := coldefs.MetadataQuery(text)
+	b := sqlparse.Bind(query, marks, nulls)
+	meta, err := coldefs.MetadataQuery(b.Text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -115,11 +128,26 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 		if fields, err = eng.Describe(h.r.Context(), &ss.Session, meta); err != nil {
 			return nil, 0, err // MariaDB's prepare fails with it too
 		} else if fields == nil {
+			h.armParamDefs(c, len(marks))
 			return nil, uint16(len(marks)), nil // not cached: try again next time
 		}
+		fields = originalNames(b, fields)
 	}
 	eng.CachePrepare(ss.DB, query, fields, uint16(len(marks)))
+	h.armParamDefs(c, len(marks))
 	return cloneFields(fields), uint16(len(marks)), nil
+}
+
+// armParamDefs has the connection's transport retype the n parameter
+// definitions of the prepare answered next as MariaDB types them
+// (paramdefs.go).
+func (h *handler) armParamDefs(c *mysql.Conn, n int) {
+	if !h.mariadb || n == 0 {
+		return
+	}
+	if pc, ok := c.GetRawConn().(*packetConn); ok {
+		pc.paramDefs = n
+	}
 }
 
 // cloneFields copies result metadata before it goes to vitess: its
@@ -145,7 +173,10 @@ func cloneFields(fields []*querypb.Field) []*querypb.Field {
 // columns are carried onto every row chunk here (a row chunk without them
 // gets a NULL bitmap sized for no columns and corrupts the stream past six
 // columns). Unaliased columns are named from the statement as prepared,
-// with its `?` markers, as MySQL names them.
+// with its `?` markers, as MySQL names them. Values are made what
+// MariaDB's binary protocol sends of them (rowformat.WireRows: a TIME of
+// 00:00:00.0000 is 0 bytes, not 12; an INT column's 4036006016 is its low
+// 4 bytes, where vitess failed the statement).
 func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
 	if prepare == nil {
 		return sqlerr.New(sqlerr.ErrUnknownStmtHandler, "HY000", "Unknown prepared statement handler given to mysqld_stmt_execute")
@@ -160,26 +191,37 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
 		switch {
 		case r.Fields != nil:
-			fields = make([]*querypb.Field, len(r.Fields))
-			at := 0 // computed columns' names appear in select-list order
-			for i, f := range r.Fields {
-				fields[i] = f
-				if f.OrgTable != "" || len(b.Spans) == 0 { // a table's column keeps its name
-					continue
-				}
-				if name, ok := b.OriginalName(f.Name, &at); ok {
-					fields[i] = f.CloneVT()
-					fields[i].Name = name
-				}
-			}
+			fields = originalNames(b, r.Fields)
 			cp := *r
 			cp.Fields = fields
+			cp.Rows = rowformat.WireRows(fields, r.Rows)
 			return callback(&cp)
 		case len(r.Rows) > 0:
-			return callback(&sqltypes.Result{Fields: fields, Rows: r.Rows})
+			return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.WireRows(fields, r.Rows)})
 		}
 		return callback(r)
 	})
+}
+
+// originalNames returns fields, the columns of b's bound text, with the
+// unaliased ones named from the statement as prepared, with its `?`
+// markers, as MariaDB names them (COUNT(IF(x = ?, 1, NULL)), both in the
+// prepare's answer and in each execution's). The fields renamed are
+// copies.
+func originalNames(b *sqlparse.Bound, fields []*querypb.Field) []*querypb.Field {
+	out := make([]*querypb.Field, len(fields))
+	at := 0 // computed columns' names appear in select-list order
+	for i, f := range fields {
+		out[i] = f
+		if f.OrgTable != "" || len(b.Spans) == 0 { // a table's column keeps its name
+			continue
+		}
+		if name, ok := b.OriginalName(f.Name, &at); ok {
+			out[i] = f.CloneVT()
+			out[i].Name = name
+		}
+	}
+	return out
 }
 
 // bind renders the statement with its bound values.
@@ -240,6 +282,10 @@ func literal(bv *querypb.BindVariable) (string, error) {
 		return strconv.FormatFloat(f, 'e', -1, 64), nil
 	case t == sqltypes.Decimal && isDecimal(raw):
 		return string(raw), nil
+	case t == sqltypes.Date, t == sqltypes.Datetime, t == sqltypes.Timestamp, t == sqltypes.Time:
+		if lit, ok := temporalLiteral(t, raw); ok {
+			return lit, nil
+		}
 	case t == sqltypes.Bit, t == sqltypes.Binary, !utf8.Valid(raw):
 		if len(raw) == 0 {
 			return "''", nil
@@ -247,6 +293,114 @@ func literal(bv *querypb.BindVariable) (string, error) {
 		return "X'" + hex.EncodeToString(raw) + "'", nil
 	}
 	return sqlparse.QuoteString(raw), nil
+}
+
+// temporalLiteral renders a temporal parameter as vitess decoded it
+// ("2004-1-5", "2004-1-5 1:2:3.000100", "-26:0:5.000000") as the SQL
+// literal of its type, as MariaDB reads the parameter: DATE'2004-01-05',
+// TIMESTAMP'2004-01-05 01:02:03.000100' (fractional digits only when the
+// microseconds are not zero: MariaDB's parameter has 6 decimals then, 0
+// otherwise), TIME'-26:00:05'. A value such a literal refuses (1525) and
+// MariaDB's parameter takes as sent — a day past its month's end
+// (1987-04-31), month 13, hour 24, a TIME past 838 hours — is the quoted
+// zero-padded string, as the same statement's text literal would be.
+func temporalLiteral(t querypb.Type, raw []byte) (string, bool) {
+	s := string(raw)
+	var date, clock string
+	switch t {
+	case sqltypes.Date:
+		date = s
+	case sqltypes.Time:
+		clock = s
+	default:
+		var ok bool
+		if date, clock, ok = strings.Cut(s, " "); !ok {
+			return "", false
+		}
+	}
+	var b strings.Builder
+	valid := true
+	if date != "" {
+		parts := strings.Split(date, "-")
+		if len(parts) != 3 {
+			return "", false
+		}
+		var ymd [3]uint64
+		for i, p := range parts {
+			n, err := strconv.ParseUint(p, 10, 16)
+			if err != nil {
+				return "", false
+			}
+			ymd[i] = n
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			fmt.Fprintf(&b, "%0*d", []int{4, 2, 2}[i], n)
+		}
+		valid = ymd[1] <= 12 && (ymd[1] == 0 || ymd[2] <= daysIn(ymd[0], ymd[1]))
+	}
+	if clock != "" {
+		if date != "" {
+			b.WriteByte(' ')
+		}
+		if clock[0] == '-' {
+			b.WriteByte('-')
+			clock = clock[1:]
+		}
+		hms, frac, _ := strings.Cut(clock, ".")
+		parts := strings.Split(hms, ":")
+		if len(parts) != 3 {
+			return "", false
+		}
+		for i, p := range parts {
+			n, err := strconv.ParseUint(p, 10, 32)
+			if err != nil {
+				return "", false
+			}
+			if i > 0 {
+				b.WriteByte(':')
+			}
+			fmt.Fprintf(&b, "%02d", n)
+			maxN := uint64(59)
+			if i == 0 {
+				maxN = 23
+				if t == sqltypes.Time {
+					maxN = 838
+				}
+			}
+			valid = valid && n <= maxN
+		}
+		if strings.Trim(frac, "0") != "" {
+			if _, err := strconv.ParseUint(frac, 10, 32); err != nil || len(frac) > 6 {
+				return "", false
+			}
+			b.WriteString("." + frac)
+		}
+	}
+	if !valid {
+		return "'" + b.String() + "'", true
+	}
+	switch t {
+	case sqltypes.Date:
+		return "DATE'" + b.String() + "'", true
+	case sqltypes.Time:
+		return "TIME'" + b.String() + "'", true
+	}
+	return "TIMESTAMP'" + b.String() + "'", true
+}
+
+// daysIn is the number of days of month m (1-12) of year y.
+func daysIn(y, m uint64) uint64 {
+	switch m {
+	case 4, 6, 9, 11:
+		return 30
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 31
 }
 
 func badParam(v sqltypes.Value) error {

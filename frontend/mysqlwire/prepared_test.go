@@ -92,7 +92,24 @@ func TestLiteral(t *testing.T) {
 		{sqltypes.StringBindVariable("a'b\\c\x00\n\x1a"), `'a\'b\\c\0\n\Z'`},
 		{sqltypes.BytesBindVariable([]byte{0xff, 0x00}), "X'ff00'"},
 		{sqltypes.BytesBindVariable([]byte("plain")), "'plain'"},
-		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("2020-1-5"))), "'2020-1-5'"},
+		// Temporal parameters as vitess decodes them: literals of their
+		// type, zero-padded (a quoted '2020-1-5' was a string).
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("2020-1-5"))), "DATE'2020-01-05'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("0000-00-00"))), "DATE'0000-00-00'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-1-5 1:2:3.000100"))), "TIMESTAMP'2020-01-05 01:02:03.000100'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2020-1-5 0:0:0.000000"))), "TIMESTAMP'2020-01-05 00:00:00'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Timestamp, []byte("2020-12-31 23:59:59"))), "TIMESTAMP'2020-12-31 23:59:59'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Time, []byte("-26:0:5.000000"))), "TIME'-26:00:05'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Time, []byte("838:59:59.500000"))), "TIME'838:59:59.500000'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("2020-01"))), "'2020-01'"},
+		// What a temporal literal refuses (1525) and MariaDB's parameter
+		// takes: the quoted padded text, as the text literal would be.
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("1987-4-31"))), "'1987-04-31'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("2000-2-29"))), "DATE'2000-02-29'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("1900-2-29"))), "'1900-02-29'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Date, []byte("2004-0-0"))), "DATE'2004-00-00'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Datetime, []byte("2004-1-5 24:0:0"))), "'2004-01-05 24:00:00'"},
+		{sqltypes.ValueBindVariable(sqltypes.MakeTrusted(sqltypes.Time, []byte("839:0:0.000000"))), "'839:00:00'"},
 		{sqltypes.NullBindVariable, "NULL"},
 	}
 	for _, c := range cases {
