@@ -99,8 +99,7 @@ stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # The long differential sweeps whole, without the race detector: under it
 # the e2e package runs one case in four of the function matrix, of the
 # generated queries and of those over pins, of the live pins' WHERE hunt
-# and of the type matrix, 50 of TestTPCH's 200 generated statements over
-# lineitem and orders, 16 pin refreshes of the churn instead of 40,
+# and of the type matrix, of TestTPCH's statements over lineitem and orders, 16 pin refreshes of the churn instead of 40,
 # and a 15 s soak and load mix (e2e/race_test.go raceShare: the race
 # detector is 5-10x slower, and those two tests were half of the package's
 # 13-23 min); here every case runs, docs/functions.md is compared with what
