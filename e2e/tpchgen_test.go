@@ -18,14 +18,17 @@ func genTPCH(seed uint64, i int) Query {
 	pick := func(xs []string) string { return xs[r.IntN(len(xs))] }
 	var from string
 	var keys, aggs, preds []string
+	having := tpchHaving
 	switch x := r.IntN(10); {
 	case x < 6:
 		from, keys, aggs, preds = "lineitem", tpchLineKeys, tpchLineAggs, tpchLinePreds
+		having = append(append([]string{}, tpchHaving...), tpchLineHaving...)
 	case x < 8:
 		from = "lineitem l JOIN orders o ON o.o_orderkey = l.l_orderkey"
 		keys = append(append([]string{}, tpchLineKeys...), tpchOrderKeys...)
 		aggs = append(append([]string{}, tpchLineAggs...), tpchOrderAggs...)
 		preds = append(append([]string{}, tpchLinePreds...), tpchOrderPreds...)
+		having = append(append([]string{}, tpchHaving...), tpchLineHaving...)
 	default:
 		from, keys, aggs, preds = "orders", tpchOrderKeys, tpchOrderAggs, tpchOrderPreds
 	}
@@ -66,17 +69,33 @@ func genTPCH(seed uint64, i int) Query {
 		where = append(where, pick(preds))
 	}
 	var b strings.Builder
-	b.WriteString("SELECT " + strings.Join(sel, ", ") + " FROM " + tpchQualify("FROM " + from)[len("FROM "):])
+	src := tpchQualify("FROM " + from)[len("FROM "):]
+	if from == "lineitem" && r.IntN(6) == 0 {
+		// A BI tool's question over a saved one (Metabase's source).
+		cols := []string{"l_orderkey", "l_partkey", "l_suppkey", "l_linenumber", "l_quantity", "l_extendedprice", "l_discount", "l_tax",
+			"l_returnflag", "l_linestatus", "l_shipdate", "l_commitdate", "l_receiptdate", "l_shipinstruct", "l_shipmode", "l_comment"}
+		for i, c := range cols {
+			cols[i] = "lineitem." + c + " AS " + c
+		}
+		src = "(SELECT " + strings.Join(cols, ", ") + " FROM " + src + ") source"
+		cat = "derived-" + cat
+	}
+	b.WriteString("SELECT " + strings.Join(sel, ", ") + " FROM " + src)
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
 	ordered := nk == 0
 	if nk > 0 {
 		b.WriteString(" GROUP BY " + strings.Join(gb, ", "))
-		if r.IntN(4) == 0 {
-			b.WriteString(" HAVING " + pick(tpchHaving))
+		order := r.IntN(4)
+		if order == 0 && r.IntN(4) == 0 {
+			b.WriteString(" WITH ROLLUP")
+			cat += "-rollup"
 		}
-		switch r.IntN(4) {
+		if r.IntN(4) == 0 {
+			b.WriteString(" HAVING " + pick(having))
+		}
+		switch order {
 		case 0: // no ORDER BY: compared as a bag
 		case 1:
 			b.WriteString(" ORDER BY " + strings.Join(gb, ", "))
@@ -115,6 +134,9 @@ var tpchLineKeys = []string{
 	"CONCAT(l_returnflag, '-', l_linestatus)", "CONCAT(l_shipmode, '|')", "LEFT(l_shipinstruct, 7)",
 	"SUBSTRING(l_comment, 1, 5)", "RTRIM(l_comment)", "l_comment", "LENGTH(l_comment)", "REPLACE(l_shipmode, 'A', 'a')",
 	"l_shipmode LIKE '%AIR%'", "IFNULL(l_comment, 'none')", "l_orderkey % 7", "l_linenumber",
+	"WEEK(l_shipdate)", "DATE(l_commitdate)", "LPAD(l_linenumber, 3, '0')", "CONCAT_WS('/', l_returnflag, l_shipmode)",
+	"REVERSE(TRIM(l_shipmode))", "SUBSTRING_INDEX(l_shipinstruct, ' ', 1)", "l_discount * 100", "ROUND(l_quantity / 7, 2)",
+	"DATE_FORMAT(l_receiptdate, '%a %b')", "YEARWEEK(l_shipdate)", "TO_DAYS(l_shipdate) % 5", "l_tax + l_discount",
 }
 
 var tpchOrderKeys = []string{
@@ -144,6 +166,12 @@ var tpchLineAggs = []string{
 	"MAX(LENGTH(l_comment))", "COUNT(DISTINCT YEAR(l_shipdate))", "SUM(l_tax) / AVG(l_tax)", "AVG(l_quantity) * AVG(l_discount)",
 	"CAST(SUM(l_extendedprice) AS SIGNED)", "CONCAT(SUM(l_quantity), ' units')", "FORMAT(SUM(l_extendedprice), 2)",
 	"MAX(UPPER(l_shipmode))", "MIN(CONCAT(l_shipmode, '#'))", "SUM(l_discount) DIV 1", "CEIL(AVG(l_tax) * 100)",
+	"AVG(l_extendedprice) * 100", "AVG(l_discount) - AVG(l_tax)", "ROUND(SUM(l_extendedprice) / SUM(l_quantity), 4)",
+	"DATE_ADD(MAX(l_shipdate), INTERVAL 1 DAY)", "TIMESTAMPDIFF(MONTH, MIN(l_shipdate), MAX(l_shipdate))", "YEAR(MAX(l_receiptdate))",
+	"DATE_FORMAT(MIN(l_shipdate), '%Y%m')", "SUM(DISTINCT l_discount)", "AVG(DISTINCT l_tax)", "COUNT(DISTINCT l_returnflag, l_linestatus)",
+	"SUM(l_quantity * l_extendedprice)", "MIN(l_extendedprice * (1 - l_discount))", "SUM(ROUND(l_extendedprice * l_discount, 1))",
+	"AVG(CASE WHEN l_returnflag = 'R' THEN l_quantity END)", "SUM(l_extendedprice) / NULLIF(SUM(l_quantity), 0)",
+	"COUNT(CASE WHEN l_shipdate > l_commitdate THEN 1 END)", "MAX(l_receiptdate) - INTERVAL 1 MONTH", "SUM(l_tax * 100) / 100",
 }
 
 var tpchOrderAggs = []string{
@@ -171,4 +199,9 @@ var tpchOrderPreds = []string{
 
 var tpchHaving = []string{
 	"COUNT(*) > 10", "COUNT(*) > 1000", "a0 IS NOT NULL", "SUM(1) >= 2",
+}
+
+var tpchLineHaving = []string{
+	"AVG(l_discount) > 0.045", "SUM(l_quantity) > 500", "MAX(l_shipdate) > DATE '1998-01-01'",
+	"SUM(l_extendedprice * (1 - l_discount)) > 1000000", "MIN(l_shipmode) = 'AIR'", "AVG(l_quantity) BETWEEN 20 AND 30",
 }
