@@ -164,6 +164,14 @@ var tpchFixed = []string{
 	WHERE DATEDIFF(l_receiptdate, l_commitdate) > 10 AND l_orderkey BETWEEN 1000 AND 60000 GROUP BY k0`,
 	`SELECT RTRIM(l_comment) AS k0, SUM(DATEDIFF(l_receiptdate, l_shipdate)) AS a0, AVG(l_quantity) AS a1, MAX(LENGTH(l_comment)) AS a3 FROM lineitem
 	WHERE l_orderkey BETWEEN 1000 AND 60000 AND l_tax = 0.08 GROUP BY k0 HAVING a0 IS NOT NULL ORDER BY a1 DESC, k0 DESC LIMIT 1`,
+	// The same over a derived table merged into the statement
+	// (Metabase's source): the probe goes into the derived table's WHERE.
+	`SELECT EXTRACT(YEAR_MONTH FROM l_shipdate) AS k0, COUNT(DISTINCT l_shipmode) AS a0
+	FROM (SELECT lineitem.l_orderkey AS l_orderkey, lineitem.l_shipdate AS l_shipdate, lineitem.l_shipmode AS l_shipmode FROM lineitem) source
+	GROUP BY k0 ORDER BY a0 DESC, k0 DESC`,
+	`SELECT YEAR(l_shipdate) AS k1, RTRIM(l_comment) AS k2, SUM(l_discount) DIV 1 AS a0, COUNT(l_comment) AS a1, AVG(l_extendedprice) * 100 AS a2
+	FROM (SELECT lineitem.l_shipdate AS l_shipdate, lineitem.l_comment AS l_comment, lineitem.l_discount AS l_discount,
+	  lineitem.l_extendedprice AS l_extendedprice FROM lineitem) source GROUP BY k1, k2 HAVING AVG(l_discount) > 0.045`,
 	// WITH ROLLUP and MIN/MAX of text holding 'AIR' and 'air': MariaDB
 	// groups sorted rows and shows the spelling its sort put first
 	// ('AIR#'), the merge the first in key order ('air#'). Passed through.

@@ -432,6 +432,14 @@ func keyProbe(b *replica.Conn, c sqlparse.Clauses, d Query) ([]*querypb.Field, b
 		if pred == "" {
 			continue
 		}
+		// A derived table merged into the statement (Metabase's source,
+		// planner/derivedmerge): the predicate goes into its WHERE, where
+		// the split table's name is known.
+		if probe, ok := derivedmerge.WithInnerPredicate(d.Text, pred); ok && explain(b, probe).temp {
+			if f, err := fetchFields(b, probe); err == nil {
+				return f, true
+			}
+		}
 		probe := c.WithPredicate(d.Text, pred)
 		if !explain(b, probe).temp {
 			continue
