@@ -11,8 +11,9 @@ import (
 // TestSumOverflowAndRollupSpellings: SUM and AVG of an exact value wider
 // than 43 digits pass through (MariaDB's running sum may leave
 // DECIMAL(65) and saturate in its scan order), and so does WITH ROLLUP
-// over a text key whose collation puts different strings in one group
-// (MariaDB shows the spelling its filesort put first), and so do the
+// over a text key whose collation puts different strings in one group,
+// or with a MIN/MAX of such text (MariaDB shows the spelling its filesort
+// put first), and so do the
 // STDDEV family of a DATETIME and a FLOAT group key or DISTINCT argument
 // (fragments send its printed digits); the rest stays distributed.
 func TestSumOverflowAndRollupSpellings(t *testing.T) {
@@ -38,6 +39,11 @@ func TestSumOverflowAndRollupSpellings(t *testing.T) {
 		"select g, lower(sb), count(*) from t group by g, lower(sb) with rollup": true,
 		"select hex(vb), count(*) from t group by hex(vb) with rollup":           false,
 		"select date_format(dt, '%Y'), count(*) from t group by 1 with rollup":   false,
+		"select g, min(concat(s, '#')), count(*) from t group by g with rollup":  true,
+		"select g, max(s) from t group by g with rollup having max(s) > 'a'":     true,
+		"select g, min(vb), max(dt), min(sb) from t group by g with rollup":      true,
+		"select g, min(vb), max(dt) from t group by g with rollup":               false,
+		"select g, min(s), max(s) from t group by g":                             false,
 		"select s, count(*) from t group by s":                                   false,
 		"select g, stddev_pop(dt3), var_samp(dt3 + 0) from t group by g":         true,
 		"select g, stddev_pop(b), max(dt3) from t group by g":                    false,

@@ -119,6 +119,14 @@ type Partial struct {
 // FromFragment reports whether the partial is a fragment column.
 func (p Partial) FromFragment() bool { return p.SQL != "" }
 
+// JoinedTable is a table of the statement other than the split table.
+type JoinedTable struct {
+	// Alias is the name columns qualify it with (EXPLAIN's table).
+	Alias string
+	// DB and Name name the table.
+	DB, Name string
+}
+
 // OrderItem is one ORDER BY key of the final stage.
 type OrderItem struct {
 	// Expr is evaluated over the final row (see Plan.FinalColumns).
@@ -158,6 +166,16 @@ type Plan struct {
 	WhereKeyOnly bool
 	// KeyColumns are the primary key columns, qualified, for SplitKey.
 	KeyColumns []string
+	// Joined are the tables joined to the split table inside each
+	// fragment, in FROM order: a statement MariaDB reads from one of them
+	// first is described by a probe on that table (engine/coldefs).
+	Joined []JoinedTable
+	// KeyFirstLo and KeyFirstHi are inclusive bounds the WHERE clause puts
+	// on the first of KeyColumns when it is an integer (SplitKey), nil
+	// where none. They cut nothing: a statement that bounds the key's
+	// first column on both sides is described by a probe inside that
+	// window (engine/coldefs).
+	KeyFirstLo, KeyFirstHi *int64
 	// Partitioned is true when the split table is natively partitioned
 	// and the fragment SQL selects one partition (PartitionMarker); the
 	// coordinator cuts each partition into its own key ranges.

@@ -68,6 +68,14 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 		for _, c := range split.tbl.KeyColumns {
 			p.KeyColumns = append(p.KeyColumns, sqlparse.QuoteID(split.alias)+"."+sqlparse.QuoteID(c))
 		}
+		if c, ok := split.tbl.Column(split.tbl.KeyColumns[0]); ok && intTypes[c.Type] && c.Type != "year" {
+			p.KeyFirstLo, p.KeyFirstHi = keyBounds(sel.Where, split.alias, split.tbl.KeyColumns[0])
+		}
+	}
+	for _, s := range srcs {
+		if s != split {
+			p.Joined = append(p.Joined, JoinedTable{Alias: s.alias, DB: s.tbl.Schema, Name: s.tbl.Name})
+		}
 	}
 	single := sel.From != nil && sel.From.TableRefs != nil && sel.From.TableRefs.Right == nil
 	p.WhereKeyOnly = single && sel.Where == nil

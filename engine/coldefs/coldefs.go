@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,18 +70,36 @@ type Query struct {
 	Above string
 	// Inside bounds the key to the first two keys of the statement's own
 	// window ("" when the window is not bounded on both sides): a range
-	// MariaDB cannot prove empty, inside one it keeps its plan for.
+	// MariaDB cannot prove empty, inside one it keeps its plan for. For a
+	// composite key (Key), the window of its first column.
 	Inside string
 	// Table is the split table, `db`.`name`, for a probe through one of
 	// its secondary indexes; "" when unknown.
 	Table string
+	// Key is the first column of the split table's primary key, qualified
+	// as the statement names it, when the table is cut between sampled
+	// keys (a composite or text key: planner.SplitKey), "" otherwise. A
+	// temporary-table statement is probed below its smallest value or
+	// above its largest (keyProbe), read when the statement is described.
+	Key string
+	// Joined are the other tables the statement joins (planner.Plan's):
+	// a temporary-table statement MariaDB reads from one of them first is
+	// probed on that table (joinedProbe).
+	Joined []planner.JoinedTable
 }
 
 // For is how a replica describes text, planned as p over cat: with the
 // probes the split table's key allows.
 func For(cat planner.Catalog, p *planner.Plan, text string) Query {
-	return Query{Text: text, Meta: p.MetaSQL, Empty: EmptyPredicate(cat, p), Above: AbovePredicate(cat, p),
-		Inside: InsidePredicate(cat, p), Table: TableName(p)}
+	q := Query{Text: text, Meta: p.MetaSQL, Empty: EmptyPredicate(cat, p), Above: AbovePredicate(cat, p),
+		Inside: InsidePredicate(cat, p), Table: TableName(p), Joined: p.Joined}
+	if p.Split == planner.SplitKey && len(p.KeyColumns) > 0 {
+		q.Key = p.KeyColumns[0]
+		if lo, hi := p.KeyFirstLo, p.KeyFirstHi; lo != nil && hi != nil && *hi-*lo >= 2 {
+			q.Inside = fmt.Sprintf("%s >= %d AND %s < %d", q.Key, *lo, q.Key, *lo+2)
+		}
+	}
+	return q
 }
 
 // InsidePredicate is Query.Inside for p: the split column within the
@@ -145,7 +164,7 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 	}
 	if d.Empty != "" || d.Table != "" {
 		if direct := explain(b, d.Text); direct.temp {
-			if f, ok := probeTemporary(b, c, d, direct.key); ok {
+			if f, ok := probeTemporary(b, c, d, direct); ok {
 				return f, nil
 			}
 		}
@@ -174,7 +193,11 @@ func Describe(b *replica.Conn, d Query) ([]*querypb.Field, error) {
 // probeTemporary describes a statement whose plan reads its result
 // through a temporary table, read through index key ("" for a full scan),
 // by the first probe that keeps that plan over no rows (see above).
-func probeTemporary(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*querypb.Field, bool) {
+func probeTemporary(b *replica.Conn, c sqlparse.Clauses, d Query, direct plan) ([]*querypb.Field, bool) {
+	if f, ok := joinedProbe(b, c, d, direct.first); ok {
+		return f, true
+	}
+	key := direct.key
 	if f, ok := indexProbe(b, c, d, key); ok {
 		return f, true
 	}
@@ -184,6 +207,9 @@ func probeTemporary(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([
 		// table without one, a predicate no row meets that the optimizer
 		// cannot fold.
 		if f, ok := indexProbe(b, c, d, "PRIMARY"); ok {
+			return f, true
+		}
+		if f, ok := keyProbe(b, c, d); ok {
 			return f, true
 		}
 		return scanProbe(b, c, d.Text)
@@ -236,6 +262,7 @@ type plan struct {
 	temp  bool   // it reads its result through a temporary table
 	rows  int64  // the largest row estimate (math.MaxInt64 when unreadable)
 	key   string // the index of its one table ("" for a join, a full scan)
+	first string // the table (alias) it reads first
 	lines int    // EXPLAIN's rows of every select (derived tables, subqueries)
 }
 
@@ -246,7 +273,7 @@ func explain(b *replica.Conn, q string) plan {
 	if err != nil {
 		return plan{}
 	}
-	id, extra, rows, key := -1, -1, -1, -1
+	id, extra, rows, key, table := -1, -1, -1, -1, -1
 	for i, f := range r.Fields {
 		switch strings.ToLower(f.Name) {
 		case "id":
@@ -257,6 +284,8 @@ func explain(b *replica.Conn, q string) plan {
 			rows = i
 		case "key":
 			key = i
+		case "table":
+			table = i
 		}
 	}
 	if id < 0 || extra < 0 {
@@ -269,6 +298,9 @@ func explain(b *replica.Conn, q string) plan {
 			continue
 		}
 		tables++
+		if tables == 1 && table >= 0 && !row[table].IsNull() {
+			p.first = row[table].ToString()
+		}
 		if key >= 0 && !row[key].IsNull() {
 			p.key = row[key].ToString()
 		}
@@ -302,17 +334,8 @@ func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*qu
 	if d.Table == "" || key == "" || strings.EqualFold(key, "PRIMARY") && d.Empty != "" {
 		return nil, false
 	}
-	r, err := b.Fetch("SHOW INDEX FROM "+d.Table+" WHERE Key_name = "+sqlparse.QuoteString([]byte(key))+" AND Seq_in_index = 1", 10)
-	if err != nil || len(r.Rows) != 1 {
-		return nil, false
-	}
-	col := ""
-	for i, f := range r.Fields {
-		if strings.EqualFold(f.Name, "Column_name") {
-			col = r.Rows[0][i].ToString()
-		}
-	}
-	if col == "" {
+	col, ok := firstColumn(b, d.Table, key)
+	if !ok {
 		return nil, false
 	}
 	qc := sqlparse.QuoteID(col)
@@ -337,6 +360,126 @@ func indexProbe(b *replica.Conn, c sqlparse.Clauses, d Query, key string) ([]*qu
 		}
 	}
 	return nil, false
+}
+
+// joinedProbe describes a temporary-table join that MariaDB reads from
+// first, another table than the split one (TPC-H's orders, through its
+// o_orderdate index, then lineitem by key; ontime's carriers): a probe on
+// the split table's key makes MariaDB read the split table first, and it
+// lays out its temporary table otherwise (BINARY_FLAG on group keys, an
+// EXTRACT's length, a BIGINT for an INT). The first table's primary key
+// below its smallest value, else above its largest, keeps it first; the
+// probe is used when EXPLAIN says so and keeps the temporary table.
+func joinedProbe(b *replica.Conn, c sqlparse.Clauses, d Query, first string) ([]*querypb.Field, bool) {
+	i := slices.IndexFunc(d.Joined, func(j planner.JoinedTable) bool { return j.Alias == first })
+	if first == "" || i < 0 {
+		return nil, false
+	}
+	j := d.Joined[i]
+	preds, ok := primaryOutside(b, sqlparse.QuoteID(j.DB)+"."+sqlparse.QuoteID(j.Name), sqlparse.QuoteID(j.Alias))
+	if !ok {
+		return nil, false
+	}
+	for _, pred := range preds {
+		probe := c.WithPredicate(d.Text, pred)
+		if p := explain(b, probe); !p.temp || p.first != first {
+			continue
+		}
+		if f, err := fetchFields(b, probe); err == nil {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// primaryOutside is the two predicates on table's primary key, its
+// columns qualified by qual, that select no row: its first column below
+// its smallest value and above its largest (two index dives to read).
+func primaryOutside(b *replica.Conn, table, qual string) ([]string, bool) {
+	col, ok := firstColumn(b, table, "PRIMARY")
+	if !ok {
+		return nil, false
+	}
+	qc := sqlparse.QuoteID(col)
+	m, err := b.Fetch("SELECT MIN("+qc+"), MAX("+qc+") FROM "+table, 1)
+	if err != nil || len(m.Rows) != 1 || m.Rows[0][0].IsNull() || m.Rows[0][1].IsNull() {
+		return nil, false
+	}
+	var lo, hi strings.Builder
+	m.Rows[0][0].EncodeSQLStringBuilder(&lo)
+	m.Rows[0][1].EncodeSQLStringBuilder(&hi)
+	return []string{qual + "." + qc + " < " + lo.String(), qual + "." + qc + " > " + hi.String()}, true
+}
+
+// keyProbe describes a temporary-table statement over a table cut
+// between sampled keys (d.Key) that indexProbe could not: a join, whose
+// EXPLAIN names no one index (TPC-H's lineitem, keyed by (l_orderkey,
+// l_linenumber), joined to orders was described by LIMIT 0, its select
+// items' flags and lengths where MariaDB sends its temporary table's).
+// Like EmptyPredicate and AbovePredicate for an integer key, the key's
+// first column, qualified as the statement names it, goes below its
+// smallest value, else above its largest, and the probe is used when
+// EXPLAIN keeps the temporary table.
+func keyProbe(b *replica.Conn, c sqlparse.Clauses, d Query) ([]*querypb.Field, bool) {
+	if d.Key == "" || d.Table == "" {
+		return nil, false
+	}
+	preds, ok := primaryOutside(b, d.Table, qualifier(d.Key))
+	if !ok {
+		return nil, false
+	}
+	for _, pred := range append(preds, d.Inside) {
+		if pred == "" {
+			continue
+		}
+		// A derived table merged into the statement (Metabase's source,
+		// planner/derivedmerge): the predicate goes into its WHERE, where
+		// the split table's name is known.
+		if probe, ok := derivedmerge.WithInnerPredicate(d.Text, pred); ok && explain(b, probe).temp {
+			if f, err := fetchFields(b, probe); err == nil {
+				return f, true
+			}
+		}
+		probe := c.WithPredicate(d.Text, pred)
+		if !explain(b, probe).temp {
+			continue
+		}
+		if f, err := fetchFields(b, probe); err == nil {
+			return f, true
+		}
+	}
+	return nil, false
+}
+
+// qualifier is the quoted table name that qualifies col, a column
+// quoted as the planner qualifies it (`l`.`l_orderkey`: `l`).
+func qualifier(col string) string {
+	for i := 1; i < len(col); i++ {
+		if col[i] != '`' {
+			continue
+		}
+		if i+1 < len(col) && col[i+1] == '`' {
+			i++ // an escaped backquote
+			continue
+		}
+		return col[:i+1]
+	}
+	return col
+}
+
+// firstColumn is the first column of index key of table.
+func firstColumn(b *replica.Conn, table, key string) (string, bool) {
+	r, err := b.Fetch("SHOW INDEX FROM "+table+" WHERE Key_name = "+sqlparse.QuoteString([]byte(key))+" AND Seq_in_index = 1", 10)
+	if err != nil || len(r.Rows) != 1 {
+		return "", false
+	}
+	for i, f := range r.Fields {
+		if strings.EqualFold(f.Name, "Column_name") {
+			col := r.Rows[0][i].ToString()
+			return col, col != ""
+		}
+	}
+	return "", false
 }
 
 // scanProbe describes a temporary-table statement over a small table

@@ -46,3 +46,16 @@ func TestMetadataQueryLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestQualifier(t *testing.T) {
+	for col, want := range map[string]string{
+		"`l`.`l_orderkey`":   "`l`",
+		"`a.b`.`c`":          "`a.b`",
+		"`x``y`.`k`":         "`x``y`",
+		"`lineitem`.`a.b.c`": "`lineitem`",
+	} {
+		if got := qualifier(col); got != want {
+			t.Errorf("qualifier(%s) = %s, want %s", col, got, want)
+		}
+	}
+}
