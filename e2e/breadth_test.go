@@ -265,20 +265,7 @@ func diffBagsDefs(t *testing.T, q string, ordered bool, bags map[int]string, def
 		compare(t, q, got, want, ordered)
 		return got, defsDiffer
 	}
-	for _, r := range []*result{got, want} {
-		for _, row := range r.rows {
-			for c, kind := range bags {
-				if c >= len(row) {
-					continue
-				}
-				v, err := normalizeBag(kind, row[c])
-				if err != nil {
-					t.Fatalf("%s: column %d: %v", q, c, err)
-				}
-				row[c] = v
-			}
-		}
-	}
+	normalizeBags(t, q, bags, got, want)
 	compare(t, q, got, want, ordered)
 	return got, defsDiffer
 }

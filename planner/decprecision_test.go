@@ -44,6 +44,7 @@ func TestSumOverflowAndRollupSpellings(t *testing.T) {
 		"select g, min(vb), max(dt), min(sb) from t group by g with rollup":      true,
 		"select g, min(vb), max(dt) from t group by g with rollup":               false,
 		"select g, min(s), max(s) from t group by g":                             false,
+		"select *, min(s) from t group by g with rollup":                         true, // a wildcard beside them
 		"select s, count(*) from t group by s":                                   false,
 		"select g, stddev_pop(dt3), var_samp(dt3 + 0) from t group by g":         true,
 		"select g, stddev_pop(b), max(dt3) from t group by g":                    false,

@@ -47,17 +47,7 @@ func (a *aggPlanner) minMaxOfSpellings(sel *ast.SelectStmt) bool {
 		return ok && (strings.EqualFold(f.F, ast.AggFuncMin) || strings.EqualFold(f.F, ast.AggFuncMax)) &&
 			len(f.Args) == 1 && ss.mayMergeSpellings(f.Args[0])
 	}}
-	for _, f := range sel.Fields.Fields {
-		f.Expr.Accept(v)
-	}
-	if sel.Having != nil {
-		sel.Having.Expr.Accept(v)
-	}
-	if sel.OrderBy != nil {
-		for _, it := range sel.OrderBy.Items {
-			it.Expr.Accept(v)
-		}
-	}
+	visitOutsideWhere(sel, v)
 	return found
 }
 

@@ -244,24 +244,12 @@ func (s *Router) readVariables(ctx context.Context, ss *Session, vars []ast.Expr
 		}
 		names[i] = "@" + sqlparse.QuoteID(ve.Name)
 	}
-	var (
-		fields int
-		row    []sqltypes.Value
-	)
-	err := s.eng.Passthrough(ctx, &ss.Session, "SELECT "+strings.Join(names, ", "), func(r *sqltypes.Result) error {
-		if r.Fields != nil {
-			fields = len(r.Fields)
-		}
-		if len(r.Rows) > 0 {
-			row = r.Rows[0]
-		}
-		return nil
-	})
+	row, err := s.evalValues(ctx, ss, strings.Join(names, ", ")) // namedexpr.go
 	if err != nil {
 		return nil, err
 	}
-	if fields != len(vars) || len(row) != len(vars) {
-		return nil, fmt.Errorf("reading user variables: %d columns, %d values for %d variables", fields, len(row), len(vars))
+	if len(row) != len(vars) {
+		return nil, fmt.Errorf("reading user variables: %d values for %d variables", len(row), len(vars))
 	}
 	return row, nil
 }
