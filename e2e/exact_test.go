@@ -293,3 +293,27 @@ func TestDistinctLimitWithoutOrder(t *testing.T) {
 	}
 	diffWhere(t, "split ", "SELECT DISTINCT DayOfWeek FROM ontime ORDER BY DayOfWeek DESC LIMIT 3")
 }
+
+// TestFormatDistributed: FORMAT of an exact aggregate (a report's
+// FORMAT(SUM(amount), 2)) is computed after the merge as MariaDB computes
+// it (evalexpr/format.go), so the statement distributes; FORMAT of a
+// DOUBLE still passes through. Both equal MariaDB's text.
+func TestFormatDistributed(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		dist bool
+	}{
+		{"SELECT Carrier, FORMAT(SUM(Distance), 2) FROM ontime GROUP BY Carrier ORDER BY Carrier", true},
+		{"SELECT DayOfWeek, FORMAT(AVG(Distance), 1), FORMAT(COUNT(*), 0) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", true},
+		{"SELECT FORMAT(SUM(ArrDelayMinutes) / COUNT(*), 3), FORMAT(-SUM(Distance) * 1.5, 0) FROM ontime", true},
+		{"SELECT Carrier, CONCAT(FORMAT(100 * SUM(Cancelled) / COUNT(*), 2), '%') AS pct FROM ontime GROUP BY Carrier ORDER BY SUM(Cancelled) / COUNT(*) DESC, Carrier LIMIT 5", true},
+		{"SELECT Origin, FORMAT(MAX(Distance), 2, 'en_US') FROM ontime GROUP BY Origin ORDER BY Origin LIMIT 10", true},
+		{"SELECT Carrier, FORMAT(STDDEV_POP(Distance), 2) FROM ontime GROUP BY Carrier ORDER BY Carrier", false},
+	} {
+		ex := explain(t, c.q)
+		if got := strings.HasPrefix(ex, "split "); got != c.dist {
+			t.Errorf("%s: distributed %v, want %v:\n%s", c.q, got, c.dist, ex)
+		}
+		diff(t, c.q, true)
+	}
+}

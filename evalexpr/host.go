@@ -24,7 +24,9 @@ import (
 //     no date to it) (datetext.go, with padspace.go's hostCmp);
 //   - DECIMAL products wider than MariaDB's 81-digit buffer, which it
 //     computes from truncated operands (decmul.go: a guard that fails,
-//     and the statement runs on a replica).
+//     and the statement runs on a replica);
+//   - FORMAT of an integer or DECIMAL, which vitess does not evaluate
+//     (format.go).
 //
 // Each call is replaced in the tree by a synthetic column (__host0,
 // __host1, …, innermost first) typed with the call's result; vitess
@@ -66,6 +68,11 @@ func (h *hoister) hoist(ast sqlparser.Expr) sqlparser.Expr {
 		}
 		if h.err == nil {
 			if r := h.like(n); r != nil {
+				c.Replace(r)
+			}
+		}
+		if h.err == nil {
+			if r := h.format(n); r != nil { // format.go
 				c.Replace(r)
 			}
 		}

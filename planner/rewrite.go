@@ -322,10 +322,11 @@ var varianceFuncs = map[string]bool{"std": true, "stddev": true, "stddev_pop": t
 	"variance": true, "var_pop": true, "var_samp": true}
 
 // doubleKeeps are the functions whose result keeps a DOUBLE argument's
-// decimals or fewer (MariaDB shows the result with them).
+// decimals or fewer (MariaDB shows the result with them). Not FORMAT:
+// FORMAT(x, 10) shows ten.
 var doubleKeeps = map[string]bool{"round": true, "truncate": true, "floor": true, "ceil": true, "ceiling": true,
 	"abs": true, "sign": true, "greatest": true, "least": true, "if": true, "ifnull": true, "coalesce": true,
-	"nullif": true, "format": true}
+	"nullif": true}
 
 // doubleAncestors returns why the path from the expression's root to the
 // current STDDEV/VARIANCE shows more of its DOUBLE than MariaDB's 4
