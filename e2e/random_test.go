@@ -166,7 +166,7 @@ func runGenerated(t *testing.T, q Query, o *outcome) {
 // summarize reports the outcomes by category and fails the test when too
 // few were distributed; warned is how many statements planned for
 // distribution ran on a replica because a fragment or the final stage
-// warned (engine/warned.go): they count as passed through.
+// warned (engine/schedule: Warned): they count as passed through.
 func summarize(t *testing.T, outcomes []outcome, warned int) {
 	type counts struct{ total, dist, pass, failed, invalid, explainErr int }
 	byCat := map[string]*counts{}
@@ -265,7 +265,7 @@ func summarize(t *testing.T, outcomes []outcome, warned int) {
 			t.Errorf("only %.1f%% of the non-breadth queries were distributed (floor %.0f%%): see the passthrough reasons", 100*share, 100*minDistributedShare)
 		}
 	}
-	// Statements that warn on MariaDB run there (engine/warned.go): the
+	// Statements that warn on MariaDB run there (engine/schedule: Warned): the
 	// generator's BIT_OR of text, dates like '2006-03-26x' and divisions
 	// by a zero sum, 21 of seed 1's first 800 (2.6%). Many more would
 	// mean statements fall back without warnings of their own.

@@ -203,7 +203,7 @@ func (s *ephemeral) runOver(ctx context.Context, ss *Session, tabs []*pinned.Tab
 	}
 	ss.Kind = observe.KindDistributed
 	qid := strconv.FormatUint(s.ids.Next(), 10)
-	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	st, err := s.merge.execute(ctx, pr, qid, newResultWriter(pr, callback))
 	s.shipped(st)
 	return true, err
 }
@@ -261,7 +261,7 @@ func (s *ephemeral) prepareOver(ctx context.Context, ss *Session, tabs []*pinned
 func (s *ephemeral) materialize(ctx context.Context, pr *prepared, name string) (*pinned.Table, error) {
 	c := &collector{}
 	qid := strconv.FormatUint(s.ids.Next(), 10)
-	st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+	st, err := s.merge.execute(ctx, pr, qid, newResultWriter(pr, c.add))
 	s.shipped(st)
 	if err != nil {
 		return nil, err
@@ -418,7 +418,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 				return callback(&sqltypes.Result{Rows: r.Rows})
 			}
 			qid := strconv.FormatUint(s.ids.Next(), 10)
-			st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: fwd})
+			st, err := s.merge.execute(ctx, pr, qid, newResultWriter(pr, fwd))
 			s.shipped(st)
 			if err != nil {
 				return true, err
@@ -430,7 +430,7 @@ func (s *ephemeral) RunUnion(ctx context.Context, ss *Session, u *ast.SetOprStmt
 	for _, pr := range p.branches {
 		c := &collector{}
 		qid := strconv.FormatUint(s.ids.Next(), 10)
-		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c.add})
+		st, err := s.merge.execute(ctx, pr, qid, newResultWriter(pr, c.add))
 		s.shipped(st)
 		if err != nil {
 			return true, err

@@ -274,7 +274,7 @@ func (s *Engine) run(ctx context.Context, pr *prepared, qid string, sink schedul
 	if err != nil {
 		return nil, err
 	}
-	return s.sched.Run(ctx, s.snap.Load(), schedule.Job{Plan: pr.plan, EstRows: pr.estRows, QID: qid, Floor: fl, StopOnWarnings: warnStop(ctx)}, sink)
+	return s.sched.Run(ctx, s.snap.Load(), schedule.Job{Plan: pr.plan, EstRows: pr.estRows, QID: qid, Floor: fl, StopOnWarnings: schedule.StopOnWarningsOf(ctx)}, sink)
 }
 
 // Session is the engine's view of one client session (package

@@ -69,13 +69,13 @@ func (s explainer) explain(ctx context.Context, ss *Session, query string, ex *a
 		if ex.Analyze {
 			qid := strconv.FormatUint(s.queryID.Next(), 10)
 			start := time.Now()
-			discard := &resultWriter{pr: pr, callback: func(*sqltypes.Result) error { return nil }}
+			discard := newResultWriter(pr, func(*sqltypes.Result) error { return nil })
 			st, err := s.merge.execute(ctx, pr, qid, discard)
 			if err != nil {
 				return err
 			}
 			lines = append(lines, fmt.Sprintf("analyze: %d rows returned in %s; %d rows, %d bytes shipped from workers",
-				discard.rows, time.Since(start).Round(time.Microsecond), st.Rows, st.Bytes))
+				discard.Rows, time.Since(start).Round(time.Microsecond), st.Rows, st.Bytes))
 			for i, f := range st.Fragments {
 				worker := f.Worker
 				if f.Preferred != "" && f.Preferred != f.Worker {

@@ -100,11 +100,11 @@ func (s *Engine) PassthroughToClient(ctx context.Context, ss *Session, query str
 			break
 		}
 		rows = append(rows, row)
-		if len(rows) == chunkRows {
+		if len(rows) == rowformat.ChunkRows {
 			if err := callback(&sqltypes.Result{Rows: rows}); err != nil {
 				return err
 			}
-			rows = make([][]sqltypes.Value, 0, chunkRows) // a large result: chunks from here on
+			rows = make([][]sqltypes.Value, 0, rowformat.ChunkRows) // a large result: chunks from here on
 		}
 	}
 	if len(rows) > 0 {
@@ -146,7 +146,7 @@ func (s *Engine) passBinary(ctx context.Context, ss *Session, query string, fiel
 	if err := callback(&sqltypes.Result{Fields: fields}); err != nil {
 		return err
 	}
-	return s.rep.StartBinary(ctx, ss, query, fields, chunkRows, func(rows [][]sqltypes.Value) error {
+	return s.rep.StartBinary(ctx, ss, query, fields, rowformat.ChunkRows, func(rows [][]sqltypes.Value) error {
 		return callback(&sqltypes.Result{Rows: rows})
 	})
 }

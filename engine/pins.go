@@ -113,7 +113,7 @@ func (p pinSource) Scan(ctx context.Context, sess pinstore.Session, db, source s
 			return nil
 		}))
 	} else {
-		st, err = s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: rows})
+		st, err = s.merge.execute(ctx, pr, qid, newResultWriter(pr, rows))
 	}
 	s.shipped(st)
 	return err

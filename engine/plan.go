@@ -34,8 +34,9 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 		return s.PassthroughToClient(ctx, ss, query, callback)
 	}
 	if pr.warns.Load() {
-		// It warned before (warned.go): the replica answers, with its
+		// It warned before (schedule.Warned): the replica answers, with its
 		// warnings, without a distributed attempt first.
+		s.metrics.WarnedPassthrough.Inc()
 		return s.PassthroughToClient(ctx, ss, query, callback)
 	}
 	binary := rowformat.BinaryRows(ctx) && rowformat.FixedFloats(pr.fields)
@@ -48,14 +49,15 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	sent := false
 	if s.res.cacheable(pr) && !binary { // the cache keeps rows as the text protocol writes them
 		// It sends nothing before it fails.
-		err = s.res.runCached(stopOnWarnings(ctx, func() bool { return true }), pr, callback)
+		err = s.res.runCached(schedule.WithStopOnWarnings(ctx, func() bool { return true }), pr, callback)
 	} else {
 		qid := strconv.FormatUint(s.queryID.Next(), 10)
-		w := &resultWriter{pr: pr, callback: callback, binary: binary}
+		w := newResultWriter(pr, callback)
+		w.Binary = binary
 		var st *schedule.Stats
-		st, err = s.merge.execute(stopOnWarnings(ctx, func() bool { return !w.started.Load() }), pr, qid, w)
+		st, err = s.merge.execute(schedule.WithStopOnWarnings(ctx, func() bool { return !w.Started() }), pr, qid, w)
 		s.shipped(st)
-		sent = w.sent
+		sent = w.Sent
 	}
 	// An expression that failed on the merged values (an overflow):
 	// MariaDB's own error names its own rendering of the expression, and
@@ -63,10 +65,11 @@ func (s *Engine) runPrepared(ctx context.Context, ss *Session, query string, pr 
 	// the replica answers instead (evalexpr.RuntimeError).
 	// A fragment that read a zero date, which no Arrow value holds
 	// (sqlerr.ErrZeroDate): the replica answers with the date as it is.
-	// A fragment that raised warnings (warned.go): the replica answers, with
+	// A fragment that raised warnings (schedule.Warned), or a division by
+	// zero in the final stage (evalexpr.DividesByZero): the replica answers, with
 	// its warnings.
 	var re *evalexpr.RuntimeError
-	if err != nil && !sent && ctx.Err() == nil && warned(err) {
+	if _, ok := errors.AsType[*schedule.Warned](err); err != nil && !sent && ctx.Err() == nil && (ok || errors.Is(err, evalexpr.ErrDividesByZero)) {
 		if pr.pin == nil {
 			pr.warns.Store(true)
 		}

@@ -81,7 +81,8 @@ type prepared struct {
 	// not), so that caching its result can re-weigh the entry.
 	cacheKey string
 	// warns: a run of this plan raised warnings and the replica answered
-	// (warned.go); later runs of the same text go there at once.
+	// (schedule.Warned); later runs of the same text go there at once,
+	// until the plan cache drops it.
 	warns atomic.Bool
 }
 

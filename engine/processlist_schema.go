@@ -101,7 +101,7 @@ func (s *ephemeral) SelectProcesslist(ctx context.Context, ss *Session, connID u
 	}
 	ss.Kind = observe.KindLocal
 	qid := strconv.FormatUint(s.ids.Next(), 10)
-	_, err = s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: callback})
+	_, err = s.merge.execute(ctx, pr, qid, newResultWriter(pr, callback))
 	return true, err
 }
 

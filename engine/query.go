@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -21,63 +20,12 @@ import (
 	"github.com/shoaldb/shoal/evalexpr"
 )
 
-// resultWriter streams rows to the client: the column definitions once,
-// then rows in chunks, each value conformed to its column's MySQL type.
-type resultWriter struct {
-	pr       *prepared
-	callback func(*sqltypes.Result) error
-	binary   bool // rows go out in the binary protocol (WithBinaryRows)
-	sent     bool
-	// started is sent for readers on the fragments' goroutines (the
-	// scheduler's StopOnWarnings).
-	started atomic.Bool
-	buf     [][]sqltypes.Value
-	rows    int64
-}
+// resultWriter streams a prepared plan's result to the client.
+type resultWriter = rowformat.Writer
 
-const chunkRows = 256
-
-func (w *resultWriter) header() error {
-	if w.sent {
-		return nil
-	}
-	w.sent = true
-	w.started.Store(true)
-	return w.callback(&sqltypes.Result{Fields: w.pr.fields})
-}
-
-// add queues one output row: its first len(fields) values, conformed in
-// place (the caller hands the row over).
-func (w *resultWriter) add(row []sqltypes.Value) error {
-	out := row[:len(w.pr.fields):len(w.pr.fields)]
-	for i, f := range w.pr.fields {
-		if i < len(w.pr.outFrom) && w.pr.outFrom[i] != nil && !out[i].IsNull() {
-			out[i] = rowformat.RecodeOut(out[i], w.pr.outFrom[i], f)
-		}
-		if w.binary {
-			out[i] = rowformat.Binary(out[i], f)
-		} else {
-			out[i] = rowformat.Text(out[i], f)
-		}
-	}
-	w.buf = append(w.buf, out)
-	w.rows++
-	if len(w.buf) >= chunkRows {
-		return w.flush()
-	}
-	return nil
-}
-
-func (w *resultWriter) flush() error {
-	if err := w.header(); err != nil {
-		return err
-	}
-	if len(w.buf) == 0 {
-		return nil
-	}
-	err := w.callback(&sqltypes.Result{Rows: w.buf})
-	w.buf = nil
-	return err
+// newResultWriter writes pr's result through callback.
+func newResultWriter(pr *prepared, callback func(*sqltypes.Result) error) *resultWriter {
+	return &rowformat.Writer{Fields: pr.fields, OutFrom: pr.outFrom, Callback: callback}
 }
 
 // execute runs a prepared distributed SELECT and streams its result.
@@ -183,13 +131,13 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 	}
 	ev := s.env.NewEvaluator()
 	// Over the replicas, a division by zero is the replica's to answer,
-	// with its warning, where the caller lets it (engine/warned.go); a
+	// with its warning, where the caller lets it (schedule.WithStopOnWarnings); a
 	// pin's statement has no replica to answer it.
-	stop := warnStop(ctx)
+	stop := schedule.StopOnWarningsOf(ctx)
 	checkDiv := pr.pin == nil && stop != nil && stop()
 	divZero := func(x *evalexpr.Expr, row []sqltypes.Value) error {
 		if checkDiv && x.Divides() && ev.DividesByZero(x, row) {
-			return errDivisionByZero
+			return evalexpr.ErrDividesByZero
 		}
 		return nil
 	}
@@ -308,11 +256,11 @@ func (s *merger) executeAggregate(ctx context.Context, pr *prepared, qid string,
 		}
 	}
 	for _, row := range final {
-		if err := w.add(row[outStart : outStart+nout]); err != nil {
+		if err := w.Add(row[outStart : outStart+nout]); err != nil {
 			return st, err
 		}
 	}
-	return st, w.flush()
+	return st, w.Flush()
 }
 
 // unknownRow is a merged row with values the merge could not compute: the
@@ -366,7 +314,7 @@ func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w 
 			if left == 0 {
 				break
 			}
-			if werr = w.add(row[:pr.visible]); werr != nil {
+			if werr = w.Add(row[:pr.visible]); werr != nil {
 				cancel()
 				break
 			}
@@ -385,7 +333,7 @@ func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w 
 	if r.err != nil && !(left == 0 && errors.Is(r.err, context.Canceled) && ctx.Err() != nil) {
 		return r.st, r.err
 	}
-	return r.st, w.flush()
+	return r.st, w.Flush()
 }
 
 // executeSorted gathers fragment rows (only the top offset+limit with a
@@ -423,9 +371,9 @@ func (s *merger) executeSorted(ctx context.Context, pr *prepared, qid string, w 
 		return st, err
 	}
 	for _, row := range arrowexec.Window(all, pr.plan.Offset, pr.plan.Limit) {
-		if err := w.add(row[:pr.visible]); err != nil {
+		if err := w.Add(row[:pr.visible]); err != nil {
 			return st, err
 		}
 	}
-	return st, w.flush()
+	return st, w.Flush()
 }

@@ -9,6 +9,7 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 
 	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/engine/rowformat"
 	"github.com/shoaldb/shoal/engine/schedule"
 	"github.com/shoaldb/shoal/observe"
 )
@@ -76,7 +77,7 @@ func (s *results) runCached(ctx context.Context, pr *prepared, callback func(*sq
 			rows = append(rows, r.Rows...)
 			return nil
 		}
-		st, err := s.merge.execute(ctx, pr, qid, &resultWriter{pr: pr, callback: c})
+		st, err := s.merge.execute(ctx, pr, qid, newResultWriter(pr, c))
 		s.shipped(st)
 		if err != nil {
 			return nil, err
@@ -112,7 +113,7 @@ func sendRows(pr *prepared, rows [][]sqltypes.Value, callback func(*sqltypes.Res
 		return err
 	}
 	for len(rows) > 0 {
-		n := min(len(rows), chunkRows)
+		n := min(len(rows), rowformat.ChunkRows)
 		if err := callback(&sqltypes.Result{Rows: rows[:n]}); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package evalexpr
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -17,9 +18,14 @@ import (
 // a branch of IF, CASE, IFNULL, COALESCE or the right side of AND/OR,
 // which MariaDB may not evaluate — and DividesByZero tells whether one of
 // them divides a value by zero on a row. Its caller then lets the replica
-// answer the statement, warnings included (engine/warned.go). A division
+// answer the statement, warnings included (engine/schedule: Warned). A division
 // in a branch is not checked: the row may not take the branch, and MariaDB
 // warns only if it does.
+
+// ErrDividesByZero ends a statement whose final stage divides a merged
+// value by zero (DividesByZero) before anything is sent: MariaDB warns
+// 1365 there, and its caller lets a replica answer, with that warning.
+var ErrDividesByZero = errors.New("the final stage divides by zero: MariaDB warns")
 
 // division is one division an expression makes on every row: its
 // operands compiled on the expression's layout.

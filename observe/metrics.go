@@ -54,8 +54,9 @@ type Metrics struct {
 	// one replica because the workers' slots were all taken
 	// (route_busy_statements).
 	RoutedBusy prometheus.Counter
-	// WarnedPassthrough counts distributed statements run again on one
-	// replica because a fragment raised warnings (engine/warned.go).
+	// WarnedPassthrough counts statements planned for distribution that
+	// ran on one replica because their plan raised warnings, in this run
+	// or an earlier one (engine/schedule: Warned).
 	WarnedPassthrough prometheus.Counter
 	// RowsRelayed counts rows of statements passed through that went to
 	// the client as the replica sent them (engine/passthrough.go).
@@ -135,7 +136,7 @@ func NewMetrics(src Source) *Metrics {
 		Name: "shoal_routed_busy_total", Help: "SELECTs planned for distribution that ran on one replica because as many distributed statements as the workers have slots were running (route_busy_statements).",
 	})
 	m.WarnedPassthrough = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "shoal_warned_passthrough_total", Help: "Distributed SELECTs run on one replica instead because a fragment raised warnings there: the client gets the replica's own warnings.",
+		Name: "shoal_warned_passthrough_total", Help: "SELECTs planned for distribution that ran on one replica because a fragment or the final stage raised warnings (now or in an earlier run of the same plan): the client gets the replica's own warnings.",
 	})
 	m.RowsRelayed = prometheus.NewCounter(prometheus.CounterOpts{
 		Name: "shoal_passthrough_rows_relayed_total", Help: "Rows of statements passed through that were relayed to the client as the replica sent them (text protocol), not decoded and written again.",

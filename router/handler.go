@@ -71,7 +71,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 			return s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 		}
 		if isNamed(query) { // named.go
-			if handled, err := s.runNamedExpr(ctx, ss, query, callback); handled { // namedexpr.go
+			if handled, err := (namedRunner{s}).runNamedExpr(ctx, ss, query, callback); handled { // namedexpr.go
 				return err
 			}
 			return namedUnparsed(query)
@@ -106,7 +106,7 @@ func (s *Router) query(ctx context.Context, ss *Session, query string, callback 
 	case planner.Explain:
 		return s.eng.Explain(ctx, &ss.Session, query, stmt.(*ast.ExplainStmt), callback)
 	case planner.Named:
-		return s.runNamed(ctx, ss, stmt, callback) // named.go
+		return namedRunner{s}.runNamed(ctx, ss, stmt, callback) // named.go
 	case planner.LockRead:
 		err := s.eng.PassthroughToClient(ctx, &ss.Session, query, callback)
 		ss.SetTablesLocked(err == nil)

@@ -34,6 +34,10 @@ import (
 // Router.query like any statement: it distributes, runs over pins or
 // passes through exactly as the same text sent directly would.
 
+// namedRunner runs the SQL-level prepared statements of a Router's
+// sessions (named.go, namedexpr.go).
+type namedRunner struct{ *Router }
+
 // maxNamed bounds one session's named statements (MySQL bounds all
 // sessions' together with max_prepared_stmt_count, 16382 by default).
 const maxNamed = 1024
@@ -64,7 +68,7 @@ func namedUnparsed(query string) error {
 }
 
 // runNamed runs a PREPARE, EXECUTE or DEALLOCATE PREPARE of session ss.
-func (s *Router) runNamed(ctx context.Context, ss *Session, stmt ast.StmtNode, callback func(*sqltypes.Result) error) error {
+func (s namedRunner) runNamed(ctx context.Context, ss *Session, stmt ast.StmtNode, callback func(*sqltypes.Result) error) error {
 	switch st := stmt.(type) {
 	case *ast.PrepareStmt:
 		ss.Kind = observe.KindLocal
@@ -89,7 +93,7 @@ func unknownNamed(name, cmd string) error {
 
 // prepareNamed checks and records a PREPARE. As in MySQL, a statement of
 // the same name is dropped first, even when the new one fails.
-func (s *Router) prepareNamed(ctx context.Context, ss *Session, st *ast.PrepareStmt, callback func(*sqltypes.Result) error) error {
+func (s namedRunner) prepareNamed(ctx context.Context, ss *Session, st *ast.PrepareStmt, callback func(*sqltypes.Result) error) error {
 	key := strings.ToLower(st.Name)
 	delete(ss.named, key)
 	text := st.SQLText
@@ -153,7 +157,7 @@ func syntaxError(near string) error {
 }
 
 // markers returns the byte offsets of the `?` markers of text.
-func (s *Router) markers(text string) ([]int, error) {
+func (s namedRunner) markers(text string) ([]int, error) {
 	tkn := s.eng.Env().VT().Parser().NewStringTokenizer(text)
 	var marks []int
 	for {
@@ -173,7 +177,7 @@ func (s *Router) markers(text string) ([]int, error) {
 
 // executeNamed binds the USING variables into the statement and runs it
 // as a query.
-func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteStmt, callback func(*sqltypes.Result) error) error {
+func (s namedRunner) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteStmt, callback func(*sqltypes.Result) error) error {
 	n, ok := ss.named[strings.ToLower(st.Name)]
 	if !ok {
 		ss.Kind = observe.KindLocal
@@ -196,7 +200,7 @@ func (s *Router) executeNamed(ctx context.Context, ss *Session, st *ast.ExecuteS
 
 // runBound binds vals into n's markers as literals of their types and
 // runs the text as a query.
-func (s *Router) runBound(ctx context.Context, ss *Session, n *named, vals []sqltypes.Value, callback func(*sqltypes.Result) error) error {
+func (s namedRunner) runBound(ctx context.Context, ss *Session, n *named, vals []sqltypes.Value, callback func(*sqltypes.Result) error) error {
 	if len(vals) != len(n.marks) {
 		ss.Kind = observe.KindLocal
 		return sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to EXECUTE: the statement has %d parameter(s), USING names %d", len(n.marks), len(vals))
@@ -235,7 +239,7 @@ func (s *Router) runBound(ctx context.Context, ss *Session, n *named, vals []sql
 
 // readVariables reads the values of user variables from the session's
 // replica connection, where the session's SETs ran.
-func (s *Router) readVariables(ctx context.Context, ss *Session, vars []ast.ExprNode) ([]sqltypes.Value, error) {
+func (s namedRunner) readVariables(ctx context.Context, ss *Session, vars []ast.ExprNode) ([]sqltypes.Value, error) {
 	names := make([]string, len(vars))
 	for i, v := range vars {
 		ve, ok := v.(*ast.VariableExpr)

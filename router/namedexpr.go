@@ -35,7 +35,7 @@ var (
 
 // runNamedExpr runs query when it is one of the EXECUTE forms above;
 // handled is false when it is not.
-func (s *Router) runNamedExpr(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (handled bool, err error) {
+func (s namedRunner) runNamedExpr(ctx context.Context, ss *Session, query string, callback func(*sqltypes.Result) error) (handled bool, err error) {
 	if m := executeImmediateRE.FindStringSubmatch(query); m != nil {
 		return true, s.executeImmediate(ctx, ss, m[1], callback)
 	}
@@ -64,7 +64,7 @@ func (s *Router) runNamedExpr(ctx context.Context, ss *Session, query string, ca
 
 // executeImmediate runs EXECUTE IMMEDIATE rest: rest is the statement's
 // expression, then optionally USING and the values.
-func (s *Router) executeImmediate(ctx context.Context, ss *Session, rest string, callback func(*sqltypes.Result) error) error {
+func (s namedRunner) executeImmediate(ctx context.Context, ss *Session, rest string, callback func(*sqltypes.Result) error) error {
 	textExpr, using, err := s.splitUsing(rest)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (s *Router) executeImmediate(ctx context.Context, ss *Session, rest string,
 
 // splitUsing cuts rest at its USING keyword outside parentheses, strings
 // and comments (vitess' tokenizer finds it); using is "" without one.
-func (s *Router) splitUsing(rest string) (expr, using string, err error) {
+func (s namedRunner) splitUsing(rest string) (expr, using string, err error) {
 	tkn := s.eng.Env().VT().Parser().NewStringTokenizer(rest)
 	depth := 0
 	for {
@@ -132,7 +132,7 @@ func (s *Router) splitUsing(rest string) (expr, using string, err error) {
 
 // noSubquery refuses a subquery in list as MariaDB does (1970), before
 // anything else of the statement is looked at; what names the clause.
-func (s *Router) noSubquery(list, what string) error {
+func (s namedRunner) noSubquery(list, what string) error {
 	tkn := s.eng.Env().VT().Parser().NewStringTokenizer(list)
 	for {
 		typ, _ := tkn.Scan()
@@ -147,7 +147,7 @@ func (s *Router) noSubquery(list, what string) error {
 
 // evalValues evaluates a list of expressions on the session's replica
 // connection and returns their values.
-func (s *Router) evalValues(ctx context.Context, ss *Session, list string) ([]sqltypes.Value, error) {
+func (s namedRunner) evalValues(ctx context.Context, ss *Session, list string) ([]sqltypes.Value, error) {
 	var row []sqltypes.Value
 	fields := 0
 	err := s.eng.Passthrough(ctx, &ss.Session, "SELECT "+list, func(r *sqltypes.Result) error {

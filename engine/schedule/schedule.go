@@ -157,6 +157,31 @@ type Job struct {
 	StopOnWarnings func() bool
 }
 
+// Warnings of distributed statements. A fragment's statement can raise
+// warnings on its replica (a string compared as a number: 1292 per row; a
+// value truncated), which MariaDB reports with the statement and lists in
+// SHOW WARNINGS. Fragments cut the work otherwise than the replica's one
+// scan (a constant's conversion warns once per fragment), so their counts
+// cannot be summed into MariaDB's. Instead the worker sends each
+// fragment's count in its stream's trailer, and a statement whose
+// fragment warned, while nothing of its result has been sent, ends with
+// *Warned: its caller runs it on one replica, whose rows and warnings the
+// client gets, exact by construction.
+
+type stopKey struct{}
+
+// WithStopOnWarnings returns ctx carrying stop, the StopOnWarnings of the
+// jobs run under it that set none.
+func WithStopOnWarnings(ctx context.Context, stop func() bool) context.Context {
+	return context.WithValue(ctx, stopKey{}, stop)
+}
+
+// StopOnWarningsOf is the stop function ctx carries, nil if none.
+func StopOnWarningsOf(ctx context.Context) func() bool {
+	f, _ := ctx.Value(stopKey{}).(func() bool)
+	return f
+}
+
 // Warned ends an execution whose fragment raised warnings on its replica
 // (Job.StopOnWarnings).
 type Warned struct {
