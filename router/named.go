@@ -107,15 +107,9 @@ func (s namedRunner) prepareNamed(ctx context.Context, ss *Session, st *ast.Prep
 		}
 		text = vals[0].ToString()
 	}
-	if err := checkNamed(text); err != nil {
-		return err
-	}
-	marks, err := s.markers(text)
+	n, err := s.compileNamed(text)
 	if err != nil {
 		return err
-	}
-	if len(marks) > math.MaxUint16 {
-		return sqlerr.New(sqlerr.ErrTooManyPlaceholders, "HY000", "Prepared statement contains too many placeholders")
 	}
 	if len(ss.named) >= maxNamed {
 		return sqlerr.New(sqlerr.ErrMaxPreparedStmts, "42000", "Can't create more than %d prepared statements in one session; DEALLOCATE PREPARE the ones no longer used", maxNamed)
@@ -123,8 +117,24 @@ func (s namedRunner) prepareNamed(ctx context.Context, ss *Session, st *ast.Prep
 	if ss.named == nil {
 		ss.named = map[string]*named{}
 	}
-	ss.named[key] = &named{text: text, marks: marks}
+	ss.named[key] = n
 	return callback(&sqltypes.Result{Info: "Statement prepared"})
+}
+
+// compileNamed checks a statement's text as PREPARE does and finds its
+// markers.
+func (s namedRunner) compileNamed(text string) (*named, error) {
+	if err := checkNamed(text); err != nil {
+		return nil, err
+	}
+	marks, err := s.markers(text)
+	if err != nil {
+		return nil, err
+	}
+	if len(marks) > math.MaxUint16 {
+		return nil, sqlerr.New(sqlerr.ErrTooManyPlaceholders, "HY000", "Prepared statement contains too many placeholders")
+	}
+	return &named{text: text, marks: marks}, nil
 }
 
 // checkNamed fails with the error the statement text would get from

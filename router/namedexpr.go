@@ -3,7 +3,6 @@ package router
 import (
 	"context"
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 
@@ -85,16 +84,9 @@ func (s namedRunner) executeImmediate(ctx context.Context, ss *Session, rest str
 	if v[0].IsNull() {
 		return syntaxError("NULL")
 	}
-	text := v[0].ToString()
-	if err := checkNamed(text); err != nil {
-		return err
-	}
-	marks, err := s.markers(text)
+	n, err := s.compileNamed(v[0].ToString())
 	if err != nil {
 		return err
-	}
-	if len(marks) > math.MaxUint16 {
-		return sqlerr.New(sqlerr.ErrTooManyPlaceholders, "HY000", "Prepared statement contains too many placeholders")
 	}
 	var vals []sqltypes.Value
 	if using != "" {
@@ -102,7 +94,7 @@ func (s namedRunner) executeImmediate(ctx context.Context, ss *Session, rest str
 			return err
 		}
 	}
-	return s.runBound(ctx, ss, &named{text: text, marks: marks}, vals, callback)
+	return s.runBound(ctx, ss, n, vals, callback)
 }
 
 // splitUsing cuts rest at its USING keyword outside parentheses, strings
