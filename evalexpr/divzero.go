@@ -2,7 +2,6 @@ package evalexpr
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"vitess.io/vitess/go/sqltypes"
@@ -133,9 +132,6 @@ func (v *Evaluator) DividesByZero(x *Expr, row []sqltypes.Value) bool {
 // (DividesByZero has something to check).
 func (x *Expr) Divides() bool { return len(x.divs) > 0 }
 
-// zeroValue reports whether v reads as the number 0, or may (text that is
-// not a plain number: MariaDB reads its numeric prefix).
-func zeroValue(v sqltypes.Value) bool {
-	f, err := strconv.ParseFloat(strings.TrimSpace(v.ToString()), 64)
-	return err != nil || f == 0
-}
+// zeroValue reports whether v reads as the number 0, as MariaDB reads a
+// divisor: text by its numeric prefix ('12abc' is 12, 'abc' is 0).
+func zeroValue(v sqltypes.Value) bool { return textDouble(v.Raw()) == 0 }

@@ -50,6 +50,8 @@ func TestDividesByZero(t *testing.T) {
 		{"a % b", "7", "0.00", "x", true},
 		{"a / s", "7", "1", "abc", true}, // 'abc' reads as 0
 		{"a / s", "7", "1", "2", false},
+		{"a / s", "7", "1", "12abc", false}, // its prefix, 12
+		{"a / s", "7", "1", " 0e5x", true},
 		{"IFNULL(a / b, -1)", "7", "0.00", "x", true},
 		{"ROUND(a / (b - 1), 2) + 1", "7", "1.00", "x", true},
 		{"a / NULLIF(b, 0)", "7", "0.00", "x", false},
