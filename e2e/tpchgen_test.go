@@ -51,7 +51,10 @@ func genTPCH(seed uint64, i int) Query {
 	}
 	na := 1 + r.IntN(4)
 	var bags map[int]string
-	var aliases []string
+	// exact holds the aliases an ORDER BY may lead with: a variance is a
+	// DOUBLE whose last bits follow the scan's order, so two groups equal
+	// in exact arithmetic tie on one server and not on another (seed 6).
+	var exact []string
 	for j := range na {
 		a := pick(aggs)
 		alias := fmt.Sprintf("a%d", j)
@@ -62,7 +65,9 @@ func genTPCH(seed uint64, i int) Query {
 			bags[len(sel)] = ","
 		}
 		sel = append(sel, a+" AS "+alias)
-		aliases = append(aliases, alias)
+		if !strings.HasPrefix(a, "STDDEV") && !strings.HasPrefix(a, "VAR") {
+			exact = append(exact, alias)
+		}
 	}
 	var where []string
 	for range r.IntN(4) {
@@ -88,6 +93,9 @@ func genTPCH(seed uint64, i int) Query {
 	if nk > 0 {
 		b.WriteString(" GROUP BY " + strings.Join(gb, ", "))
 		order := r.IntN(4)
+		if order >= 2 && len(exact) == 0 {
+			order = 1
+		}
 		if order == 0 && r.IntN(4) == 0 {
 			b.WriteString(" WITH ROLLUP")
 			cat += "-rollup"
@@ -102,10 +110,10 @@ func genTPCH(seed uint64, i int) Query {
 			ordered = true
 		case 2:
 			dir := pick([]string{"", " DESC"})
-			b.WriteString(" ORDER BY " + aliases[r.IntN(len(aliases))] + dir + ", " + strings.Join(gb, ", "))
+			b.WriteString(" ORDER BY " + pick(exact) + dir + ", " + strings.Join(gb, ", "))
 			ordered = true
 		default:
-			b.WriteString(" ORDER BY " + pick(aliases) + " DESC, " + strings.Join(gb, " DESC, ") + " DESC")
+			b.WriteString(" ORDER BY " + pick(exact) + " DESC, " + strings.Join(gb, " DESC, ") + " DESC")
 			ordered = true
 		}
 		if ordered && r.IntN(2) == 0 {
