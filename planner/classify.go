@@ -38,6 +38,9 @@ const (
 // anything that could change data or schema is refused, anything else that
 // Shoal does not distribute passes through.
 func Classify(stmt ast.StmtNode) (Kind, string) {
+	if why := textWrites(stmt.Text()); why != "" { // textguard.go
+		return Refuse, why
+	}
 	switch s := stmt.(type) {
 	case *ast.SelectStmt:
 		if s.SelectIntoOpt != nil {
@@ -122,6 +125,9 @@ var writeKeywords = map[string]bool{
 // syntax error with its own message); those that might write are refused;
 // anything else is a syntax error.
 func ClassifyUnparsed(sql string) (Kind, string) {
+	if why := textWrites(sql); why != "" { // textguard.go
+		return Refuse, why
+	}
 	kw := strings.ToUpper(firstKeyword(sql))
 	switch {
 	case kw == "SELECT", kw == "SHOW", kw == "DESCRIBE", kw == "DESC", kw == "EXPLAIN", kw == "WITH",
