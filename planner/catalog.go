@@ -89,6 +89,9 @@ type Table struct {
 	// TABLE): it is not split into key ranges but into in-memory
 	// partitions, and it cannot be joined inside a replica fragment.
 	Pinned bool
+	// Unsplittable says why a table with a primary key has neither a
+	// SplitColumn nor KeyColumns (EXPLAIN's reason); "" otherwise.
+	Unsplittable string
 }
 
 // Partition is one native partition of a table.

@@ -116,6 +116,9 @@ func chooseSplit(srcs []*source) (*source, string, error) {
 		// Nothing to cut on at all: one fragment would run the replica's
 		// own plan on one core behind an extra hop (and describe its
 		// columns less exactly), so the replica answers it.
+		if why := largest.tbl.Unsplittable; why != "" {
+			return nil, "", notDist("no table to split: %s's primary key cannot be cut into ranges (%s; a split_columns entry can name another column), and one fragment would only add a hop to the replica's own plan", largest.tbl.Name, why)
+		}
 		return nil, "", notDist("no table to split: %s has no primary key (nor a configured split column), and one fragment would only add a hop to the replica's own plan", largest.tbl.Name)
 	}
 	if best.nullable {

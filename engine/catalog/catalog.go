@@ -169,19 +169,23 @@ func splittable(t *planner.Table, c planner.Column, unsigned map[string]bool) bo
 // strings), nor a float (its text may not round-trip), BIT, JSON, a
 // spatial type or TIMESTAMP (its literal is read in the session's time
 // zone).
-func keyComparable(t *planner.Table, cols []string) bool {
+func keyComparable(t *planner.Table, cols []string) (bool, string) {
 	for _, name := range cols {
 		c, ok := t.Column(name)
 		if !ok {
-			return false
+			return false, "its key column " + name + " is not among its columns"
 		}
 		switch c.Type {
-		case "enum", "set", "float", "double", "real", "bit", "json", "timestamp",
+		case "timestamp":
+			return false, "its key column " + name + " is a TIMESTAMP, whose literals the session's time zone reads, not monotonic around daylight saving time"
+		case "float", "double", "real":
+			return false, "its key column " + name + " is a " + strings.ToUpper(c.Type) + ", whose sampled values need not read back exactly"
+		case "enum", "set", "bit", "json",
 			"geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon", "geometrycollection":
-			return false
+			return false, "its key column " + name + " is " + strings.ToUpper(c.Type) + ", whose literals do not compare in the index's order"
 		}
 	}
-	return true
+	return true, ""
 }
 
 // dateType is Table.SplitType for a column of type typ: "date" or
@@ -275,8 +279,10 @@ func loadSnapshot(ctx context.Context, b *replica.Conn, splitCols map[string]str
 		}
 		// Composite or of another type: cut at keys sampled from the
 		// index (keysample.go), if literals compare as the index orders.
-		if keyComparable(t, pk) {
+		if ok, why := keyComparable(t, pk); ok {
 			t.KeyColumns = pk
+		} else {
+			t.Unsplittable = why
 		}
 	}
 	// No primary key: InnoDB clusters the rows on the first UNIQUE index
