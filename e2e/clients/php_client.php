@@ -213,11 +213,18 @@ function main($argv) {
     query($m, 'do', 'do 1');
     query($m, 'multi', "select count(*) from ontime; select Carrier, count(*) from ontime group by Carrier order by Carrier limit 3; "
         . "select @a, 'x'");
-    // The error last: MariaDB tells the text from the error to the end of
-    // the whole query, Shoal the statement's own (docs/clients.md).
-    query($m, 'multi with error', 'select 1; select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 2; selec broken');
+    // MariaDB quotes a syntax error's text to the end of the whole query
+    // (its trailing semicolons and white space dropped).
+    query($m, 'multi with error', "select 1; select Carrier, count(*) from ontime group by Carrier order by 2 desc limit 2;\n selec\nbroken ; select 2 ;  ");
+    query($m, 'multi with error last', 'select 1; selec broken;');
+    // Lines are counted from the query's first character that is not
+    // white space.
+    query($m, 'multi with error first', "\n  selec\n broken; select 1");
+    query($m, 'multi with error after a comment', "select 1; /* c */\n selec x; select 2");
+    query($m, 'multi with a long error', "select 1; selec broken; select '" . str_repeat("\u{00fc}", 50) . "'");
     query($m, 'after multi error', 'select count(*), sum(Distance) from ontime');
     query($m, 'syntax error', 'selec broken from ontime');
+    query($m, 'syntax error on line 2', "\n\n  select Carrier,\n count(*) frm ontime");
     query($m, 'unknown column', 'select nosuch from ontime group by Carrier');
     // Writes that change nothing on MariaDB (Shoal refuses them: 1290).
     query($m, 'write text', "insert into carriers (code, name, country) select code, name, country from carriers where 1 = 0");
