@@ -27,14 +27,22 @@ import (
 var ErrDividesByZero = errors.New("the final stage divides by zero: MariaDB warns")
 
 // division is one division an expression makes on every row: its
-// operands compiled on the expression's layout.
-type division struct{ dividend, divisor *Expr }
+// operands compiled on the expression's layout. With cast set it is a
+// conversion instead: dividend read as that number type (casttrunc.go).
+type division struct {
+	dividend, divisor *Expr
+	cast              *sqlparser.ConvertType
+}
 
 // divisions finds the divisions of ast that run on every row and
 // compiles their operands on layout (without divisions of their own);
 // an operand that does not compile alone leaves its division unchecked.
 func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
-	var found [][2]sqlparser.Expr // dividend, divisor
+	type pending struct {
+		a, b sqlparser.Expr // dividend, divisor; or the converted value
+		cast *sqlparser.ConvertType
+	}
+	var found []pending
 	var walk func(n sqlparser.Expr)
 	walk = func(n sqlparser.Expr) {
 		switch x := n.(type) {
@@ -42,7 +50,7 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 			return
 		case *sqlparser.BinaryExpr:
 			if x.Operator == sqlparser.DivOp || x.Operator == sqlparser.IntDivOp || x.Operator == sqlparser.ModOp {
-				found = append(found, [2]sqlparser.Expr{x.Left, x.Right})
+				found = append(found, pending{a: x.Left, b: x.Right})
 			}
 			walk(x.Left)
 			walk(x.Right)
@@ -50,6 +58,14 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 		case *sqlparser.AndExpr:
 			walk(x.Left) // the right side only when the left does not decide
 			return
+		case *sqlparser.CastExpr:
+			if numberType(x.Type) != "" && !x.Array {
+				found = append(found, pending{a: x.Expr, cast: x.Type})
+			}
+		case *sqlparser.ConvertExpr:
+			if numberType(x.Type) != "" {
+				found = append(found, pending{a: x.Expr, cast: x.Type})
+			}
 		case *sqlparser.OrExpr:
 			walk(x.Left)
 			return
@@ -63,7 +79,7 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 			switch strings.ToLower(x.Name.String()) {
 			case "mod":
 				if len(x.Exprs) == 2 {
-					found = append(found, [2]sqlparser.Expr{x.Exprs[0], x.Exprs[1]})
+					found = append(found, pending{a: x.Exprs[0], b: x.Exprs[1]})
 				}
 			case "if", "ifnull", "coalesce", "nvl", "nvl2":
 				if len(x.Exprs) > 0 {
@@ -91,11 +107,15 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 		// An operand the evaluator cannot take alone (what makes it
 		// exact may be around it): that division is not checked, as
 		// one in a branch is not.
-		l, err := e.compileNoDivisions(sqlparser.String(b[0]), layout)
+		l, err := e.compileNoDivisions(sqlparser.String(b.a), layout)
 		if err != nil {
 			continue
 		}
-		r, err := e.compileNoDivisions(sqlparser.String(b[1]), layout)
+		if b.cast != nil {
+			out = append(out, division{dividend: l, cast: b.cast})
+			continue
+		}
+		r, err := e.compileNoDivisions(sqlparser.String(b.b), layout)
 		if err != nil {
 			continue
 		}
@@ -105,7 +125,8 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 }
 
 // DividesByZero reports whether x, on row, divides a value by zero in a
-// division it makes on every row (MariaDB's warning 1365). An operand
+// division it makes on every row (MariaDB's warning 1365), or converts
+// text to a number that MariaDB warns about (castWarns: 1292). An operand
 // that fails to evaluate counts as a zero divisor: the caller then lets
 // the replica answer, which is never wrong.
 func (v *Evaluator) DividesByZero(x *Expr, row []sqltypes.Value) bool {
@@ -113,6 +134,12 @@ func (v *Evaluator) DividesByZero(x *Expr, row []sqltypes.Value) bool {
 		a, _, err := v.Eval(d.dividend, row)
 		if err != nil {
 			return true
+		}
+		if d.cast != nil {
+			if castWarns(a, d.cast) {
+				return true
+			}
+			continue
 		}
 		if a.IsNull() {
 			continue // NULL / 0 is NULL without a warning

@@ -53,6 +53,22 @@ if command -v npm >/dev/null && [ ! -d "$(dirname "$0")/../e2e/clients/node/node
   # minutes before it gives up.
   (cd "$(dirname "$0")/../e2e/clients/node" && timeout 60 npm ci --no-audit --no-fund --fetch-retries=0 >/dev/null 2>&1) || echo "npm ci failed (registry out of reach?): the Node test runs with Debian's node-mysql only" >&2
 fi
+# Clients with protocol implementations of their own (e2e/clients_more_test.go):
+# PHP's mysqlnd (php-cli, php-mysql), MariaDB Connector/C through Perl's
+# DBD::MariaDB, and ODBC (unixODBC, MariaDB Connector/ODBC, pyodbc). Each
+# test is skipped, with its reason, where its client is missing.
+if { ! command -v php >/dev/null || ! php -r 'exit(extension_loaded("mysqli") && extension_loaded("pdo_mysql") ? 0 : 1);' 2>/dev/null; } && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing php-cli and php-mysql (PHP mysqlnd client test)..." >&2
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq php-cli php-mysql >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq php-cli php-mysql >/dev/null; } || echo "php-mysql not installed: the PHP client test is skipped" >&2
+fi
+if ! perl -MDBD::MariaDB -e1 2>/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing libdbd-mariadb-perl (Connector/C client test)..." >&2
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq libdbd-mariadb-perl >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq libdbd-mariadb-perl >/dev/null; } || echo "libdbd-mariadb-perl not installed: the DBD::MariaDB client test is skipped" >&2
+fi
+if { ! /usr/bin/python3 -c 'import pyodbc' 2>/dev/null || ! odbcinst -q -d 2>/dev/null | grep -q 'MariaDB Unicode'; } && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "installing unixodbc, odbc-mariadb and python3-pyodbc (ODBC client test)..." >&2
+  DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq unixodbc odbc-mariadb python3-pyodbc >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq unixodbc odbc-mariadb python3-pyodbc >/dev/null; } || echo "odbc-mariadb or python3-pyodbc not installed: the ODBC client test is skipped" >&2
+fi
 # docker-compose (v1, from the distribution) where the compose plugin is
 # missing: it parses docker-compose.yml, and scripts/compose-test.sh runs the
 # cluster with it when a Docker engine is there (deploy/images.sh installs

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -119,25 +120,61 @@ func SetServerName(version string) {
 
 // Syntax is the syntax error the server gives a statement it cannot read
 // from near on (the text from the first token it could not read), on
-// line line: word for word MariaDB's (or MySQL's) 1064, with near cut to
-// 80 characters as the server cuts it.
+// line line: word for word MariaDB's (or MySQL's) 1064, with near cut as
+// the server cuts it (cutNear).
 func Syntax(near string, line int) *Error {
 	name := "MariaDB"
 	if p := serverName.Load(); p != nil {
 		name = *p
 	}
+	return Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your %s server version for the right syntax to use near '%s' at line %d", name, cutNear(near, name == "MariaDB"), line))
+}
+
+// cutNear cuts the text of a syntax error as the server prints it: MySQL
+// its first 80 characters; MariaDB ('%-.80T') a text longer than 80 bytes
+// to the whole characters in its first 77 bytes and "...", which is what a
+// client shows of a long statement (the mysqlnd, Connector/C and ODBC
+// client tests compare the messages).
+func cutNear(near string, mariadb bool) string {
+	if mariadb {
+		if len(near) <= 80 {
+			return near
+		}
+		cut := near[:77]
+		for len(cut) > 0 && !utf8.ValidString(cut) && utf8.ValidString(near) {
+			cut = cut[:len(cut)-1]
+		}
+		return cut + "..."
+	}
 	if n := 0; utf8.ValidString(near) {
 		for i := range near {
 			if n == 80 {
-				near = near[:i]
-				break
+				return near[:i]
 			}
 			n++
 		}
 	} else if len(near) > 80 {
-		near = near[:80]
+		return near[:80]
 	}
-	return Parse(fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your %s server version for the right syntax to use near '%s' at line %d", name, near, line))
+	return near
+}
+
+// nearRE finds what a syntax error (1064) says it could not read.
+var nearRE = regexp.MustCompile(`(?s) near '(.*)' at line (\d+)$`)
+
+// SyntaxNear returns the text and the line of a syntax error (1064) the
+// coordinator or a replica gave, and whether err is one.
+func SyntaxNear(err error) (near string, line int, ok bool) {
+	se, ok := As(err)
+	if !ok || se.Num != ErrParse {
+		return "", 0, false
+	}
+	m := nearRE.FindStringSubmatch(se.Message)
+	if m == nil {
+		return "", 0, false
+	}
+	line, _ = strconv.Atoi(m[2])
+	return m[1], line, true
 }
 
 // Unavailable reports that no replica could serve part of a query.

@@ -1,6 +1,9 @@
 package sqlparse
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Binding a prepared statement's values into its text, and naming its
 // unaliased columns back from the text as prepared (with its `?`
@@ -69,8 +72,76 @@ func (b *Bound) OriginalName(name string, at *int) (string, bool) {
 				return "?", true
 			}
 		}
+		// A name the server cut (a long bound value in the item): the
+		// item it begins, as prepared, cut as the server cuts it.
+		if len(name) >= maxNameBytes-3 {
+			if end, ok := b.itemEnd(lo, hi); ok {
+				if orig, ok := b.original(lo, end); ok {
+					*at = end
+					return CutName(orig), true
+				}
+			}
+		}
 	}
 	return "", false
+}
+
+// maxNameBytes is the longest column name MariaDB sends: an unaliased
+// item's text is cut to the whole characters of its first 255 bytes.
+const maxNameBytes = 255
+
+// CutName cuts a column name as MariaDB cuts an unaliased item's text.
+func CutName(name string) string {
+	if len(name) <= maxNameBytes {
+		return name
+	}
+	cut := name[:maxNameBytes]
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return cut
+}
+
+// itemEnd is where the select item that begins at lo and runs past hi
+// ends: the first place after hi, outside bound literals and with its
+// parentheses closed, that ends a select item.
+func (b *Bound) itemEnd(lo, hi int) (int, bool) {
+	if !selectStart(b.Text, lo) {
+		return 0, false
+	}
+	depth := 0
+	for i := lo; i < b.listEnd; i++ {
+		if sp := b.spanAt(i); sp != nil {
+			i = sp[1] - 1
+			continue
+		}
+		switch b.Text[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		}
+		if i+1 > hi && depth == 0 && selectItem(b.Text, lo, i+1) {
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
+
+// selectStart reports whether a select item begins at lo.
+func selectStart(text string, lo int) bool {
+	before := strings.ToLower(strings.TrimRight(text[:lo], " \t\r\n"))
+	return strings.HasSuffix(before, ",") || endsWithWord(before, "select") || endsWithWord(before, "distinct") || endsWithWord(before, "all")
+}
+
+// spanAt is the bound literal that holds offset i, or nil.
+func (b *Bound) spanAt(i int) *[2]int {
+	for k := range b.Spans {
+		if b.Spans[k][0] <= i && i < b.Spans[k][1] {
+			return &b.Spans[k]
+		}
+	}
+	return nil
 }
 
 // original maps text[lo:hi], an expression holding bound literals, back
@@ -158,4 +229,20 @@ func InLimit(stmt string, pos int) bool {
 		}
 	}
 	return false
+}
+
+// OrigOffset maps an offset in b.Text to the statement as prepared: an
+// offset inside a bound literal is its marker's.
+func (b *Bound) OrigOffset(p int) int {
+	shift := 0
+	for _, s := range b.Spans {
+		if p < s[0] {
+			break
+		}
+		if p < s[1] {
+			return s[0] - shift
+		}
+		shift += s[1] - s[0] - 1
+	}
+	return max(0, min(p-shift, len(b.Orig)))
 }

@@ -80,3 +80,39 @@ func TestOriginalNameSelectListOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginalNameCut: a long bound value makes the server cut the
+// item's name at 255 bytes (whole characters); the column is still named
+// from the item as prepared (a mysqlnd client sending the value as long
+// data saw "length('ébéb…" for length(?)).
+func TestOriginalNameCut(t *testing.T) {
+	orig := "SELECT ?, length(?), concat(?, 'a,b', (1)), COUNT(*) FROM t WHERE c = ?"
+	var marks []int
+	for i := range orig {
+		if orig[i] == '?' {
+			marks = append(marks, i)
+		}
+	}
+	long := "'" + strings.Repeat("éb", 200) + "'"
+	b := Bind(orig, marks, []string{"'x'", long, long, "'y'"})
+	at := 0
+	cut := func(s string) string { return CutName(s) }
+	for _, c := range []struct {
+		name, orig string
+	}{
+		{"x", "?"},
+		{cut("length(" + long + ")"), "length(?)"},
+		{cut("concat(" + long + ", 'a,b', (1))"), "concat(?, 'a,b', (1))"},
+	} {
+		got, ok := b.OriginalName(c.name, &at)
+		if !ok || got != c.orig {
+			t.Errorf("OriginalName(%.30q…) = %q %v, want %q", c.name, got, ok, c.orig)
+		}
+	}
+	if n := CutName("x" + strings.Repeat("é", 200)); len(n) != 255 || !strings.HasSuffix(n, "é") {
+		t.Errorf("CutName: %d bytes", len(n))
+	}
+	if n := CutName(strings.Repeat("é", 200)); len(n) != 254 {
+		t.Errorf("CutName: %d bytes, want 254", len(n))
+	}
+}

@@ -86,10 +86,19 @@ func Second(query string, first ast.StmtNode) (near string, line int) {
 		case IsCommentStart(query, i) && !strings.HasPrefix(query[i:], "/*!"):
 			i = CommentEnd(query, i)
 		default:
-			return query[i:], 1 + strings.Count(query[:i], "\n")
+			return query[i:], lineAt(query, i)
 		}
 	}
-	return "", 1 + strings.Count(query, "\n")
+	return "", lineAt(query, len(query))
+}
+
+// lineAt is the 1-based line of query's offset i as the server counts it:
+// from the first character that is not white space (MariaDB and MySQL
+// drop a query's leading white space before they parse it: "\n selec x"
+// fails at line 1, "/* c */\n selec x" at line 2).
+func lineAt(query string, i int) int {
+	lead := min(i, len(query)-len(strings.TrimLeft(query, " \t\r\n\f\v")))
+	return 1 + strings.Count(query[lead:i], "\n")
 }
 
 // FirstToken is where query's first token begins, as a server reports a
@@ -104,8 +113,8 @@ func FirstToken(query string) (near string, line int) {
 		case IsCommentStart(query, i) && !strings.HasPrefix(query[i:], "/*!") && !strings.HasPrefix(query[i:], "/*M!"):
 			i = CommentEnd(query, i)
 		default:
-			return query[i:], 1 + strings.Count(query[:i], "\n")
+			return query[i:], lineAt(query, i)
 		}
 	}
-	return "", 1 + strings.Count(query, "\n")
+	return "", lineAt(query, len(query))
 }

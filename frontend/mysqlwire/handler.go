@@ -73,7 +73,7 @@ func (h *handler) WarningCount(c *mysql.Conn) uint16 {
 }
 
 func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) error {
-	return h.run(h.r.Context(), c, query, callback)
+	return multiNear(c, query, h.run(h.r.Context(), c, query, callback)) // multinear.go
 }
 
 // run is ComQuery under ctx (the router's context, marked for the binary

@@ -121,12 +121,12 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	b := sqlparse.Bind(query, marks, nulls)
 	meta, err := coldefs.MetadataQuery(b.Text)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, unbindSyntax(err, b, b.Text) // synerr.go
 	}
 	var fields []*querypb.Field
 	if meta != "" {
 		if fields, err = eng.Describe(h.r.Context(), &ss.Session, meta); err != nil {
-			return nil, 0, err // MariaDB's prepare fails with it too
+			return nil, 0, unbindSyntax(err, b, meta) // MariaDB's prepare fails with it too
 		} else if fields == nil {
 			h.armParamDefs(c, len(marks))
 			return nil, uint16(len(marks)), nil // not cached: try again next time
@@ -188,10 +188,11 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 		return sqlerr.ToMySQL(err)
 	}
 	var fields []*querypb.Field
+	prepared := h.preparedFields(c, prepare.PrepareStmt) // nullable.go
 	return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
 		switch {
 		case r.Fields != nil:
-			fields = originalNames(b, r.Fields)
+			fields = paramNullable(originalNames(b, r.Fields), prepared)
 			cp := *r
 			cp.Fields = fields
 			cp.Rows = rowformat.WireRows(fields, r.Rows)

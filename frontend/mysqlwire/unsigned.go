@@ -32,16 +32,21 @@ import (
 const execTapMax = 10 + 8192 + 1 + 2*65535
 
 // execTap follows the packets a client sends and keeps the start of the
-// payload of the last command that is a COM_STMT_EXECUTE. Only the
-// connection's goroutine reads, so it needs no lock.
+// payload of the last command that is a COM_STMT_EXECUTE or a COM_QUERY
+// (multinear.go). Only the connection's goroutine reads, so it needs no
+// lock.
 type execTap struct {
 	hdr   [4]byte
 	nhdr  int
 	left  int  // payload bytes of the current packet not yet seen
 	first bool // the current packet has sequence 0: a command starts
 	off   int  // payload bytes of the current packet seen
-	keep  bool // the current command is a COM_STMT_EXECUTE
+	keep  bool // the current command is a COM_STMT_EXECUTE or a COM_QUERY
 	buf   []byte
+	cut   bool // buf lacks the end of the command
+	// piece is how far the statements of a multi-statement COM_QUERY
+	// have been found in buf (multinear.go).
+	piece int
 }
 
 // feed follows bytes read from the client.
@@ -57,15 +62,20 @@ func (t *execTap) feed(p []byte) {
 			t.nhdr = 0
 			t.left = int(t.hdr[0]) | int(t.hdr[1])<<8 | int(t.hdr[2])<<16
 			t.first, t.off = t.hdr[3] == 0, 0
+			if !t.first && len(t.buf) > 0 && t.buf[0] == mysql.ComQuery {
+				t.cut, t.keep = true, false // a packet after the query's (LOAD DATA's file): not its text
+			}
 			continue
 		}
 		k := min(len(p), t.left)
 		if t.first && t.off == 0 {
-			t.keep = p[0] == mysql.ComStmtExecute
-			t.buf = t.buf[:0]
+			t.keep = p[0] == mysql.ComStmtExecute || p[0] == mysql.ComQuery
+			t.buf, t.cut, t.piece = t.buf[:0], false, 0
 		}
-		if t.keep && len(t.buf) < execTapMax {
-			t.buf = append(t.buf, p[:min(k, execTapMax-len(t.buf))]...)
+		if t.keep {
+			kept := min(k, max(0, execTapMax-len(t.buf)))
+			t.buf = append(t.buf, p[:kept]...)
+			t.cut = t.cut || kept < k
 		}
 		t.off += k
 		t.left -= k

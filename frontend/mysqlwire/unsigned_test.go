@@ -47,8 +47,13 @@ func TestExecTap(t *testing.T) {
 	tap.feed(packet(0, exec))
 	tap.feed(packet(0, []byte{0x03, 'x'}))
 	tap.feed(packet(1, []byte{0x17, 1, 2})) // not a command's first packet
-	if len(tap.buf) != 0 || tap.keep {
-		t.Errorf("kept %x after a COM_QUERY", tap.buf)
+	// A COM_QUERY is kept (multinear.go), as long as no packet follows it.
+	if !bytes.Equal(tap.buf, []byte{0x03, 'x'}) || !tap.cut {
+		t.Errorf("kept %x (cut %v) after a COM_QUERY and another packet", tap.buf, tap.cut)
+	}
+	tap.feed(packet(0, []byte{0x01}))
+	if tap.keep || len(tap.buf) != 0 {
+		t.Errorf("kept %x after a COM_QUIT", tap.buf)
 	}
 }
 
