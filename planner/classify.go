@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/shoaldb/shoal/sqlparse"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -38,7 +39,7 @@ const (
 // anything that could change data or schema is refused, anything else that
 // Shoal does not distribute passes through.
 func Classify(stmt ast.StmtNode) (Kind, string) {
-	if why := textWrites(stmt.Text()); why != "" { // textguard.go
+	if why := sqlparse.TextWrites(stmt.Text()); why != "" {
 		return Refuse, why
 	}
 	switch s := stmt.(type) {
@@ -125,7 +126,7 @@ var writeKeywords = map[string]bool{
 // syntax error with its own message); those that might write are refused;
 // anything else is a syntax error.
 func ClassifyUnparsed(sql string) (Kind, string) {
-	if why := textWrites(sql); why != "" { // textguard.go
+	if why := sqlparse.TextWrites(sql); why != "" {
 		return Refuse, why
 	}
 	kw := strings.ToUpper(firstKeyword(sql))

@@ -1,12 +1,8 @@
-package planner
+package sqlparse
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/shoaldb/shoal/sqlparse"
-)
-
-// textWrites names a clause of sql's text that writes or locks on the
+// TextWrites names a clause of sql's text that writes or locks on the
 // server that runs it, "" when there is none. It reads the text as
 // MariaDB does, not as the TiDB parser does, because a passthrough sends
 // the text: words outside quotes and comments, with an executable
@@ -20,7 +16,7 @@ import (
 // and NEXT VALUE FOR (they advance a sequence, a write the replica's
 // read-only transaction refuses with 1792, which does not say why). The
 // words are reserved, so an unquoted identifier cannot look like them.
-func textWrites(sql string) string {
+func TextWrites(sql string) string {
 	var prev, prev2 string
 	for i := 0; i < len(sql); {
 		c := sql[i]
@@ -32,13 +28,13 @@ func textWrites(sql string) string {
 			}
 		case strings.HasPrefix(sql[i:], "*/"): // an executable comment's end
 			i += 2
-		case sqlparse.IsCommentStart(sql, i):
-			i = sqlparse.CommentEnd(sql, i)
+		case IsCommentStart(sql, i):
+			i = CommentEnd(sql, i)
 		case c == '\'' || c == '"':
-			i = sqlparse.SkipQuoted(sql, i, c, true)
+			i = SkipQuoted(sql, i, c, true)
 			prev, prev2 = "", ""
 		case c == '`':
-			i = sqlparse.SkipQuoted(sql, i, c, false)
+			i = SkipQuoted(sql, i, c, false)
 			prev, prev2 = "", ""
 		case isWordByte(c):
 			j := i + 1
@@ -70,13 +66,6 @@ func textWrites(sql string) string {
 	return ""
 }
 
-// isWordByte reports whether c belongs to an unquoted word: an
-// identifier, keyword or number (bytes of multi-byte UTF-8 characters
-// included, as identifiers may hold them).
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
-}
-
 // nextByte is the first byte at or after i that is not white space or a
 // comment, 0 at the end.
 func nextByte(s string, i int) byte {
@@ -84,8 +73,8 @@ func nextByte(s string, i int) byte {
 		switch {
 		case s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n':
 			i++
-		case sqlparse.IsCommentStart(s, i) && !strings.HasPrefix(s[i:], "/*!") && !strings.HasPrefix(s[i:], "/*M!"):
-			i = sqlparse.CommentEnd(s, i)
+		case IsCommentStart(s, i) && !strings.HasPrefix(s[i:], "/*!") && !strings.HasPrefix(s[i:], "/*M!"):
+			i = CommentEnd(s, i)
 		default:
 			return s[i]
 		}
