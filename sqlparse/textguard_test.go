@@ -47,4 +47,3 @@ func TestTextWrites(t *testing.T) {
 		}
 	}
 }
-
