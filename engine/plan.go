@@ -260,5 +260,11 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 	if !ok {
 		return nil, "", fmt.Errorf("re-parsed statement is %T", stmt)
 	}
-	return s.planOn(ctx, snap.Tables, db, query, fresh)
+	pr, pass, err := s.planOn(ctx, snap.Tables, db, query, fresh)
+	if pr != nil && why != "" {
+		// EXPLAIN says why the pin is not read (pr and its plan are
+		// this call's own).
+		pr.plan.Notes = append(pr.plan.Notes, "pinned table not used, the replicas run it: "+why)
+	}
+	return pr, pass, err
 }
