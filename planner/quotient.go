@@ -188,7 +188,7 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	case *ast.FuncCallExpr:
 		switch {
-		case roundFuncs[x.FnName.L] && len(x.Args) > 0 && v.a.temporalValue(x.Args[0]):
+		case roundFuncs[x.FnName.L] && len(x.Args) > 0 && temporalFinder{a: v.a}.in(x.Args[0]):
 			v.err = notDist("%s of a date or time after the merge (MariaDB returns a date or time, the evaluator a number)", x.FnName.O)
 		case (x.FnName.L == "round" || x.FnName.L == "truncate") && len(x.Args) == 2:
 			q := v.a.quotient(x.Args[0])
@@ -362,18 +362,19 @@ var numberOfTime = map[string]bool{"unix_timestamp": true, "to_seconds": true, "
 	"week": true, "weekofyear": true, "yearweek": true, "quarter": true, "hour": true, "minute": true, "second": true,
 	"microsecond": true, "datediff": true, "timestampdiff": true, "period_diff": true}
 
-// temporalValue reports whether e may be a TIME, DATETIME or TIMESTAMP
-// value: it reads such a column other than through a function of
+// temporalFinder finds what may make an expression a TIME, DATETIME or
+// TIMESTAMP value: such a column read other than through a function of
 // numberOfTime.
-func (a *aggPlanner) temporalValue(e ast.ExprNode) bool {
-	found := false
-	e.Accept(&temporalFinder{a: a, found: &found})
-	return found
-}
-
 type temporalFinder struct {
 	a     *aggPlanner
 	found *bool
+}
+
+// in reports whether e may be a TIME, DATETIME or TIMESTAMP value.
+func (f temporalFinder) in(e ast.ExprNode) bool {
+	found := false
+	e.Accept(&temporalFinder{a: f.a, found: &found})
+	return found
 }
 
 func (f *temporalFinder) Enter(n ast.Node) (ast.Node, bool) {
