@@ -75,7 +75,7 @@ func TestBIToolSQL(t *testing.T) {
 				continue
 			}
 			// Under the race detector one statement in 12 runs (each is
-			// a distributed query or two: the whole corpus took 50 s
+			// a distributed query or two: the whole corpus took 25-50 s
 			// without the detector); scripts/test.sh runs them all
 			// without it.
 			if raceEnabled && i%12 != 0 {
@@ -100,7 +100,7 @@ func TestBIToolSQL(t *testing.T) {
 
 	shoalExec(t, "CACHE TABLE "+biTable)
 	run("bi_events pinned", func(q string) bool { return strings.Contains(q, biTable) },
-		func(plan string) bool { return strings.Contains(plan, "in memory") }, biPinnedFloor)
+		runsInMemory, biPinnedFloor)
 }
 
 // biSessionConn is a connection of its own for a session's SETs: closed,
