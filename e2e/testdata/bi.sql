@@ -146,6 +146,8 @@ SELECT (CASE WHEN (`ontime`.`Distance` < 500) THEN 'Short' WHEN (`ontime`.`Dista
 SELECT `ontime`.`Carrier` AS `Carrier`, SUM((CASE WHEN `ontime`.`ArrDelayMinutes` > 15 THEN 1 ELSE 0 END)) AS `sum:Calculation_late:ok`, SUM(1) AS `sum:Number of Records:ok` FROM `ontime` GROUP BY 1 ORDER BY 1
 -- ordered
 SELECT `t0`.`Origin` AS `Origin`, `t0`.`__measure__0` AS `avg:Calc:ok` FROM (SELECT `ontime`.`Origin` AS `Origin`, AVG(`ontime`.`Distance`) AS `__measure__0` FROM `ontime` GROUP BY 1) `t0` ORDER BY 2 DESC, 1 LIMIT 10
+-- unordered
+SELECT `ontime`.`Carrier` AS `Carrier`, `ontime`.`Origin` AS `Origin` FROM `ontime` INNER JOIN (SELECT `ontime`.`Carrier` AS `Carrier`, SUM(`ontime`.`Distance`) AS `$__alias__0` FROM `ontime` GROUP BY 1 ORDER BY 2 DESC LIMIT 3) `t0` ON (`ontime`.`Carrier` = `t0`.`Carrier`) GROUP BY 1, 2
 -- ordered
 SELECT DATE_FORMAT(`bi_events`.`created_at`, '%Y-%m-01 00:00:00') AS `tmn:created_at:ok`, SUM(`bi_events`.`amount`) AS `sum:amount:ok` FROM `bi_events` WHERE (`bi_events`.`created_at` >= TIMESTAMP('2015-01-01 00:00:00')) GROUP BY 1 ORDER BY 1
 -- ordered
