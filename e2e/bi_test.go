@@ -45,12 +45,12 @@ func createBITable(t *testing.T) {
 // was written (2026-12-07: 123 of 135 over the replicas, 29 of the 37 over
 // bi_events in memory). The rest pass through for documented reasons: a
 // window function (MariaDB computes it), a join with a derived table
-// (Superset's and Tableau's top-N) or USING one (Redash's), SUM or AVG of a DOUBLE (its
-// sum depends on the order of addition), ROUND of an AVG ordered by an
-// aggregate over an indexed key, LIMIT without ORDER BY over an indexed
-// column (Tableau's probe); over the pin, functions the evaluator lacks
-// (EXTRACT, TIMESTAMPDIFF, TIME_FORMAT, TIMESTAMP of a column), NOW()
-// outside WHERE, a division in GROUP BY.
+// (Superset's and Tableau's top-N) or USING one (Redash's), SUM or AVG of
+// a DOUBLE (its sum depends on the order of addition), ROUND of an AVG
+// ordered by an aggregate over an indexed key, LIMIT without ORDER BY
+// over an indexed column (Tableau's probe); over the pin, functions the
+// evaluator lacks (EXTRACT, TIMESTAMPDIFF, TIME_FORMAT, TIMESTAMP of a
+// column), NOW() in Metabase's relative filter, a division in GROUP BY.
 const (
 	biDistributedFloor = 0.9
 	biPinnedFloor      = 0.75
