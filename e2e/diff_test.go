@@ -99,6 +99,18 @@ func diffWhere(t *testing.T, where string, qs ...string) {
 	}
 }
 
+// runsInMemory reports whether an EXPLAIN is of a plan that runs in
+// memory over pins (a line "in memory: …"), not one whose notes only say
+// "in memory" (why a pin is not read, say).
+func runsInMemory(plan string) bool {
+	for _, l := range strings.Split(plan, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "in memory:") {
+			return true
+		}
+	}
+	return false
+}
+
 // explain returns Shoal's EXPLAIN lines for q.
 func explain(t *testing.T, q string) string {
 	t.Helper()

@@ -250,8 +250,7 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 	if resultPin != "" { // Passthrough reads it over its definition
 		return nil, fmt.Sprintf("%s is a pinned query result the in-memory engine cannot answer this over (%s): a replica runs it over the pin's definition, on its current rows", resultPin, why), nil
 	}
-	// Whole-table pins only: the replicas have the tables.
-	s.log.Debug("statement over a pinned table runs on replicas", "reason", why)
+	// Whole-table pins only: the replicas have the tables (EXPLAIN: why).
 	stmt, err := sqlparse.ParseOne(query)
 	if err != nil {
 		return nil, "", err
@@ -260,5 +259,9 @@ func (s *preparer) planPinned(ctx context.Context, snap *catalog.Snapshot, db, q
 	if !ok {
 		return nil, "", fmt.Errorf("re-parsed statement is %T", stmt)
 	}
-	return s.planOn(ctx, snap.Tables, db, query, fresh)
+	pr, pass, err := s.planOn(ctx, snap.Tables, db, query, fresh)
+	if pr != nil && why != "" {
+		pr.plan.Notes = append(pr.plan.Notes, "pinned table not used, the replicas run it: "+why)
+	}
+	return pr, pass, err
 }

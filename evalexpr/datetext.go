@@ -327,11 +327,16 @@ var dateFuncs = map[string]int{
 }
 
 // dateLiterals replaces the text literals the date functions read with
-// the DATE or DATETIME literal MariaDB reads them as, or NULL.
+// the DATE or DATETIME literal MariaDB reads them as, or NULL, and the
+// constant calls of datefuncs.go with their value.
 func dateLiterals(e sqlparser.Expr) sqlparser.Expr {
 	return sqlparser.Rewrite(e, nil, func(c *sqlparser.Cursor) bool {
 		switch n := c.Node().(type) {
 		case *sqlparser.FuncExpr:
+			if l := constDateCall(n); l != nil { // datefuncs.go
+				c.Replace(l)
+				return true
+			}
 			k, ok := dateFuncs[n.Name.Lowered()]
 			if !ok || !n.Qualifier.IsEmpty() {
 				return true

@@ -304,6 +304,9 @@ func (e *Env) compileNoDivisions(src string, layout *Layout) (*Expr, error) {
 		return nil, fmt.Errorf("final expression %q: %w", src, err)
 	}
 	ast = dateLiterals(equivalents(rewriteNotLike(ast)))
+	if e.mariadb {
+		ast = mariaUnixTimestamps(ast) // inexact.go
+	}
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast), zoned: zoned(ast)}
 	ast = yearLiterals(ast, layout, &x.inexact)

@@ -23,8 +23,9 @@ import (
 //     evaluator Go's zone database; and MariaDB takes offsets from -12:59
 //     to +13:00 only (NULL past them), MySQL to +14:00.
 //   - On MariaDB, UNIX_TIMESTAMP of a time before 1970 or past 2038
-//     (or a zero date) is NULL; the evaluator returns 0, as MySQL 8
-//     does.
+//     (or a zero date) is NULL; the evaluator returns 0 before 1970 (as
+//     MySQL 8 does) and the seconds past 2038: mariaUnixTimestamps
+//     guards the calls.
 //   - On MariaDB, REGEXP_SUBSTR without a match returns ” (MySQL and the
 //     evaluator return NULL).
 //   - On MariaDB, JSON functions return text compared in the connection's
@@ -54,9 +55,6 @@ func (e *Env) inexact(ast sqlparser.Expr) string {
 			}
 			if f.Name.Lowered() == "convert_tz" && !offsetZones(f.Exprs, e.mariadb) {
 				why = "CONVERT_TZ to or from a named zone or SYSTEM reads the server's time zone tables and zone (NULL without the tables), which the evaluator does not"
-			}
-			if f.Name.Lowered() == "unix_timestamp" && e.mariadb {
-				why = "UNIX_TIMESTAMP of a time outside 1970-01-01 00:00:00 to 2038-01-19 03:14:07 UTC is NULL on MariaDB, 0 in the evaluator"
 			}
 		case *sqlparser.RegexpSubstrExpr:
 			if e.mariadb {
@@ -197,4 +195,33 @@ func offsetZones(args []sqlparser.Expr, mariadb bool) bool {
 		}
 	}
 	return true
+}
+
+// mariaUnixTimestamps rewrites, for MariaDB, each UNIX_TIMESTAMP(x) as
+//
+//	CASE WHEN UNIX_TIMESTAMP(x) > 0 AND UNIX_TIMESTAMP(x) < 2147483648 THEN UNIX_TIMESTAMP(x)
+//	     WHEN UNIX_TIMESTAMP(x) = 0 AND x >= FROM_UNIXTIME(0) THEN UNIX_TIMESTAMP(x) END
+//
+// MariaDB's value in its range (1970-01-01 00:00:00 to 2038-01-19
+// 03:14:07.999999 UTC), NULL outside it, where the evaluator answers 0
+// (before 1970, a zero date) or the seconds past 2038. Grafana's time
+// buckets (UNIX_TIMESTAMP(ts) DIV 300 * 300) are such calls.
+func mariaUnixTimestamps(e sqlparser.Expr) sqlparser.Expr {
+	return sqlparser.Rewrite(e, nil, func(c *sqlparser.Cursor) bool {
+		f, ok := c.Node().(*sqlparser.FuncExpr)
+		if !ok || f.Name.Lowered() != "unix_timestamp" || len(f.Exprs) != 1 || !f.Qualifier.IsEmpty() {
+			return true
+		}
+		u := func() sqlparser.Expr { return sqlparser.NewFuncExpr("unix_timestamp", sqlparser.Clone(f.Exprs[0])) }
+		cmp := func(op sqlparser.ComparisonExprOperator, l, r sqlparser.Expr) sqlparser.Expr {
+			return &sqlparser.ComparisonExpr{Operator: op, Left: l, Right: r}
+		}
+		c.Replace(&sqlparser.CaseExpr{Whens: []*sqlparser.When{
+			{Cond: &sqlparser.AndExpr{Left: cmp(sqlparser.GreaterThanOp, u(), sqlparser.NewIntLiteral("0")),
+				Right: cmp(sqlparser.LessThanOp, u(), sqlparser.NewIntLiteral("2147483648"))}, Val: u()},
+			{Cond: &sqlparser.AndExpr{Left: cmp(sqlparser.EqualOp, u(), sqlparser.NewIntLiteral("0")),
+				Right: cmp(sqlparser.GreaterEqualOp, sqlparser.Clone(f.Exprs[0]), sqlparser.NewFuncExpr("from_unixtime", sqlparser.NewIntLiteral("0")))}, Val: u()},
+		}})
+		return true
+	}).(sqlparser.Expr)
 }

@@ -188,7 +188,7 @@ func (v *quotientFixer) Enter(n ast.Node) (ast.Node, bool) {
 		}
 	case *ast.FuncCallExpr:
 		switch {
-		case roundFuncs[x.FnName.L] && len(x.Args) > 0 && v.a.readsColumn(x.Args[0], temporalColumn):
+		case roundFuncs[x.FnName.L] && len(x.Args) > 0 && temporalFinder{a: v.a}.in(x.Args[0]):
 			v.err = notDist("%s of a date or time after the merge (MariaDB returns a date or time, the evaluator a number)", x.FnName.O)
 		case (x.FnName.L == "round" || x.FnName.L == "truncate") && len(x.Args) == 2:
 			q := v.a.quotient(x.Args[0])
@@ -353,6 +353,47 @@ func (a *aggPlanner) readsColumn(e ast.ExprNode, pred func(Column) bool) bool {
 	}})
 	return found
 }
+
+// numberOfTime are functions of a date or time that return a number:
+// FLOOR(UNIX_TIMESTAMP(ts) / 3600) rounds a number on both sides
+// (Grafana's time buckets).
+var numberOfTime = map[string]bool{"unix_timestamp": true, "to_seconds": true, "to_days": true, "time_to_sec": true,
+	"year": true, "month": true, "day": true, "dayofmonth": true, "dayofweek": true, "dayofyear": true, "weekday": true,
+	"week": true, "weekofyear": true, "yearweek": true, "quarter": true, "hour": true, "minute": true, "second": true,
+	"microsecond": true, "datediff": true, "timestampdiff": true, "period_diff": true}
+
+// temporalFinder finds what may make an expression a TIME, DATETIME or
+// TIMESTAMP value: such a column read other than through a function of
+// numberOfTime.
+type temporalFinder struct {
+	a     *aggPlanner
+	found *bool
+}
+
+// in reports whether e may be a TIME, DATETIME or TIMESTAMP value.
+func (f temporalFinder) in(e ast.ExprNode) bool {
+	found := false
+	e.Accept(&temporalFinder{a: f.a, found: &found})
+	return found
+}
+
+func (f *temporalFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.SubqueryExpr:
+		return n, true
+	case *ast.FuncCallExpr:
+		if numberOfTime[x.FnName.L] {
+			return n, true
+		}
+	case *ast.ColumnNameExpr:
+		if f.a.readsColumn(x, temporalColumn) {
+			*f.found = true
+		}
+	}
+	return n, *f.found
+}
+
+func (f *temporalFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // temporalColumn: MariaDB's ROUND, TRUNCATE, FLOOR and CEILING of a TIME,
 // DATETIME or TIMESTAMP value return that type (FLOOR(MIN(tm)) is

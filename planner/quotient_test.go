@@ -35,6 +35,11 @@ func TestMergedValuesAsServer(t *testing.T) {
 		"select g, avg(i) > max(d) from t group by g":                   true,
 		"select g, sec_to_time(avg(i)) from t group by g":               true,
 		"select g, date_add(max(dt), interval 1 day) from t group by g": false,
+		// Grafana's bucket: FLOOR of a number computed from a DATETIME.
+		"select floor(unix_timestamp(dtm) / 21600) * 21600, count(*) from t group by 1":             false,
+		"select g, floor(max(unix_timestamp(dtm)) / 60), ceil(max(hour(tm)) / 2) from t group by g": false,
+		"select g, floor(if(g > 1, max(dtm), null)) from t group by g":                              true,
+		"select g, truncate(max(dtm) + interval 1 second, 0) from t group by g":                     true,
 	} {
 		stmts, err := sqlparse.Parse(q)
 		if err != nil {

@@ -2,6 +2,7 @@ package replicaset
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,8 @@ import (
 // Drift says how a session's settings differ from a fresh connection's in
 // ways that change what a read returns.
 type Drift struct {
-	// All: time_zone, timestamp (a session's fixed clock, which the
+	// All: time_zone (another zone than the server's: '+00:00' on a
+	// UTC host is the same one, zoneKey), timestamp (a session's fixed clock, which the
 	// fragments' NOW() must read: planner.Plan.Clock), sql_select_limit, an sql_mode that changes
 	// parsing or evaluation, or sql_big_selects = 0 (which SET
 	// max_join_size implies: MariaDB refuses, with 1104, a read its plan
@@ -105,26 +107,29 @@ func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
 		return err
 	}
 	r, err := b.Fetch(`SELECT @@session.sql_mode, @@global.sql_mode,
-		@@session.time_zone <> @@global.time_zone OR @@session.sql_select_limit <> @@global.sql_select_limit
+		@@session.sql_select_limit <> @@global.sql_select_limit
 			OR @@session.sql_big_selects <> @@global.sql_big_selects
 			OR ABS(@@session.timestamp - UNIX_TIMESTAMP(SYSDATE(6))) > 1,
 		@@session.lc_time_names <> @@global.lc_time_names,
 		@@session.default_week_format <> @@global.default_week_format,
 		IF(@@session.max_statement_time <> @@global.max_statement_time, @@session.max_statement_time, 0),
 		@@session.div_precision_increment <> @@global.div_precision_increment,
-		@@session.group_concat_max_len <> @@global.group_concat_max_len`, 1)
+		@@session.group_concat_max_len <> @@global.group_concat_max_len,
+		@@session.time_zone, @@global.time_zone, @@system_time_zone`, 1)
 	if err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
 		return err
 	}
-	if len(r.Rows) != 1 || len(r.Rows[0]) != 8 {
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 11 {
 		return nil
 	}
 	row := r.Rows[0]
+	system := row[10].ToString()
 	ss.drift = Drift{
-		All:          row[2].ToString() == "1" || readModesDiffer(row[0].ToString(), row[1].ToString()),
+		All: row[2].ToString() == "1" || readModesDiffer(row[0].ToString(), row[1].ToString()) ||
+			zoneKey(row[8].ToString(), system) != zoneKey(row[9].ToString(), system),
 		TimeNames:    row[3].ToString() == "1",
 		WeekFormat:   row[4].ToString() == "1",
 		DivPrecision: row[6].ToString() == "1",
@@ -134,4 +139,39 @@ func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
 		ss.drift.StatementTime = time.Duration(sec * float64(time.Second))
 	}
 	return nil
+}
+
+// utcNames are the zone names that are UTC at every instant (no DST, no
+// leap seconds): MariaDB's named zones from the time zone tables, and
+// the host's zone as @@system_time_zone names it.
+var utcNames = map[string]bool{"utc": true, "etc/utc": true, "gmt": true, "etc/gmt": true, "universal": true, "zulu": true}
+
+// zoneKey is the zone a @@time_zone value computes in, so that two
+// spellings of one zone compare equal: SYSTEM is the host's zone
+// (system, @@system_time_zone), '+0:00', '-00:00' and UTC are one zone
+// (BI tools and drivers set time_zone = '+00:00' on a UTC server: the
+// session still reads what the fragments read). Any other name is only
+// equal to itself: SYSTEM on a host in a zone with DST is not the zone
+// of any fixed offset.
+func zoneKey(tz, system string) string {
+	if strings.EqualFold(tz, "SYSTEM") {
+		tz = system
+	}
+	if utcNames[strings.ToLower(tz)] {
+		return "+00:00"
+	}
+	if len(tz) > 1 && (tz[0] == '+' || tz[0] == '-') {
+		if h, m, ok := strings.Cut(tz[1:], ":"); ok {
+			hh, err1 := strconv.Atoi(h)
+			mm, err2 := strconv.Atoi(m)
+			if err1 == nil && err2 == nil && hh >= 0 && mm >= 0 && mm < 60 {
+				off := hh*60 + mm
+				if tz[0] == '-' && off != 0 {
+					return fmt.Sprintf("-%02d:%02d", hh, mm)
+				}
+				return fmt.Sprintf("+%02d:%02d", off/60, off%60)
+			}
+		}
+	}
+	return "name " + strings.ToLower(tz)
 }

@@ -25,3 +25,27 @@ func TestReadModesDiffer(t *testing.T) {
 		t.Error("NamesDriftVar")
 	}
 }
+
+func TestZoneKey(t *testing.T) {
+	for _, c := range []struct {
+		a, b, system string
+		same         bool
+	}{
+		{"SYSTEM", "+00:00", "UTC", true},
+		{"+00:00", "SYSTEM", "UTC", true},
+		{"SYSTEM", "-0:00", "UTC", true},
+		{"SYSTEM", "UTC", "UTC", true},
+		{"utc", "Etc/UTC", "CET", true},
+		{"+05:30", "+5:30", "UTC", true},
+		{"SYSTEM", "SYSTEM", "CET", true},
+		{"SYSTEM", "+01:00", "CET", false}, // CET has summer time
+		{"SYSTEM", "+00:00", "CET", false},
+		{"+05:30", "-05:30", "UTC", false},
+		{"SYSTEM", "Europe/Berlin", "UTC", false},
+		{"+00:00", "+00:01", "UTC", false},
+	} {
+		if got := zoneKey(c.a, c.system) == zoneKey(c.b, c.system); got != c.same {
+			t.Errorf("zoneKey(%q) == zoneKey(%q) with system %s: %v, want %v", c.a, c.b, c.system, got, c.same)
+		}
+	}
+}
