@@ -178,3 +178,11 @@ func TestNetWriteTimeout(t *testing.T) {
 		return ok, fmt.Sprintf("before %v, now %v", base, now)
 	})
 }
+
+// errString is err's text, "" for none.
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
