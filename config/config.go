@@ -211,6 +211,17 @@ type Coordinator struct {
 	// MaxConnections is the client connection limit (default 1000); past
 	// it a client gets error 1040 "Too many connections" at handshake.
 	MaxConnections int `yaml:"max_connections"`
+	// ConnectTimeout bounds a new connection's handshake, from accept to
+	// the end of authentication (MariaDB's connect_timeout, default 10s):
+	// a client that connects and sends nothing is disconnected then
+	// instead of holding one of max_connections forever.
+	ConnectTimeout Duration `yaml:"connect_timeout"`
+	// NetWriteTimeout bounds how long one write to a client may block
+	// (MariaDB's net_write_timeout, default 60s): a client that stops
+	// reading its result is disconnected then, and its statement's
+	// fragments, memory and replica connection are released. A session's
+	// SET net_write_timeout replaces it for that session.
+	NetWriteTimeout Duration `yaml:"net_write_timeout"`
 	// MaxAllowedPacket is the largest statement a client may send, in
 	// bytes (default 64 MiB, MySQL 8's default): a larger one gets error
 	// 1153, and a client that sends far more (past an eighth again) is
@@ -430,6 +441,12 @@ func (c *Coordinator) Defaults() {
 	}
 	if c.MaxConnections == 0 {
 		c.MaxConnections = 1000
+	}
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = Duration(10 * time.Second)
+	}
+	if c.NetWriteTimeout == 0 {
+		c.NetWriteTimeout = Duration(60 * time.Second)
 	}
 	if c.MaxAllowedPacket == 0 {
 		c.MaxAllowedPacket = 64 << 20

@@ -73,7 +73,7 @@ func New(ctx context.Context, cfg config.Coordinator, log *slog.Logger) (*Server
 		return nil, err
 	}
 	s.router = router.New(s.ctx, cfg, log, s.eng, s.metrics, s.slow, ids)
-	if s.listener, err = mysqlwire.Listen(cfg, s.router, s.eng.Snapshot().Version, s.eng.Snapshot().Charset); err != nil {
+	if s.listener, err = mysqlwire.Listen(cfg, s.router, s.eng.Snapshot().Version, s.eng.Snapshot().Charset, log); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -497,16 +497,50 @@ func TestKillConnection(t *testing.T) {
 
 // TestClientDisconnectCancels: a client that goes away while its
 // statement runs cancels it down to the replica: a passthrough SLEEP(60)
-// disappears from the replica's processlist within seconds. Remove
-// clientWatch (frontend/mysqlwire/conn.go) and it runs on: this fails.
+// disappears from the replica's processlist within seconds — over plain
+// TCP, over TLS, and from a client that sent another command behind the
+// statement before it left (bytes a peek at the socket sees before the
+// end of file, as TLS's close_notify). Remove clientWatch
+// (frontend/mysqlwire/conn.go) and it runs on: this fails; the TLS case
+// failed while the watch looked only at plain sockets, the pipelined one
+// while it looked only at the first bytes waiting.
 func TestClientDisconnectCancels(t *testing.T) {
 	checkLeaks(t)
-	fs := startFaultShoal(t, nil)
+	const q = "select sleep(60) as shoal_disconnect_probe"
+	byDriver := func(db *sql.DB) func(context.Context) {
+		return func(ctx context.Context) { db.QueryRowContext(ctx, q).Scan(new(int)) }
+	}
+	t.Run("tcp", func(t *testing.T) {
+		fs := startFaultShoal(t, nil)
+		disconnectCancels(t, byDriver(fs.db))
+	})
+	t.Run("tls", func(t *testing.T) {
+		certFile, keyFile, _, _ := tlsCluster(t)
+		fs := startFaultShoal(t, func(c *config.Coordinator) { c.TLSCert, c.TLSKey = certFile, keyFile })
+		disconnectCancels(t, byDriver(openDSN(t, "root@tcp("+fs.co.Addr().String()+")/ontime?tls=skip-verify")))
+	})
+	t.Run("pipelined", func(t *testing.T) {
+		fs := startFaultShoal(t, nil)
+		disconnectCancels(t, func(ctx context.Context) {
+			rc := rawLogin(t, fs.co.Addr().String(), "root", "", "ontime")
+			defer rc.c.Close()
+			rc.sendCommand(3, []byte(q))
+			<-ctx.Done()
+			rc.sendCommand(14, nil) // COM_PING behind the statement
+		})
+	})
+}
+
+// disconnectCancels runs a passthrough SLEEP(60) by run, cancels run's
+// context once the statement runs on a replica (run's client then leaves:
+// go-sql-driver closes the connection) and waits for the statement to
+// leave the replicas.
+func disconnectCancels(t *testing.T, run func(context.Context)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		fs.db.QueryRowContext(ctx, "select sleep(60) as shoal_disconnect_probe").Scan(new(int))
+		run(ctx)
 	}()
 	probe := "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO LIKE '%shoal_disconnect_probe%' AND INFO NOT LIKE '%PROCESSLIST%'"
 	count := func() int {

@@ -13,7 +13,7 @@ import (
 
 // Connection limit, KILL and cancellation.
 //
-// Connections are counted from accept (the listener's PreHandleFunc) to
+// Connections are counted from accept (frontend/mysqlwire's admitListener) to
 // ConnectionClosed. Past max_connections the server answers the new
 // connection with error 1040 in place of its handshake, as MySQL does, and
 // closes it: no goroutine or session is spent on it.

@@ -45,11 +45,16 @@ type Drift struct {
 	// (0: none): the router ends the statement there with MariaDB's 1969
 	// whichever path it takes.
 	StatementTime time.Duration
+	// NetWriteTimeout is the session's net_write_timeout when it set one
+	// other than the server's (0: none): how long the MySQL front end
+	// lets a write to the client block (MySQL Connector/J sets 600 for a
+	// streamed result).
+	NetWriteTimeout time.Duration
 }
 
 // driftVars are the variables a SET must name for Drift to be read again.
 var driftVars = []string{"sql_mode", "time_zone", "timestamp", "sql_select_limit", "lc_time_names", "default_week_format", "max_statement_time",
-	"sql_big_selects", "max_join_size", "div_precision_increment", "group_concat_max_len"}
+	"net_write_timeout", "sql_big_selects", "max_join_size", "div_precision_increment", "group_concat_max_len"}
 
 // NamesDriftVar reports whether a SET statement names one of the settings
 // Drift covers.
@@ -115,14 +120,15 @@ func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
 		IF(@@session.max_statement_time <> @@global.max_statement_time, @@session.max_statement_time, 0),
 		@@session.div_precision_increment <> @@global.div_precision_increment,
 		@@session.group_concat_max_len <> @@global.group_concat_max_len,
-		@@session.time_zone, @@global.time_zone, @@system_time_zone`, 1)
+		@@session.time_zone, @@global.time_zone, @@system_time_zone,
+		IF(@@session.net_write_timeout <> @@global.net_write_timeout, @@session.net_write_timeout, 0)`, 1)
 	if err != nil {
 		if replica.Broken(err) {
 			ss.CloseBackend()
 		}
 		return err
 	}
-	if len(r.Rows) != 1 || len(r.Rows[0]) != 11 {
+	if len(r.Rows) != 1 || len(r.Rows[0]) != 12 {
 		return nil
 	}
 	row := r.Rows[0]
@@ -137,6 +143,9 @@ func (s *Set) ReadDrift(ctx context.Context, ss *Session) error {
 	}
 	if sec, err := strconv.ParseFloat(row[5].ToString(), 64); err == nil && sec > 0 {
 		ss.drift.StatementTime = time.Duration(sec * float64(time.Second))
+	}
+	if sec, err := strconv.ParseInt(row[11].ToString(), 10, 64); err == nil && sec > 0 {
+		ss.drift.NetWriteTimeout = time.Duration(sec) * time.Second
 	}
 	return nil
 }

@@ -1,30 +1,99 @@
 package mysqlwire
 
 import (
-	"context"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
+	"log/slog"
 	"net"
 	"syscall"
 	"time"
 
-	"github.com/shoaldb/shoal/sqlerr"
+	"golang.org/x/sys/unix"
 	"vitess.io/vitess/go/mysql"
+
+	"github.com/shoaldb/shoal/config"
+	"github.com/shoaldb/shoal/sqlerr"
 )
 
-// admit is the listener's PreHandleFunc: it counts the connection in, or
-// refuses it with 1040 when max_connections are open.
-func (h *handler) admit(_ context.Context, c net.Conn, _ uint32) (net.Conn, error) {
-	if !h.r.Admit() {
-		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-		_, _ = c.Write(errorPacket(sqlerr.ErrTooManyConns, "08004", "Too many connections"))
-		c.Close()
-		return nil, errTooManyConns
-	}
-	return limitCommands(c, h.cfg.MaxAllowedPacket), nil // packet.go
+// admitListener is the MySQL listener's socket, under vitess' accept
+// loop. It counts each accepted connection in (max_connections) and
+// refuses one past the limit with 1040 in place of the handshake, as
+// MySQL does, without handing it to vitess (no goroutine, session or log
+// line of its own: a connection storm costs a write and a close each). An
+// admitted connection gets connect_timeout to complete its handshake
+// (handler.ConnectionReady lifts it) and net_write_timeout on every
+// write (packetConn).
+//
+// vitess' accept loop ends at the first error Accept returns, so
+// admitListener returns only the error of a closed listener: any other
+// (EMFILE when a storm of connections exhausts the descriptors, ENFILE,
+// ECONNABORTED) is logged and retried after a pause that doubles up to a
+// second, as net/http's server does. Before, one such error left the
+// coordinator running without accepting a connection again.
+type admitListener struct {
+	net.Listener
+	// admit counts a connection in (Router.Admit), false past
+	// max_connections.
+	admit func() bool
+	cfg   config.Coordinator
+	log   *slog.Logger
+	// sleep is time.Sleep (tests replace it).
+	sleep func(time.Duration)
 }
 
-var errTooManyConns = errors.New("too many connections: refused with 1040 (max_connections)")
+func (l *admitListener) Accept() (net.Conn, error) {
+	var pause time.Duration
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil, err
+			}
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			l.log.Warn("mysql listener: accept failed; retrying", "err", err, "pause", pause)
+			l.sleep(pause)
+			continue
+		}
+		pause = 0
+		if !l.admit() {
+			refuse(c) // a fresh socket's empty send buffer takes it at once
+			continue
+		}
+		// The handshake's deadline: reads only, as MariaDB's
+		// connect_timeout; writes have net_write_timeout from the first.
+		_ = c.SetReadDeadline(time.Now().Add(l.cfg.ConnectTimeout.D()))
+		return limitCommands(c, l.cfg.MaxAllowedPacket, l.cfg.NetWriteTimeout.D()), nil // packet.go
+	}
+}
+
+// refuse answers a connection past max_connections with 1040 and closes
+// it.
+func refuse(c net.Conn) {
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = c.Write(errorPacket(sqlerr.ErrTooManyConns, "08004", "Too many connections"))
+	c.Close()
+}
+
+// handshakeDone lifts connect_timeout from a connection whose handshake
+// has completed: from then on it may sit idle between statements, as
+// long as the client likes.
+func handshakeDone(c *mysql.Conn) {
+	if pc := transport(c); pc != nil {
+		_ = pc.SetReadDeadline(time.Time{})
+	}
+}
+
+// transport is the packetConn under c, beneath TLS when the client
+// started it; nil for a connection admitListener did not make.
+func transport(c *mysql.Conn) *packetConn {
+	raw := c.GetRawConn()
+	if tc, ok := raw.(*tls.Conn); ok {
+		raw = tc.NetConn()
+	}
+	pc, _ := raw.(*packetConn)
+	return pc
+}
 
 // errorPacket is a MySQL ERR packet with sequence number 0: what a server
 // sends in place of the handshake when it refuses a connection.
@@ -52,11 +121,14 @@ type clientWatch struct {
 // newClientWatch returns the watcher of c's statements, nil when c's
 // socket cannot be peeked at.
 func newClientWatch(c *mysql.Conn) *clientWatch {
-	sc, ok := c.GetRawConn().(syscall.Conn)
-	if !ok {
+	// Beneath TLS: end of file and a reset show on the socket whatever
+	// the encryption (a COM_QUIT under TLS is not recognised, and the
+	// clock finds the client gone at the close that follows it).
+	pc := transport(c)
+	if pc == nil {
 		return nil
 	}
-	rc, err := sc.SyscallConn()
+	rc, err := pc.SyscallConn()
 	if err != nil {
 		return nil
 	}
@@ -73,8 +145,16 @@ func clientGone(rc syscall.RawConn) bool {
 	var buf [5]byte
 	var n int
 	var rerr error
+	hup := false
 	err := rc.Read(func(fd uintptr) bool {
 		n, _, rerr = syscall.Recvfrom(int(fd), buf[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		if n > 0 {
+			// Bytes wait ahead of the end of file, which a peek never
+			// reaches: a TLS client's close_notify before its FIN, a
+			// pipelined statement before a reset. The socket's own
+			// state says whether the peer has shut its side.
+			hup = peerShut(int(fd))
+		}
 		return true
 	})
 	switch {
@@ -87,5 +167,13 @@ func clientGone(rc syscall.RawConn) bool {
 	case n == 0:
 		return true // end of file
 	}
-	return n == len(comQuit) && string(buf[:]) == string(comQuit)
+	return hup || n == len(comQuit) && string(buf[:]) == string(comQuit)
+}
+
+// peerShut reports whether the peer of socket fd has closed or shut down
+// its sending side (POLLRDHUP), without waiting.
+func peerShut(fd int) bool {
+	p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
+	n, err := unix.Poll(p, 0)
+	return err == nil && n > 0 && p[0].Revents&(unix.POLLRDHUP|unix.POLLHUP|unix.POLLERR) != 0
 }

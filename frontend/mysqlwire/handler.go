@@ -38,6 +38,7 @@ func (h *handler) NewConnection(c *mysql.Conn) {
 }
 
 func (h *handler) ConnectionReady(c *mysql.Conn) {
+	handshakeDone(c) // conn.go: connect_timeout no longer applies
 	if ss, ok := c.ClientData.(*router.Session); ok {
 		host := ""
 		if a := c.RemoteAddr(); a != nil {
@@ -120,12 +121,27 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 			}
 		}()
 	}
-	w, _ := ss.Front.(*clientWatch)
-	if w == nil {
-		if w = newClientWatch(c); w == nil {
-			return h.r.Run(ctx, ss, query, callback, nil)
-		}
-		ss.Front = w
+	f, _ := ss.Front.(*front)
+	if f == nil {
+		f = &front{watch: newClientWatch(c), pc: transport(c)}
+		ss.Front = f
 	}
-	return h.r.Run(ctx, ss, query, callback, w)
+	if f.pc != nil {
+		d := h.cfg.NetWriteTimeout.D()
+		if s := ss.Drift().NetWriteTimeout; s > 0 {
+			d = s
+		}
+		f.pc.setWriteTimeout(d)
+	}
+	if f.watch == nil {
+		return h.r.Run(ctx, ss, query, callback, nil)
+	}
+	return h.r.Run(ctx, ss, query, callback, f.watch)
+}
+
+// front is the MySQL front end's state of a connection (Session.Front):
+// the watch of its client and its transport (nil: not a packetConn).
+type front struct {
+	watch *clientWatch
+	pc    *packetConn
 }

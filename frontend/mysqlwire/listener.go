@@ -7,6 +7,8 @@
 package mysqlwire
 
 import (
+	"log/slog"
+	"net"
 	"strings"
 	"time"
 
@@ -33,11 +35,11 @@ import (
 const flushDelay = 24 * time.Hour
 
 // Listen opens the MySQL listener cfg.Listen names, serving r's
-// statements; the handshake advertises version (the replicas' own, so
+// statements (log takes the listener's own trouble); the handshake advertises version (the replicas' own, so
 // clients see what runs behind) as the replicas' handshake writes it
 // (handshakeVersion), and their handshake's collation, charset (0: not
 // known). Accept serves it; Close stops it.
-func Listen(cfg config.Coordinator, r *router.Router, version string, charset uint8) (*mysql.Listener, error) {
+func Listen(cfg config.Coordinator, r *router.Router, version string, charset uint8, log *slog.Logger) (*mysql.Listener, error) {
 	sqlerr.SetServerName(version) // its syntax errors name it
 	vt, err := vtenv.New(vtenv.Options{MySQLServerVersion: router.AdvertisedVersion(version)})
 	if err != nil {
@@ -64,17 +66,22 @@ func Listen(cfg config.Coordinator, r *router.Router, version string, charset ui
 			h.vt = he
 		}
 	}
+	sock, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return nil, err
+	}
 	l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
-		Protocol: "tcp", Address: cfg.Listen, AuthServer: auth, Handler: h,
+		Listener:   &admitListener{Listener: sock, admit: r.Admit, cfg: cfg, log: log, sleep: time.Sleep}, // conn.go
+		AuthServer: auth, Handler: h,
 		ConnReadBufferSize: 16 * 1024, ConnKeepAlivePeriod: 30 * time.Second,
 		FlushDelay: flushDelay,
 	})
 	h.vt = vt
 	if err != nil {
+		sock.Close()
 		return nil, err
 	}
 	l.ServerVersion = handshakeVersion(router.AdvertisedVersion(version))
-	l.PreHandleFunc = h.admit
 	if tlsCfg != nil {
 		l.TLSConfig.Store(tlsCfg)
 	}

@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"errors"
 	"net"
+	"os"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -58,7 +59,12 @@ type packetConn struct {
 	net.Conn
 	limit int64
 	read  atomic.Int64
-	tap   execTap // the last COM_STMT_EXECUTE's parameter types (unsigned.go)
+	// writeTimeout is net_write_timeout (the session's, once it set
+	// one; 0: none), and writeBy the write deadline last set on the
+	// socket (writeDeadline).
+	writeTimeout time.Duration
+	writeBy      time.Time
+	tap          execTap // the last COM_STMT_EXECUTE's parameter types (unsigned.go)
 	// paramDefs is how many parameter definitions of the prepare being
 	// answered are still to be retyped (paramdefs.go); the connection's
 	// goroutine alone reads and writes it.
@@ -66,14 +72,53 @@ type packetConn struct {
 }
 
 // limitCommands wraps c so that one command cannot pass max_allowed_packet
-// plus packetSlack. TCP keep-alive is set here: vitess only sets it on a
-// *net.TCPConn, which c no longer is once wrapped.
-func limitCommands(c net.Conn, maxPacket int) net.Conn {
+// plus packetSlack, and a write cannot block past writeTimeout
+// (net_write_timeout). TCP keep-alive is set here: vitess only sets it on
+// a *net.TCPConn, which c no longer is once wrapped.
+func limitCommands(c net.Conn, maxPacket int, writeTimeout time.Duration) *packetConn {
 	if tc, ok := c.(*net.TCPConn); ok {
 		_ = tc.SetKeepAlive(true)
 		_ = tc.SetKeepAlivePeriod(30 * time.Second)
 	}
-	return &packetConn{Conn: c, limit: int64(maxPacket) + packetSlack(maxPacket)}
+	return &packetConn{Conn: c, limit: int64(maxPacket) + packetSlack(maxPacket), writeTimeout: writeTimeout}
+}
+
+// net_write_timeout.
+//
+// A client that stops reading its result (a stalled or hostile reader, a
+// process stopped in a debugger) blocks the write that sends it, and with
+// it the statement: its fragment streams, its query memory, its session's
+// replica connection. MariaDB gives up on such a client after
+// net_write_timeout (60 s) and closes its connection; so does the
+// coordinator. A deadline per write would re-arm a runtime timer for every
+// 16 KB written, so the deadline set stays while more than three quarters
+// of the timeout remain ahead of a write: a write blocks at most the
+// timeout and at least three quarters of it, and a statement's writes
+// re-arm it once every quarter of the timeout, not once per packet.
+
+// writeDeadline moves the socket's write deadline ahead before a write
+// when less than three quarters of the timeout remain.
+func (p *packetConn) writeDeadline() {
+	if p.writeTimeout <= 0 {
+		return
+	}
+	now := time.Now()
+	if p.writeBy.Sub(now) >= p.writeTimeout-p.writeTimeout/4 {
+		return
+	}
+	p.writeBy = now.Add(p.writeTimeout)
+	_ = p.Conn.SetWriteDeadline(p.writeBy)
+}
+
+// setWriteTimeout makes d the connection's net_write_timeout (a session's
+// SET net_write_timeout), from its next write.
+func (p *packetConn) setWriteTimeout(d time.Duration) {
+	if d != p.writeTimeout {
+		p.writeTimeout, p.writeBy = d, time.Time{}
+		if d <= 0 {
+			_ = p.Conn.SetWriteDeadline(time.Time{})
+		}
+	}
 }
 
 func (p *packetConn) Read(b []byte) (int, error) {
@@ -89,13 +134,29 @@ func (p *packetConn) Read(b []byte) (int, error) {
 
 func (p *packetConn) Write(b []byte) (int, error) {
 	p.read.Store(0)
+	p.writeDeadline()
 	if p.paramDefs > 0 {
 		if _, err := p.Conn.Write(patchParamDefs(b, &p.paramDefs)); err != nil {
-			return 0, err
+			return 0, p.failed(err)
 		}
 		return len(b), nil
 	}
-	return p.Conn.Write(b)
+	n, err := p.Conn.Write(b)
+	return n, p.failed(err)
+}
+
+// failed passes a write's error on. After net_write_timeout the client
+// is not reading: the socket's close that follows resets the connection
+// (SO_LINGER 0) instead of leaving the kernel to keep sending it what is
+// still queued, a few megabytes per stalled client, for as long as it
+// keeps its window shut.
+func (p *packetConn) failed(err error) error {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		if tc, ok := p.Conn.(*net.TCPConn); ok {
+			_ = tc.SetLinger(0)
+		}
+	}
+	return err
 }
 
 // SyscallConn lets clientWatch and connCheck peek at the socket.
