@@ -103,9 +103,10 @@ func TestBIToolSQL(t *testing.T) {
 		runsInMemory, biPinnedFloor)
 }
 
-// biSessionConn is a connection of its own for a session's SETs: closed,
-// not returned to the shared pool, at the end of the test.
-func biSessionConn(t *testing.T, db *sql.DB) *sql.Conn {
+// sessionConn is a connection of its own for a session's SETs: closed,
+// not returned to the shared pool, at the end of the test (the pools are
+// shared by every test, and a SET must not outlive this one).
+func sessionConn(t *testing.T, db *sql.DB) *sql.Conn {
 	t.Helper()
 	c, err := db.Conn(context.Background())
 	if err != nil {
@@ -165,7 +166,7 @@ var biConnect = []string{
 // offset ('+00:00' on a UTC host) still gets distributed reads.
 func TestBIToolSession(t *testing.T) {
 	createBITable(t)
-	s, d := biSessionConn(t, env.shoal), biSessionConn(t, env.direct)
+	s, d := sessionConn(t, env.shoal), sessionConn(t, env.direct)
 	for _, q := range biConnect {
 		diffOnConns(t, s, d, q, q)
 	}

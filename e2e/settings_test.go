@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
 	"strings"
 	"testing"
 )
@@ -20,19 +19,7 @@ import (
 // distributed statement with MariaDB's 1969.
 func TestSessionSettings(t *testing.T) {
 	ctx := context.Background()
-	conn := func(db *sql.DB) *sql.Conn {
-		c, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Discarded, not returned to the pool: the pools are shared by
-		// every test, and a SET must not outlive this one.
-		t.Cleanup(func() {
-			_ = c.Raw(func(any) error { return driver.ErrBadConn })
-			c.Close()
-		})
-		return c
-	}
+	conn := func(db *sql.DB) *sql.Conn { return sessionConn(t, db) }
 	// TIMESTAMP values are sent in the session's time zone.
 	const tz = "tz_cols"
 	for _, q := range []string{

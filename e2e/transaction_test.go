@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,13 @@ func TestDump(t *testing.T) {
 		if !strings.Contains(want, "INSERT INTO `ontime`") {
 			t.Fatalf("%v: the primary's dump holds no ontime rows:\n%.500s", mode, want)
 		}
+		if len(mode) == 1 && mode[0] == "--skip-lock-tables" {
+			// Read outside a transaction or lock, each table's SELECT *
+			// is distributed, and its rows stream in the order the
+			// fragments deliver them, not in key order (docs/sql.md,
+			// SELECT without ORDER BY): the same rows, in another order.
+			got, want = dumpRowsSorted(got), dumpRowsSorted(want)
+		}
 		if got != want {
 			i := 0
 			for i < len(got) && i < len(want) && got[i] == want[i] {
@@ -162,4 +170,23 @@ func TestDump(t *testing.T) {
 			t.Errorf("%v: dumps differ at byte %d of %d/%d:\nshoal  %.300q\ndirect %.300q", mode, i, len(got), len(want), got[max(i-100, 0):], want[max(i-100, 0):])
 		}
 	}
+}
+
+// dumpRowsSorted is a mariadb-dump with its extended INSERTs' rows (one a
+// line) sorted after the rest of its lines, the statements' heads and
+// ends dropped: where the rows of one INSERT end and the next begin
+// follows their order.
+func dumpRowsSorted(dump string) string {
+	var other, rows []string
+	for _, l := range strings.Split(dump, "\n") {
+		switch {
+		case strings.HasPrefix(l, "INSERT INTO ") && strings.HasSuffix(l, " VALUES"):
+		case strings.HasPrefix(l, "("):
+			rows = append(rows, strings.TrimRight(l, ",;"))
+		default:
+			other = append(other, l)
+		}
+	}
+	slices.Sort(rows)
+	return strings.Join(other, "\n") + "\n" + strings.Join(rows, "\n")
 }
