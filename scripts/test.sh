@@ -97,7 +97,7 @@ stage "go test -race ./..." go test -race -timeout 40m -count=1 ./...
 export FUZZTIME=${FUZZTIME:-200000x}
 stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # The long differential sweeps whole, without the race detector: under it
-# the e2e package runs one case in four of the function matrix, of the
+# the e2e package runs one case in eight of the function matrix, one in four of the
 # generated queries and of those over pins, of the live pins' WHERE hunt
 # and of the type matrix, of the generated statements prepared and
 # executed in the binary protocol (TestRandomQueriesBinary: 300 here,
