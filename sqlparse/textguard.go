@@ -51,7 +51,7 @@ func TextWrites(sql string) string {
 				return "SELECT ... LOCK IN SHARE MODE"
 			case strings.EqualFold(prev2, "NEXT") && strings.EqualFold(prev, "VALUE") && strings.EqualFold(w, "FOR"):
 				return "NEXT VALUE FOR, which advances a sequence"
-			case (strings.EqualFold(w, "NEXTVAL") || strings.EqualFold(w, "SETVAL")) && nextByte(sql, j) == '(':
+			case (strings.EqualFold(w, "NEXTVAL") || strings.EqualFold(w, "SETVAL")) && strings.HasPrefix(firstTokenText(sql[j:]), "("):
 				return strings.ToUpper(w) + ", which advances a sequence"
 			}
 			prev2, prev = prev, w
@@ -66,18 +66,8 @@ func TextWrites(sql string) string {
 	return ""
 }
 
-// nextByte is the first byte at or after i that is not white space or a
-// comment, 0 at the end.
-func nextByte(s string, i int) byte {
-	for i < len(s) {
-		switch {
-		case s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n':
-			i++
-		case IsCommentStart(s, i) && !strings.HasPrefix(s[i:], "/*!") && !strings.HasPrefix(s[i:], "/*M!"):
-			i = CommentEnd(s, i)
-		default:
-			return s[i]
-		}
-	}
-	return 0
+// firstTokenText is FirstToken's text alone.
+func firstTokenText(s string) string {
+	near, _ := FirstToken(s)
+	return near
 }
