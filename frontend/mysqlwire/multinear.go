@@ -1,6 +1,7 @@
 package mysqlwire
 
 import (
+	"bytes"
 	"strings"
 
 	"vitess.io/vitess/go/mysql"
@@ -34,12 +35,14 @@ func multiNear(c *mysql.Conn, stmt string, err error) error {
 	if t.cut || len(t.buf) == 0 || t.buf[0] != mysql.ComQuery {
 		return err
 	}
-	// MariaDB drops the query's trailing white space and semicolons.
-	full := strings.TrimRight(string(t.buf[1:]), "; \t\r\n\f\v")
-	if t.piece > len(full) {
+	// The statement is found in the query's bytes, not a copy of the
+	// whole query: this runs for every statement of a client that may
+	// send several.
+	q := t.buf[1:]
+	if t.piece > len(q) {
 		return err
 	}
-	i := strings.Index(full[t.piece:], stmt)
+	i := bytes.Index(q[t.piece:], []byte(stmt))
 	if i < 0 {
 		return err
 	}
@@ -48,6 +51,8 @@ func multiNear(c *mysql.Conn, stmt string, err error) error {
 	if err == nil {
 		return err
 	}
+	// MariaDB drops the query's trailing white space and semicolons.
+	full := strings.TrimRight(string(q), "; \t\r\n\f\v")
 	near, line, ok := sqlerr.SyntaxNear(err)
 	if !ok {
 		return err
