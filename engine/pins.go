@@ -256,7 +256,7 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
-	err := pr.prog.Run(ctx, s.mem, pinexec.Options{Parallel: parallel, MemLimit: s.cfg.MergeMemoryLimit}, func(bs []arrow.RecordBatch) error { return sink(0, bs) })
+	err := pr.prog.Run(ctx, s.mem, pinexec.Options{Parallel: parallel, MemLimit: s.cfg.MergeMemoryLimit}, pinexec.Sink(sink))
 	if errors.Is(err, schedule.ErrStop) {
 		err = nil
 	}

@@ -132,7 +132,7 @@ func BenchmarkPercona(b *testing.B) {
 				mem := memory.NewGoAllocator()
 				b.ResetTimer()
 				for range b.N {
-					err := p.Run(context.Background(), mem, Options{}, func([]arrow.RecordBatch) error { return nil })
+					err := p.Run(context.Background(), mem, Options{}, func(int, []arrow.RecordBatch) error { return nil })
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -173,7 +173,7 @@ func BenchmarkDashboard(b *testing.B) {
 			mem := memory.NewGoAllocator()
 			b.ResetTimer()
 			for range b.N {
-				err := p.Run(context.Background(), mem, Options{Parallel: 1}, func([]arrow.RecordBatch) error { return nil })
+				err := p.Run(context.Background(), mem, Options{Parallel: 1}, func(int, []arrow.RecordBatch) error { return nil })
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -18,8 +18,20 @@ import (
 
 // Sink receives one partition's output. It may be called from several
 // goroutines at once and must not keep the batches after it returns
-// (Retain what it keeps).
-type Sink func([]arrow.RecordBatch) error
+// (Retain what it keeps). rank is the index of the pinned batch the rows
+// come from when the program returns the rows it scans as they are (no
+// aggregate, join or top-N): each batch the run takes is reported once,
+// empty or not, so the caller can hand the rows on in the table's order
+// (a whole-table pin keeps its batches in key order, as a replica's scan
+// meets the rows). Other outputs (groups, joined rows, a top-N) have no
+// place in that order: rank -1.
+type Sink func(rank int, bs []arrow.RecordBatch) error
+
+// scanOrdered reports whether the program's output is the rows it scans,
+// sent batch by batch with their batch's index (Sink).
+func (p *Program) scanOrdered() bool {
+	return !p.aggregate && p.join == nil && p.top == nil
+}
 
 // rowBatch is how many rows the generic path buffers before handing them
 // on (to the partition's hash aggregate, or to the sink).
@@ -76,7 +88,7 @@ func (p *Program) Run(ctx context.Context, mem memory.Allocator, opt Options, si
 				if p.limit >= 0 && produced.Load() >= p.limit {
 					break
 				}
-				n, err := part.batch(p.t.Batches[i], sink)
+				n, err := part.batch(i, p.t.Batches[i], sink)
 				if err != nil {
 					return err
 				}
@@ -152,7 +164,7 @@ func (part *partition) release() {
 
 // batch processes one input batch; it returns the rows it sent (row
 // statements).
-func (part *partition) batch(b arrow.RecordBatch, sink Sink) (int64, error) {
+func (part *partition) batch(rank int, b arrow.RecordBatch, sink Sink) (int64, error) {
 	p := part.p
 	var sel []int32 // rows that passed the vectorized filter
 	if part.fast != nil {
@@ -235,13 +247,18 @@ func (part *partition) batch(b arrow.RecordBatch, sink Sink) (int64, error) {
 		if p.limit >= 0 && part.sent+sent >= p.limit {
 			break
 		}
-		if part.pending >= rowBatch {
+		if part.pending >= rowBatch && !p.scanOrdered() {
 			if err := part.flushRows(sink); err != nil {
 				return sent, err
 			}
 		}
 	}
 	part.sent += sent
+	if p.scanOrdered() {
+		// The batch's rows as one output with the batch's rank, none
+		// too (the caller waits for every rank it has not seen).
+		return sent, part.flushRank(rank, sink)
+	}
 	return sent, nil
 }
 
@@ -310,10 +327,18 @@ func (part *partition) flushRows(sink Sink) error {
 	if part.pending == 0 {
 		return nil
 	}
+	return part.flushRank(-1, sink)
+}
+
+// flushRank sends the rows pending (maybe none) as rank's output.
+func (part *partition) flushRank(rank int, sink Sink) error {
+	if part.pending == 0 {
+		return sink(rank, nil)
+	}
 	rec := part.rb.NewRecordBatch()
 	defer rec.Release()
 	part.pending = 0
-	return sink([]arrow.RecordBatch{rec})
+	return sink(rank, []arrow.RecordBatch{rec})
 }
 
 // finish sends what the partition still holds.
@@ -375,9 +400,9 @@ func (part *partition) finish(sink Sink) error {
 		// need not hash them again (arrowexec.MarkDistinctGroups).
 		marked := arrowexec.MarkDistinctGroups(rec, p.keySpecs)
 		defer marked.Release()
-		return sink([]arrow.RecordBatch{marked})
+		return sink(-1, []arrow.RecordBatch{marked})
 	}
-	return sink([]arrow.RecordBatch{rec})
+	return sink(-1, []arrow.RecordBatch{rec})
 }
 
 func bitNeutral(fn aggFunc) uint64 {

@@ -49,7 +49,7 @@ func runAs(t *testing.T, env *evalexpr.Env, tbl *pinned.Table, fragment string, 
 	defer mem.AssertSize(t, 0)
 	var out []string
 	var mu = make(chan struct{}, 1)
-	err = p.Run(context.Background(), mem, Options{Parallel: 1}, func(bs []arrow.RecordBatch) error {
+	err = p.Run(context.Background(), mem, Options{Parallel: 1}, func(_ int, bs []arrow.RecordBatch) error {
 		mu <- struct{}{}
 		defer func() { <-mu }()
 		for _, b := range bs {

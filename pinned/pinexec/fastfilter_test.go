@@ -276,7 +276,7 @@ func TestCompileMemoryBounded(t *testing.T) {
 		p := keep[i-1]
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		rows := 0
-		err := p.Run(context.Background(), mem, Options{Parallel: 2}, func(bs []arrow.RecordBatch) error {
+		err := p.Run(context.Background(), mem, Options{Parallel: 2}, func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				rows += int(b.NumRows())
 			}
@@ -313,7 +313,7 @@ func TestSharedConcurrent(t *testing.T) {
 				return
 			}
 			var out []string
-			_ = p.Run(context.Background(), memory.NewGoAllocator(), Options{Parallel: 1}, func(bs []arrow.RecordBatch) error {
+			_ = p.Run(context.Background(), memory.NewGoAllocator(), Options{Parallel: 1}, func(_ int, bs []arrow.RecordBatch) error {
 				for _, b := range bs {
 					for _, r := range arrowexec.RecordRows(b) {
 						var s []string
@@ -368,7 +368,7 @@ func BenchmarkColumnPair(b *testing.B) {
 			}
 			mem := memory.NewGoAllocator()
 			for range b.N {
-				if err := p.Run(context.Background(), mem, Options{Parallel: 1}, func([]arrow.RecordBatch) error { return nil }); err != nil {
+				if err := p.Run(context.Background(), mem, Options{Parallel: 1}, func(int, []arrow.RecordBatch) error { return nil }); err != nil {
 					b.Fatal(err)
 				}
 			}

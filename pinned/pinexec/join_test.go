@@ -82,7 +82,7 @@ func runJoin(t *testing.T, env *evalexpr.Env, split *pinned.Table, tables Resolv
 	defer mem.AssertSize(t, 0)
 	var mu sync.Mutex
 	var out []string
-	err = p.Run(context.Background(), mem, Options{Parallel: n}, func(bs []arrow.RecordBatch) error {
+	err = p.Run(context.Background(), mem, Options{Parallel: n}, func(_ int, bs []arrow.RecordBatch) error {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, b := range bs {
@@ -248,7 +248,7 @@ func TestPinnedJoinBudget(t *testing.T) {
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	err = p.Run(context.Background(), mem, Options{MemLimit: 64}, func([]arrow.RecordBatch) error { return nil })
+	err = p.Run(context.Background(), mem, Options{MemLimit: 64}, func(int, []arrow.RecordBatch) error { return nil })
 	if e, ok := sqlerr.As(err); !ok || e.Num != sqlerr.ErrOutOfResources {
 		t.Errorf("over budget: %v", err)
 	}

@@ -91,7 +91,7 @@ func mergeRun(t *testing.T, env *evalexpr.Env, p *Program, merge []arrowexec.Agg
 	defer h.Release()
 	var mu sync.Mutex
 	marked := false
-	err := p.Run(context.Background(), mem, Options{Parallel: par}, func(bs []arrow.RecordBatch) error {
+	err := p.Run(context.Background(), mem, Options{Parallel: par}, func(_ int, bs []arrow.RecordBatch) error {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, b := range bs {

@@ -109,7 +109,7 @@ func runTop(t *testing.T, p *Program, par int, order []arrowexec.Ordering, n int
 	defer mem.AssertSize(t, 0)
 	var mu sync.Mutex
 	var rows [][]sqltypes.Value
-	err := p.Run(context.Background(), mem, Options{Parallel: par}, func(bs []arrow.RecordBatch) error {
+	err := p.Run(context.Background(), mem, Options{Parallel: par}, func(_ int, bs []arrow.RecordBatch) error {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, b := range bs {
