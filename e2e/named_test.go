@@ -153,3 +153,74 @@ func TestNamedExecuteExpressions(t *testing.T) {
 		t.Errorf("wrong argument count, write: %q", got)
 	}
 }
+
+// stmtQueryer runs a statement prepared on the server (*sql.Stmt) through
+// queryArgs; the query text is the statement's own.
+type stmtQueryer struct{ *sql.Stmt }
+
+func (s stmtQueryer) QueryContext(ctx context.Context, _ string, args ...any) (*sql.Rows, error) {
+	return s.Stmt.QueryContext(ctx, args...)
+}
+
+// TestPreparedAcrossUse: MariaDB resolves a prepared statement's tables in
+// the database current at its prepare, and each execution after a USE
+// still reads them (DATABASE() in it names that database too), for
+// SQL-level PREPARE and for COM_STMT_PREPARE alike. Shoal ran the bound
+// text in the session's current database: the other database's table of
+// the same name answered.
+func TestPreparedAcrossUse(t *testing.T) {
+	directExec(t, "CREATE DATABASE IF NOT EXISTS shoal_other",
+		"DROP TABLE IF EXISTS shoal_other.ontime",
+		"CREATE TABLE shoal_other.ontime (id INT PRIMARY KEY, Carrier VARCHAR(5))",
+		"INSERT INTO shoal_other.ontime VALUES (1, 'ZZ'), (2, 'YY')")
+	t.Cleanup(func() { env.direct.Exec("DROP DATABASE IF EXISTS shoal_other") })
+	replicasAndCatalog(t)
+	ctx := context.Background()
+	type side struct {
+		conn *sql.Conn
+		stmt *sql.Stmt
+	}
+	open := func(db *sql.DB) side {
+		c := sessionConn(t, db)
+		if _, err := c.ExecContext(ctx, "USE ontime"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ExecContext(ctx, "PREPARE s FROM 'select database(), count(*), max(Carrier) from ontime where id > ?'"); err != nil {
+			t.Fatal(err)
+		}
+		st, err := c.PrepareContext(ctx, "select database() d, count(*), min(Carrier) from ontime where id > ?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		if _, err := c.ExecContext(ctx, "USE shoal_other"); err != nil {
+			t.Fatal(err)
+		}
+		return side{c, st}
+	}
+	shoal, direct := open(env.shoal), open(env.direct)
+	for _, step := range []struct {
+		name string
+		run  func(s side) (*result, error)
+	}{
+		{"EXECUTE after USE", func(s side) (*result, error) {
+			return queryArgs(s.conn, "EXECUTE s USING 0")
+		}},
+		{"COM_STMT_EXECUTE after USE", func(s side) (*result, error) {
+			return queryArgs(stmtQueryer{s.stmt}, "", 0)
+		}},
+		{"the session's own database", func(s side) (*result, error) {
+			return queryArgs(s.conn, "select database(), count(*), max(Carrier) from ontime")
+		}},
+	} {
+		got, err := step.run(shoal)
+		if err != nil {
+			t.Fatalf("shoal %s: %v", step.name, err)
+		}
+		want, err := step.run(direct)
+		if err != nil {
+			t.Fatalf("direct %s: %v", step.name, err)
+		}
+		compare(t, step.name, got, want, true)
+	}
+}

@@ -166,4 +166,3 @@ func TestDump(t *testing.T) {
 		}
 	}
 }
-

@@ -45,7 +45,8 @@ const maxNamed = 1024
 // named is one statement prepared with PREPARE.
 type named struct {
 	text  string
-	marks []int // byte offsets of the `?` markers in text
+	marks []int  // byte offsets of the `?` markers in text
+	db    string // the session's database at PREPARE (Session.InDatabase)
 }
 
 // isNamed reports whether the first keyword of an unparsable statement
@@ -117,6 +118,7 @@ func (s namedRunner) prepareNamed(ctx context.Context, ss *Session, st *ast.Prep
 	if ss.named == nil {
 		ss.named = map[string]*named{}
 	}
+	n.db = ss.DB
 	ss.named[key] = n
 	return callback(&sqltypes.Result{Info: "Statement prepared"})
 }
@@ -197,20 +199,24 @@ func (s namedRunner) executeNamed(ctx context.Context, ss *Session, st *ast.Exec
 		ss.Kind = observe.KindLocal
 		return sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to EXECUTE: the statement has %d parameter(s), USING names %d", len(n.marks), len(st.UsingVars))
 	}
-	if len(n.marks) == 0 {
-		ss.Kind = ""
-		return s.query(ctx, ss, n.text, callback)
-	}
-	vals, err := s.readVariables(ctx, ss, st.UsingVars)
-	if err != nil {
-		return err
+	var vals []sqltypes.Value
+	if len(n.marks) > 0 {
+		var err error
+		if vals, err = s.readVariables(ctx, ss, st.UsingVars); err != nil {
+			return err
+		}
 	}
 	return s.runBound(ctx, ss, n, vals, callback)
 }
 
 // runBound binds vals into n's markers as literals of their types and
-// runs the text as a query.
+// runs the text as a query, in the database n was prepared in
+// (Session.InDatabase).
 func (s namedRunner) runBound(ctx context.Context, ss *Session, n *named, vals []sqltypes.Value, callback func(*sqltypes.Result) error) error {
+	return ss.InDatabase(n.db, func() error { return s.runBoundHere(ctx, ss, n, vals, callback) })
+}
+
+func (s namedRunner) runBoundHere(ctx context.Context, ss *Session, n *named, vals []sqltypes.Value, callback func(*sqltypes.Result) error) error {
 	if len(vals) != len(n.marks) {
 		ss.Kind = observe.KindLocal
 		return sqlerr.New(sqlerr.ErrWrongArguments, "HY000", "Incorrect arguments to EXECUTE: the statement has %d parameter(s), USING names %d", len(n.marks), len(vals))

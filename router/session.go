@@ -104,6 +104,25 @@ func Ephemeral(user, db string) *Session {
 	return ss
 }
 
+// InDatabase runs f with db as the session's database, as MariaDB runs a
+// prepared statement: its names were resolved when it was prepared, in
+// the database current then, whatever USE ran since (DATABASE() in it
+// names that database too). The session's own database is back when f
+// returns, unless f changed it. db "" leaves the session's.
+func (ss *Session) InDatabase(db string, f func() error) error {
+	if db == "" || db == ss.DB {
+		return f()
+	}
+	saved := ss.DB
+	ss.DB = db
+	defer func() {
+		if ss.DB == db {
+			ss.DB = saved
+		}
+	}()
+	return f()
+}
+
 // ID is the session's connection id.
 func (ss *Session) ID() uint32 { return ss.id }
 

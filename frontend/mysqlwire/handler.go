@@ -121,11 +121,7 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 			}
 		}()
 	}
-	f, _ := ss.Front.(*front)
-	if f == nil {
-		f = &front{watch: newClientWatch(c), pc: transport(c)}
-		ss.Front = f
-	}
+	f := frontOf(c, ss)
 	if f.pc != nil {
 		d := h.cfg.NetWriteTimeout.D()
 		if s := ss.Drift().NetWriteTimeout; s > 0 {
@@ -140,8 +136,21 @@ func (h *handler) run(ctx context.Context, c *mysql.Conn, query string, callback
 }
 
 // front is the MySQL front end's state of a connection (Session.Front):
-// the watch of its client and its transport (nil: not a packetConn).
+// the watch of its client and its transport (nil: not a packetConn), and
+// the database each server-side prepared statement was prepared in
+// (prepared.go).
 type front struct {
-	watch *clientWatch
-	pc    *packetConn
+	watch  *clientWatch
+	pc     *packetConn
+	stmtDB map[uint32]string
+}
+
+// frontOf is c's front state, made on first use.
+func frontOf(c *mysql.Conn, ss *router.Session) *front {
+	f, _ := ss.Front.(*front)
+	if f == nil {
+		f = &front{watch: newClientWatch(c), pc: transport(c)}
+		ss.Front = f
+	}
+	return f
 }

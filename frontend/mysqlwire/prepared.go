@@ -83,6 +83,51 @@ func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uin
 	if !ok {
 		return nil, 0, sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
 	}
+	fields, params, err := h.prepare(c, ss, query)
+	if err == nil {
+		rememberDB(c, ss)
+	}
+	return fields, params, err
+}
+
+// Prepared statements and USE. MariaDB resolves a prepared statement's
+// names when it prepares it, in the database current then, and each
+// execution reads those tables (and DATABASE() says that database) after
+// any USE: PREPARE in ontime, USE other, EXECUTE reads ontime.ontime.
+// Shoal binds and runs each execution as text, so it runs it with the
+// session's database set to the prepare's for the execution
+// (router.Session.InDatabase).
+
+// rememberDB records the session's database for the statement vitess
+// registers once ComPrepare returns: it numbers it c.StatementID+1 (vitess
+// 0.24 conn.go handleComPrepare). Entries of closed statements are dropped
+// once they outnumber the open ones.
+func rememberDB(c *mysql.Conn, ss *router.Session) {
+	f := frontOf(c, ss)
+	if f.stmtDB == nil {
+		f.stmtDB = map[uint32]string{}
+	}
+	if len(f.stmtDB) > 2*len(c.PrepareData)+16 {
+		for id := range f.stmtDB {
+			if _, open := c.PrepareData[id]; !open {
+				delete(f.stmtDB, id)
+			}
+		}
+	}
+	f.stmtDB[c.StatementID+1] = ss.DB
+}
+
+// preparedDB is the database statement id was prepared in ("" unknown).
+func preparedDB(c *mysql.Conn, ss *router.Session, id uint32) string {
+	f, _ := ss.Front.(*front)
+	if f == nil {
+		return ""
+	}
+	return f.stmtDB[id]
+}
+
+// prepare answers ComPrepare.
+func (h *handler) prepare(c *mysql.Conn, ss *router.Session, query string) ([]*querypb.Field, uint16, error) {
 	if err := h.checkSize(query); err != nil { // packet.go
 		return nil, 0, err
 	}
@@ -187,20 +232,27 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	if err != nil {
 		return sqlerr.ToMySQL(err)
 	}
-	var fields []*querypb.Field
-	prepared := h.preparedFields(c, prepare.PrepareStmt) // nullable.go
-	return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
-		switch {
-		case r.Fields != nil:
-			fields = paramNullable(originalNames(b, r.Fields), prepared)
-			cp := *r
-			cp.Fields = fields
-			cp.Rows = rowformat.WireRows(fields, r.Rows)
-			return callback(&cp)
-		case len(r.Rows) > 0:
-			return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.WireRows(fields, r.Rows)})
-		}
-		return callback(r)
+	ss, ok := c.ClientData.(*router.Session)
+	if !ok {
+		return sqlerr.New(sqlerr.ErrUnknown, "HY000", "connection has no session")
+	}
+	// In the database the statement was prepared in (rememberDB).
+	return ss.InDatabase(preparedDB(c, ss, prepare.StatementID), func() error {
+		var fields []*querypb.Field
+		prepared := h.preparedFields(c, prepare.PrepareStmt) // nullable.go
+		return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
+			switch {
+			case r.Fields != nil:
+				fields = paramNullable(originalNames(b, r.Fields), prepared)
+				cp := *r
+				cp.Fields = fields
+				cp.Rows = rowformat.WireRows(fields, r.Rows)
+				return callback(&cp)
+			case len(r.Rows) > 0:
+				return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.WireRows(fields, r.Rows)})
+			}
+			return callback(r)
+		})
 	})
 }
 
