@@ -126,3 +126,31 @@ func explain(t *testing.T, q string) string {
 }
 
 var _ = fmt.Sprint
+
+// scanOrdered reports whether q, a row query without ORDER BY, reads one
+// table in primary key order on MariaDB: its plan is a full scan of an
+// InnoDB table (type ALL) or a range or scan of its PRIMARY key, with no
+// sort or temporary table. Such a query's row order is defined in
+// practice (the scan's), and Shoal hands the fragments' rows on in key
+// order (schedule.InOrder): the sweeps compare its rows in order. Where
+// MariaDB reads through a secondary index the order is that index's
+// (docs/sql.md), and the rows are compared as a set.
+func scanOrdered(t *testing.T, q string) bool {
+	t.Helper()
+	r, err := query(env.direct, "EXPLAIN "+q)
+	if err != nil || r.err != nil || len(r.rows) != 1 {
+		return false
+	}
+	col := func(name string) string {
+		for i, c := range r.cols {
+			if strings.EqualFold(c, name) {
+				return r.rows[0][i]
+			}
+		}
+		return ""
+	}
+	if strings.Contains(col("Extra"), "filesort") || strings.Contains(col("Extra"), "temporary") {
+		return false
+	}
+	return col("type") == "ALL" || col("key") == "PRIMARY"
+}
