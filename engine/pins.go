@@ -256,6 +256,13 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
+	if schedule.KeyOrdered(ctx) {
+		// A row scan's batches in the pin's order (pinexec.Sink's rank):
+		// what is held back is a few batches of one pin, not counted.
+		o := schedule.NewInOrder(schedule.KeyOrderHold, sink)
+		defer o.Release()
+		sink = o.Sink
+	}
 	err := pr.prog.Run(ctx, s.mem, pinexec.Options{Parallel: parallel, MemLimit: s.cfg.MergeMemoryLimit}, pinexec.Sink(sink))
 	if errors.Is(err, schedule.ErrStop) {
 		err = nil

@@ -272,12 +272,6 @@ type unknownRow struct {
 	err     error
 }
 
-// streamHoldBytes bounds the Arrow bytes a streaming row plan holds of
-// fragments that completed before an earlier one (schedule.InOrder):
-// about two fragments of a wide export. Past it the rows go in arrival
-// order.
-const streamHoldBytes = 64 << 20
-
 // executeStream sends fragment rows to the client as fragments complete,
 // in the split key's order. With a LIMIT it stops as soon as it has
 // enough rows and cancels the fragments still running.
@@ -291,10 +285,10 @@ func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w 
 	}
 	res := make(chan result, 1)
 	go func() {
-		// Fragments' outputs go on in the split key's order, as a
-		// replica's scan returns the rows (schedule.InOrder); the one in
-		// order is converted in its own slot goroutine.
-		ordered := schedule.NewInOrder(streamHoldBytes, func(_ int, bs []arrow.RecordBatch) error {
+		// Fragments' outputs come in the split key's order, as a
+		// replica's scan returns the rows (schedule.InOrder), one at a
+		// time: the channel serialises the hand-over.
+		st, err := s.run(schedule.WithKeyOrder(ctx), pr, qid, func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				select {
 				case chunks <- arrowexec.RecordRows(b):
@@ -304,8 +298,6 @@ func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w 
 			}
 			return nil
 		})
-		st, err := s.run(ctx, pr, qid, ordered.Sink)
-		ordered.Release()
 		close(chunks)
 		res <- result{st, err}
 	}()

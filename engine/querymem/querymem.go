@@ -75,7 +75,28 @@ type Query struct {
 	b    *Budget
 	seq  uint64 // lower is older
 	used atomic.Int64
+	// pressure drops what the query holds beyond its attempts
+	// (OnPressure); nil: nothing.
+	pressure func()
 }
+
+// TryReserve accounts n more bytes to the query if they fit now, without
+// waiting: for what the query holds beyond its attempts' batches (the
+// outputs schedule.InOrder holds back), which it can as well not hold.
+func (q *Query) TryReserve(n int64) bool {
+	if q.b.limit <= 0 {
+		q.take(n)
+		return true
+	}
+	return q.b.tryTake(q, n)
+}
+
+// OnPressure sets f, called (from any of the query's goroutines, maybe
+// more than once) when one of its reservations does not fit at once,
+// before it waits, yields or fails: f gives back what the query holds
+// through TryReserve, so that what it holds beyond its attempts never
+// makes it wait on itself. Set it before the attempts start.
+func (q *Query) OnPressure(f func()) { q.pressure = f }
 
 // open starts a query's account; close must be called when the query's
 // fragments have all ended.
@@ -116,6 +137,12 @@ func (q *Query) Reserve(ctx context.Context, n, held int64) error {
 	}
 	if b.tryTake(q, n) {
 		return nil
+	}
+	if q.pressure != nil {
+		q.pressure()
+		if b.tryTake(q, n) {
+			return nil
+		}
 	}
 	if err := q.tooBig(n); err != nil {
 		return err

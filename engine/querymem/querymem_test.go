@@ -236,3 +236,34 @@ func TestMemBudgetUnlimitedCounts(t *testing.T) {
 		t.Fatal("not released")
 	}
 }
+
+// TestMemBudgetPressure: what a query holds through TryReserve is given
+// back by its pressure callback when one of its own reservations does not
+// fit, so the query never waits on (or fails for) what it could drop:
+// with 80 of 100 bytes held that way, a reservation of 50 succeeds at
+// once. TryReserve never waits.
+func TestMemBudgetPressure(t *testing.T) {
+	b := New(100, time.Minute)
+	q := b.Open()
+	if !q.TryReserve(80) {
+		t.Fatal("80 of 100 bytes refused")
+	}
+	if q.TryReserve(30) {
+		t.Fatal("30 more bytes fitted in 20")
+	}
+	calls := 0
+	q.OnPressure(func() {
+		calls++
+		q.Release(80)
+	})
+	if err := q.Reserve(context.Background(), 50, 0); err != nil {
+		t.Fatalf("reservation after pressure: %v", err)
+	}
+	if calls != 1 || b.used.Load() != 50 {
+		t.Errorf("%d pressure calls, %d bytes used", calls, b.used.Load())
+	}
+	q.Release(50)
+	if n := q.Close(); n != 0 {
+		t.Errorf("%d bytes left", n)
+	}
+}

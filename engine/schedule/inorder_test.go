@@ -76,6 +76,65 @@ func TestInOrder(t *testing.T) {
 		})
 	}
 
+	// Accounted: held bytes are reserved and given back; a refused
+	// reservation forwards instead of holding; ToArrival (the budget's
+	// pressure) forwards what is held in rank order.
+	t.Run("accounted", func(t *testing.T) {
+		var got []int
+		var used int64
+		room := int64(1 << 20)
+		o := NewInOrder(1<<20, func(rank int, _ []arrow.RecordBatch) error {
+			got = append(got, rank)
+			return nil
+		})
+		o.Account(func(n int64) bool {
+			if used+n > room {
+				return false
+			}
+			used += n
+			return true
+		}, func(n int64) { used -= n })
+		feed := func(ranks ...int) {
+			for _, r := range ranks {
+				bs := out(r, 10)
+				if err := o.Sink(r, bs); err != nil {
+					t.Fatal(err)
+				}
+				release(bs)
+			}
+		}
+		feed(2, 1)
+		if _, b := o.Held(); used != b || b == 0 {
+			t.Errorf("held %d bytes, %d reserved", b, used)
+		}
+		o.ToArrival()
+		if used != 0 || !slices.Equal(got, []int{1, 2}) {
+			t.Errorf("after ToArrival: %d reserved, sink saw %v", used, got)
+		}
+		feed(4, 0, 3)
+		if !slices.Equal(got, []int{1, 2, 4, 0, 3}) {
+			t.Errorf("in arrival order: sink saw %v", got)
+		}
+
+		got, used, room = nil, 0, 100 // one output of 80 bytes fits
+		o = NewInOrder(1<<20, func(rank int, _ []arrow.RecordBatch) error {
+			got = append(got, rank)
+			return nil
+		})
+		o.Account(func(n int64) bool {
+			if used+n > room {
+				return false
+			}
+			used += n
+			return true
+		}, func(n int64) { used -= n })
+		feed(1, 2, 0, 3)
+		if used != 0 || !slices.Equal(got, []int{1, 2, 0, 3}) {
+			t.Errorf("budget for one output: %d reserved, sink saw %v", used, got)
+		}
+		o.Release()
+	})
+
 	t.Run("sink error", func(t *testing.T) {
 		stop := errors.New("client gone")
 		o := NewInOrder(1<<20, func(rank int, _ []arrow.RecordBatch) error {

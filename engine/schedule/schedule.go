@@ -333,6 +333,16 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 			s.log.Error("query memory not released by its fragments", "query", qid, "bytes", n)
 		}
 	}()
+	if KeyOrdered(ctx) {
+		// Outputs in the split key's order (inorder.go), what is held
+		// back counted in the query's account and given back when a
+		// reservation does not fit. Released before the account closes.
+		o := NewInOrder(KeyOrderHold, sink)
+		o.Account(qm.TryReserve, qm.Release)
+		qm.OnPressure(o.ToArrival)
+		defer o.Release()
+		sink = o.Sink
+	}
 	var remaining atomic.Int64
 	remaining.Store(int64(len(frags)))
 	var lastFail atomic.Pointer[error] // the last retried failure
