@@ -259,7 +259,7 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	if schedule.KeyOrdered(ctx) {
 		// A row scan's batches in the pin's order (pinexec.Sink's rank):
 		// what is held back is a few batches of one pin, not counted.
-		o := schedule.NewInOrder(schedule.KeyOrderHold, sink)
+		o := schedule.NewInOrder(ctx, schedule.KeyOrderHold, sink)
 		defer o.Release()
 		sink = o.Sink
 	}

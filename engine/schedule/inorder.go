@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -49,8 +50,24 @@ func KeyOrdered(ctx context.Context) bool {
 	return on
 }
 
+// stallWait is how long an output over the hold limit waits for the
+// order to move (the next rank forwarded) while nothing is being
+// forwarded, before InOrder gives up order: a breaker for a next rank
+// that no slot will run (the scheduler also gives up order itself on a
+// retry or a worker lost, ToArrival).
+const stallWait = 10 * time.Second
+
 // InOrder is a Sink wrapper that forwards outputs in rank order.
+//
+// Concurrency: Sink is called from the runner's goroutines. The output
+// of the next rank is forwarded by the goroutine that brings it, which
+// then forwards the held outputs that follow (the forwarder; one at a
+// time), without the mutex: an output arriving meanwhile is held, or,
+// past the hold limit, waits for the order to move (back-pressure, as a
+// slow client blocks every slot without InOrder). The wrapped sink gets
+// one output at a time in order, several at once only in arrival order.
 type InOrder struct {
+	ctx   context.Context
 	sink  Sink
 	limit int64
 	// reserve and release account the held bytes (Account); nil: not
@@ -58,18 +75,21 @@ type InOrder struct {
 	reserve func(int64) bool
 	release func(int64)
 
-	mu      sync.Mutex
-	next    int                         // the rank forwarded next
-	held    map[int][]arrow.RecordBatch // early outputs, retained
-	bytes   int64                       // their recordBytes
-	arrival bool                        // forward as they come
-	err     error                       // a forward by ToArrival failed
+	mu         sync.Mutex
+	next       int                         // the rank forwarded next
+	held       map[int][]arrow.RecordBatch // early outputs, retained
+	bytes      int64                       // their recordBytes
+	arrival    bool                        // forward as they come
+	forwarding bool                        // the forwarder is at work
+	moved      chan struct{}               // closed when next moves or arrival starts
+	err        error                       // a forward failed: the execution's end
 }
 
 // NewInOrder returns the wrapper of sink that holds at most limit bytes of
-// early outputs. sink is called with one output at a time.
-func NewInOrder(limit int64, sink Sink) *InOrder {
-	return &InOrder{sink: sink, limit: limit, held: map[int][]arrow.RecordBatch{}}
+// early outputs; ctx is the execution's (a wait for the order ends with
+// it).
+func NewInOrder(ctx context.Context, limit int64, sink Sink) *InOrder {
+	return &InOrder{ctx: ctx, sink: sink, limit: limit, held: map[int][]arrow.RecordBatch{}, moved: make(chan struct{})}
 }
 
 // Account has the held bytes reserved with reserve (an output is held
@@ -81,98 +101,169 @@ func (o *InOrder) Account(reserve func(int64) bool, release func(int64)) {
 // Sink is the Sink to give the runner.
 func (o *InOrder) Sink(rank int, batches []arrow.RecordBatch) error {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.err != nil {
-		return o.err
-	}
-	if _, dup := o.held[rank]; rank < o.next || dup {
-		// No place in the order (an in-memory engine's groups: -1), or
-		// one it has had: forwarded as it comes.
-		return o.sink(rank, batches)
-	}
-	if !o.arrival && rank != o.next {
+	for {
+		if o.err != nil {
+			o.mu.Unlock()
+			return o.err
+		}
+		if _, dup := o.held[rank]; o.arrival || rank < o.next || dup {
+			// Arrival order, no place in the order (an in-memory
+			// engine's groups: -1), or one it has had: as it comes.
+			o.mu.Unlock()
+			return o.sink(rank, batches)
+		}
+		if rank == o.next && !o.forwarding {
+			break // this goroutine forwards
+		}
 		n := batchesBytes(batches)
-		if o.bytes+n <= o.limit && (o.reserve == nil || o.reserve(n)) {
-			for _, b := range batches {
-				b.Retain()
+		if o.bytes+n <= o.limit {
+			if o.reserve == nil || o.reserve(n) {
+				for _, b := range batches {
+					b.Retain()
+				}
+				o.held[rank] = batches
+				o.bytes += n
+				o.mu.Unlock()
+				return nil
 			}
-			o.held[rank] = batches
-			o.bytes += n
-			return nil
+			// The query's memory is short: no holding for order.
+			o.toArrival()
+			continue
 		}
-		// Holding more would grow with the table, or the memory is
-		// wanted: from here on, arrival order. What is held goes with
-		// this output, in rank order.
-		o.arrival = true
-		if err := o.flushHeld(func(r int) bool { return r < rank }); err != nil {
+		// Over the hold limit: wait until the order moves.
+		if err := o.wait(); err != nil {
+			o.mu.Unlock()
 			return err
 		}
-		if err := o.sink(rank, batches); err != nil {
-			return err
-		}
-		return o.flushHeld(func(int) bool { return true })
 	}
-	if err := o.sink(rank, batches); err != nil {
-		return err
-	}
-	if o.arrival {
-		return nil
-	}
-	for o.next++; ; o.next++ {
+	o.forwarding = true
+	o.mu.Unlock()
+	err := o.sink(rank, batches)
+	o.mu.Lock()
+	for err == nil {
+		o.next++
+		o.signal()
 		bs, ok := o.held[o.next]
 		if !ok {
-			return nil
+			break
 		}
-		if err := o.forward(o.next, bs); err != nil {
-			return err
-		}
+		r := o.next
+		n := o.take(r)
+		o.mu.Unlock()
+		err = o.forward(r, bs, n)
+		o.mu.Lock()
 	}
-}
-
-// ToArrival stops holding: what is held is forwarded now, in rank order,
-// and later outputs as they come. A forward's error is the next Sink
-// call's.
-func (o *InOrder) ToArrival() {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.arrival || o.err != nil {
-		return
-	}
-	o.arrival = true
-	if err := o.flushHeld(func(int) bool { return true }); err != nil {
+	o.forwarding = false
+	if err != nil && o.err == nil {
 		o.err = err
 		o.drop()
+		o.signal()
+	}
+	o.mu.Unlock()
+	return err
+}
+
+// wait waits, with the mutex released, until the order moves: nil to look
+// again; the execution's error when it ends. After stallWait without the
+// order moving and with nothing being forwarded, it gives order up.
+func (o *InOrder) wait() error {
+	moved := o.moved
+	o.mu.Unlock()
+	t := time.NewTimer(stallWait)
+	defer t.Stop()
+	for {
+		select {
+		case <-moved:
+			o.mu.Lock()
+			return nil
+		case <-o.ctx.Done():
+			o.mu.Lock()
+			return o.ctx.Err()
+		case <-t.C:
+			o.mu.Lock()
+			if moved != o.moved {
+				return nil
+			}
+			if !o.forwarding {
+				o.toArrival() // stalled
+				return nil
+			}
+			o.mu.Unlock()
+			t.Reset(stallWait) // a slow client: wait on
+		}
 	}
 }
 
-// flushHeld forwards the held outputs whose rank is picked, in rank order.
-func (o *InOrder) flushHeld(pick func(rank int) bool) error {
-	ranks := make([]int, 0, len(o.held))
-	for r := range o.held {
-		if pick(r) {
-			ranks = append(ranks, r)
-		}
-	}
-	slices.Sort(ranks)
-	for _, r := range ranks {
-		if err := o.forward(r, o.held[r]); err != nil {
-			return err
-		}
-	}
-	return nil
+// signal wakes the outputs waiting for the order to move.
+func (o *InOrder) signal() {
+	close(o.moved)
+	o.moved = make(chan struct{})
 }
 
-// forward hands the held output of rank r on and lets it go.
-func (o *InOrder) forward(r int, bs []arrow.RecordBatch) error {
+// take removes rank r's held output from the account and returns its
+// bytes; the caller forwards it.
+func (o *InOrder) take(r int) int64 {
+	n := batchesBytes(o.held[r])
 	delete(o.held, r)
-	n := batchesBytes(bs)
 	o.bytes -= n
+	return n
+}
+
+// forward hands a held output on and lets it go.
+func (o *InOrder) forward(r int, bs []arrow.RecordBatch, n int64) error {
 	err := o.sink(r, bs)
 	release(bs)
 	if o.release != nil {
 		o.release(n)
 	}
 	return err
+}
+
+// ToArrival stops holding: what is held is forwarded now, in rank order,
+// and later outputs as they come. The runner calls it where the next rank
+// may not run soon (a retry, a worker lost), the query memory budget when
+// the query is short of memory (querymem.Query.OnPressure).
+func (o *InOrder) ToArrival() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.toArrival()
+}
+
+// toArrival is ToArrival with the mutex held; it forwards the held
+// outputs without it.
+func (o *InOrder) toArrival() {
+	if o.arrival || o.err != nil {
+		return
+	}
+	o.arrival = true
+	o.signal()
+	ranks := make([]int, 0, len(o.held))
+	for r := range o.held {
+		ranks = append(ranks, r)
+	}
+	slices.Sort(ranks)
+	outs := make([][]arrow.RecordBatch, len(ranks))
+	sizes := make([]int64, len(ranks))
+	for i, r := range ranks {
+		outs[i] = o.held[r]
+		sizes[i] = o.take(r)
+	}
+	o.mu.Unlock()
+	var err error
+	for i, r := range ranks {
+		if err == nil {
+			err = o.forward(r, outs[i], sizes[i])
+			continue
+		}
+		release(outs[i])
+		if o.release != nil {
+			o.release(sizes[i])
+		}
+	}
+	o.mu.Lock()
+	if err != nil && o.err == nil {
+		o.err = err
+	}
 }
 
 // drop lets every held output go.

@@ -1,9 +1,12 @@
 package schedule
 
 import (
+	"context"
 	"errors"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -11,13 +14,15 @@ import (
 )
 
 // TestInOrder: outputs reach the sink in rank order whatever order they
-// complete in; held outputs are retained until forwarded or released;
-// past the byte limit everything is forwarded as it arrives, the held
-// outputs first in rank order; an error from the sink is returned.
+// complete in; held outputs are retained until forwarded or released; an
+// output past the hold limit waits for its turn instead of being held; a
+// refused reservation or ToArrival gives order up (what is held first, in
+// rank order); an error from the sink and the context's end are returned.
 func TestInOrder(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	// out returns rank r's output: one batch of n int64 rows holding r.
+	// out returns rank r's output: one batch of n int64 rows holding r
+	// (10 rows are 80 bytes).
 	out := func(r, n int) []arrow.RecordBatch {
 		b := array.NewInt64Builder(mem)
 		defer b.Release()
@@ -28,43 +33,61 @@ func TestInOrder(t *testing.T) {
 		defer col.Release()
 		return []arrow.RecordBatch{array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{col}, int64(n))}
 	}
+	// recorder is a sink that records the ranks it sees and checks each
+	// output holds its rank's rows.
+	type recorder struct {
+		mu  sync.Mutex
+		got []int
+	}
+	record := func(rec *recorder) Sink {
+		return func(rank int, bs []arrow.RecordBatch) error {
+			for _, b := range bs {
+				if v := b.Column(0).(*array.Int64).Value(0); v != int64(rank) && rank >= 0 {
+					t.Errorf("rank %d got rank %d's rows", rank, v)
+				}
+			}
+			rec.mu.Lock()
+			rec.got = append(rec.got, rank)
+			rec.mu.Unlock()
+			return nil
+		}
+	}
+	// feed hands the outputs of ranks to o as the scheduler does: the
+	// output is released once the sink returns.
+	feed := func(o *InOrder, ranks ...int) error {
+		for _, r := range ranks {
+			bs := out(r, 10)
+			err := o.Sink(r, bs)
+			release(bs)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// settle gives a goroutine time to reach its wait.
+	settle := func() { time.Sleep(50 * time.Millisecond) }
+
 	for _, tc := range []struct {
 		name   string
-		limit  int64
-		arrive []int // completion order of the ranks
+		arrive []int // completion order of the ranks, one goroutine
 		want   []int // ranks as the sink sees them
 		held   int   // outputs still held at the end
 	}{
-		{"in order", 1 << 20, []int{0, 1, 2, 3}, []int{0, 1, 2, 3}, 0},
-		{"reversed", 1 << 20, []int{3, 2, 1, 0}, []int{0, 1, 2, 3}, 0},
-		{"interleaved", 1 << 20, []int{1, 0, 3, 4, 2, 5}, []int{0, 1, 2, 3, 4, 5}, 0},
-		{"missing first", 1 << 20, []int{2, 1, 3}, nil, 3},
-		// 10 rows of int64 are 80 bytes: two held outputs fit in 200, the
-		// third does not.
-		{"past the limit", 200, []int{3, 1, 2, 4, 0, 5}, []int{1, 2, 3, 4, 0, 5}, 0},
-		{"one too large", 50, []int{1, 0, 2}, []int{1, 0, 2}, 0},
-		{"no rank", 1 << 20, []int{-1, 1, -1, 0, -1}, []int{-1, -1, 0, 1, -1}, 0},
+		{"in order", []int{0, 1, 2, 3}, []int{0, 1, 2, 3}, 0},
+		{"reversed", []int{3, 2, 1, 0}, []int{0, 1, 2, 3}, 0},
+		{"interleaved", []int{1, 0, 3, 4, 2, 5}, []int{0, 1, 2, 3, 4, 5}, 0},
+		{"missing first", []int{2, 1, 3}, nil, 3},
+		{"no rank", []int{-1, 1, -1, 0, -1}, []int{-1, -1, 0, 1, -1}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var got []int
-			o := NewInOrder(tc.limit, func(rank int, bs []arrow.RecordBatch) error {
-				for _, b := range bs {
-					if v := b.Column(0).(*array.Int64).Value(0); v != int64(rank) && rank >= 0 {
-						t.Errorf("rank %d got rank %d's rows", rank, v)
-					}
-				}
-				got = append(got, rank)
-				return nil
-			})
-			for _, r := range tc.arrive {
-				bs := out(r, 10)
-				if err := o.Sink(r, bs); err != nil {
-					t.Fatal(err)
-				}
-				release(bs) // the scheduler's release after the sink returns
+			rec := &recorder{}
+			o := NewInOrder(context.Background(), 1<<20, record(rec))
+			if err := feed(o, tc.arrive...); err != nil {
+				t.Fatal(err)
 			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("sink saw %v, want %v", got, tc.want)
+			if !slices.Equal(rec.got, tc.want) {
+				t.Errorf("sink saw %v, want %v", rec.got, tc.want)
 			}
 			if n, _ := o.Held(); n != tc.held {
 				t.Errorf("%d held, want %d", n, tc.held)
@@ -76,81 +99,124 @@ func TestInOrder(t *testing.T) {
 		})
 	}
 
-	// Accounted: held bytes are reserved and given back; a refused
-	// reservation forwards instead of holding; ToArrival (the budget's
-	// pressure) forwards what is held in rank order.
+	// Past the hold limit an output waits for its turn (back-pressure):
+	// with room for two outputs, rank 2 waits while 3 and 1 are held,
+	// and goes once 0 and 1 have.
+	t.Run("past the limit waits", func(t *testing.T) {
+		rec := &recorder{}
+		o := NewInOrder(context.Background(), 200, record(rec))
+		defer o.Release()
+		if err := feed(o, 3, 1); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- feed(o, 2) }()
+		settle()
+		select {
+		case err := <-done:
+			t.Fatalf("rank 2 did not wait: %v", err)
+		default:
+		}
+		if err := feed(o, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(rec.got, []int{0, 1, 2, 3}) {
+			t.Errorf("sink saw %v", rec.got)
+		}
+	})
+
+	t.Run("waiting ends with the context", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		o := NewInOrder(ctx, 50, record(&recorder{}))
+		defer o.Release()
+		done := make(chan error, 1)
+		go func() { done <- feed(o, 1) }()
+		settle()
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("waiting output ended with %v", err)
+		}
+	})
+
+	// Accounted: held bytes are reserved and given back; ToArrival
+	// forwards what is held in rank order; a refused reservation gives
+	// order up.
 	t.Run("accounted", func(t *testing.T) {
-		var got []int
+		var mu sync.Mutex
 		var used int64
 		room := int64(1 << 20)
-		o := NewInOrder(1<<20, func(rank int, _ []arrow.RecordBatch) error {
-			got = append(got, rank)
-			return nil
-		})
-		o.Account(func(n int64) bool {
-			if used+n > room {
-				return false
-			}
-			used += n
-			return true
-		}, func(n int64) { used -= n })
-		feed := func(ranks ...int) {
-			for _, r := range ranks {
-				bs := out(r, 10)
-				if err := o.Sink(r, bs); err != nil {
-					t.Fatal(err)
+		account := func(o *InOrder) {
+			o.Account(func(n int64) bool {
+				mu.Lock()
+				defer mu.Unlock()
+				if used+n > room {
+					return false
 				}
-				release(bs)
-			}
+				used += n
+				return true
+			}, func(n int64) {
+				mu.Lock()
+				used -= n
+				mu.Unlock()
+			})
 		}
-		feed(2, 1)
+		rec := &recorder{}
+		o := NewInOrder(context.Background(), 1<<20, record(rec))
+		account(o)
+		if err := feed(o, 2, 1); err != nil {
+			t.Fatal(err)
+		}
 		if _, b := o.Held(); used != b || b == 0 {
 			t.Errorf("held %d bytes, %d reserved", b, used)
 		}
 		o.ToArrival()
-		if used != 0 || !slices.Equal(got, []int{1, 2}) {
-			t.Errorf("after ToArrival: %d reserved, sink saw %v", used, got)
+		if used != 0 || !slices.Equal(rec.got, []int{1, 2}) {
+			t.Errorf("after ToArrival: %d reserved, sink saw %v", used, rec.got)
 		}
-		feed(4, 0, 3)
-		if !slices.Equal(got, []int{1, 2, 4, 0, 3}) {
-			t.Errorf("in arrival order: sink saw %v", got)
+		if err := feed(o, 4, 0, 3); err != nil {
+			t.Fatal(err)
 		}
+		if !slices.Equal(rec.got, []int{1, 2, 4, 0, 3}) {
+			t.Errorf("in arrival order: sink saw %v", rec.got)
+		}
+		o.Release()
 
-		got, used, room = nil, 0, 100 // one output of 80 bytes fits
-		o = NewInOrder(1<<20, func(rank int, _ []arrow.RecordBatch) error {
-			got = append(got, rank)
-			return nil
-		})
-		o.Account(func(n int64) bool {
-			if used+n > room {
-				return false
-			}
-			used += n
-			return true
-		}, func(n int64) { used -= n })
-		feed(1, 2, 0, 3)
-		if used != 0 || !slices.Equal(got, []int{1, 2, 0, 3}) {
-			t.Errorf("budget for one output: %d reserved, sink saw %v", used, got)
+		rec = &recorder{}
+		used, room = 0, 100 // one output of 80 bytes fits
+		o = NewInOrder(context.Background(), 1<<20, record(rec))
+		account(o)
+		if err := feed(o, 1, 2, 0, 3); err != nil {
+			t.Fatal(err)
+		}
+		if used != 0 || !slices.Equal(rec.got, []int{1, 2, 0, 3}) {
+			t.Errorf("budget for one output: %d reserved, sink saw %v", used, rec.got)
 		}
 		o.Release()
 	})
 
 	t.Run("sink error", func(t *testing.T) {
 		stop := errors.New("client gone")
-		o := NewInOrder(1<<20, func(rank int, _ []arrow.RecordBatch) error {
+		o := NewInOrder(context.Background(), 1<<20, func(rank int, _ []arrow.RecordBatch) error {
 			if rank == 1 {
 				return stop
 			}
 			return nil
 		})
 		defer o.Release()
-		for _, r := range []int{2, 1, 0} {
-			bs := out(r, 3)
-			err := o.Sink(r, bs)
-			release(bs)
-			if r == 0 && !errors.Is(err, stop) {
-				t.Errorf("the held rank 1's error was lost: %v", err)
-			}
+		if err := feed(o, 2, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := feed(o, 0); !errors.Is(err, stop) {
+			t.Errorf("the held rank 1's error was lost: %v", err)
+		}
+		if err := feed(o, 3); !errors.Is(err, stop) {
+			t.Errorf("an output after the error: %v", err)
+		}
+		if n, _ := o.Held(); n != 0 {
+			t.Errorf("%d outputs held after the error", n)
 		}
 	})
 }

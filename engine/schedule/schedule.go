@@ -333,22 +333,30 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 			s.log.Error("query memory not released by its fragments", "query", qid, "bytes", n)
 		}
 	}()
-	if KeyOrdered(ctx) {
-		// Outputs in the split key's order (inorder.go), what is held
-		// back counted in the query's account and given back when a
-		// reservation does not fit. Released before the account closes.
-		o := NewInOrder(KeyOrderHold, sink)
-		o.Account(qm.TryReserve, qm.Release)
-		qm.OnPressure(o.ToArrival)
-		defer o.Release()
-		sink = o.Sink
-	}
 	var remaining atomic.Int64
 	remaining.Store(int64(len(frags)))
 	var lastFail atomic.Pointer[error] // the last retried failure
 	done := make(chan struct{})
 
 	g, gctx := errgroup.WithContext(ctx)
+	// Outputs in the split key's order when the caller asks (inorder.go):
+	// what is held back is counted in the query's account and given back
+	// when a reservation does not fit, and order is given up where the
+	// next rank may not run soon (a retry, a worker lost). Released
+	// before the account closes.
+	var inOrder *InOrder
+	if KeyOrdered(ctx) {
+		inOrder = NewInOrder(gctx, KeyOrderHold, sink)
+		inOrder.Account(qm.TryReserve, qm.Release)
+		qm.OnPressure(inOrder.ToArrival)
+		defer inOrder.Release()
+		sink = inOrder.Sink
+	}
+	giveUpOrder := func() {
+		if inOrder != nil {
+			inOrder.ToArrival()
+		}
+	}
 	for wi, w := range s.workers {
 		if !slices.Contains(live, w) {
 			continue
@@ -360,6 +368,7 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 					// poller) takes no more fragments; the others drain
 					// the queue.
 					if !w.Healthy() {
+						giveUpOrder() // its ranges wait for the others' slots
 						return nil
 					}
 					f, wake := queue.take(wi)
@@ -407,6 +416,7 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 					// its status says it is healthy again, and put the
 					// fragment back for the other workers' slots.
 					w.MarkDown("fragment failed: " + err.Error())
+					giveUpOrder()
 					backoff := time.Duration(f.attempts*f.attempts)*50*time.Millisecond + time.Duration(rand.IntN(50))*time.Millisecond
 					time.AfterFunc(backoff, func() { queue.put(f) })
 					return nil
