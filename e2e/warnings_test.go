@@ -219,3 +219,31 @@ func TestWarningsDistributed(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsOverPins: over ontime pinned whole, a statement whose
+// implicit conversions MariaDB warns about (a text column compared with
+// a number, a number with text that is no number, a date with text that
+// is no date, SUM of text, a numeric CAST of text) is not run in memory,
+// which counts no warnings: the client gets MariaDB's rows, warnings and
+// @@warning_count. The same forms without a value cut stay in memory.
+func TestWarningsOverPins(t *testing.T) {
+	shoalExec(t, "CACHE TABLE ontime.ontime")
+	defer env.shoal.Exec("UNCACHE TABLE IF EXISTS ontime.ontime")
+	for _, c := range []struct {
+		q        string
+		inMemory bool
+	}{
+		{"SELECT Carrier, COUNT(*) FROM ontime WHERE TailNum > 5 GROUP BY Carrier ORDER BY Carrier", false},
+		{"SELECT Carrier, COUNT(*) FROM ontime WHERE DepDelayMinutes = '5x' GROUP BY Carrier ORDER BY Carrier", false},
+		{"SELECT COUNT(*) FROM ontime WHERE FlightDate > '2005-13-01'", false},
+		{"SELECT DayOfWeek, SUM(Origin) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", false},
+		{"SELECT DayOfWeek, MAX(CAST(TailNum AS SIGNED)) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", false},
+		{"SELECT Carrier, COUNT(*) FROM ontime WHERE DepDelayMinutes = '5' GROUP BY Carrier ORDER BY Carrier", true},
+		{"SELECT COUNT(*) FROM ontime WHERE FlightDate > '2005-12-01'", true},
+	} {
+		if ex := explain(t, c.q); strings.Contains(ex, "in memory:") != c.inMemory {
+			t.Errorf("%s: in memory %v, want %v:\n%s", c.q, !c.inMemory, c.inMemory, ex)
+		}
+		sameSequence(t, rawShoal, rawDirect, true, c.q, "SHOW WARNINGS", "SELECT @@warning_count")
+	}
+}

@@ -181,6 +181,9 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 		if err := modeled(p, e, cols); err != nil {
 			return nil, err
 		}
+		if why := warnRisk(p, e); why != "" {
+			return nil, unsupported("%s %s, which MariaDB warns about for each value it cuts (warns.go)", sqlparser.String(e), why)
+		}
 		src := sqlparser.String(e)
 		csrc := src
 		if p.join != nil {
@@ -337,6 +340,14 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 			}
 			if err := memberNumbers(p, a); err != nil {
 				return nil, err
+			}
+			if a.fn == aggSum {
+				// SUM (AVG's too) reads its argument as a number
+				// (warns.go). The BIT_ aggregates read text as MariaDB's
+				// val_int does (bitarg.go), without counting warnings.
+				if why := sumRisk(p, a.arg.ast); why != "" {
+					return nil, unsupported("%s: %s, which MariaDB warns about for each value it cuts (warns.go)", sqlparser.String(e), why)
+				}
 			}
 			if a.fn >= aggBitAnd {
 				if a.bit, err = bitReadOf(p, a.arg); err != nil {
