@@ -192,6 +192,17 @@ func TestWarningsDistributed(t *testing.T) {
 		{"SELECT Carrier, IFNULL(SUM(Distance) / SUM(IF(Distance < 0, 1, 0)), -1) FROM ontime GROUP BY Carrier ORDER BY Carrier", true},
 		{"SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek ORDER BY COUNT(*) DIV 0, DayOfWeek", true},
 		{"SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek HAVING MOD(COUNT(*), 0) IS NULL ORDER BY DayOfWeek", true},
+		// The final stage reads merged text as a number (1292 per row):
+		// arithmetic, a minus, a comparison with a number in the select
+		// list, HAVING and ORDER BY.
+		{"SELECT DayOfWeek, MAX(Carrier) + 0 FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", true},
+		{"SELECT DayOfWeek, -MIN(Origin) FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", true},
+		{"SELECT DayOfWeek, MIN(TailNum) > 5 FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", true},
+		{"SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek HAVING MAX(Carrier) > 0 ORDER BY DayOfWeek", true},
+		{"SELECT DayOfWeek, MAX(Carrier) FROM ontime GROUP BY DayOfWeek ORDER BY MAX(Carrier) + 0, DayOfWeek", true},
+		// Text compared with a date, text that is wholly a number.
+		{"SELECT DayOfWeek, COUNT(*) FROM ontime GROUP BY DayOfWeek HAVING MAX(FlightDate) > '2005-01-01' ORDER BY DayOfWeek", false},
+		{"SELECT DayOfWeek, MAX(DepDelayMinutes) + '1' FROM ontime GROUP BY DayOfWeek ORDER BY DayOfWeek", false},
 		// No warnings: a guarded division, NULLIF, AVG of no values
 		// (its merged sum is NULL over a count of 0), NULL / 0.
 		{"SELECT Carrier, CASE WHEN SUM(IF(Distance < 0, 1, 0)) = 0 THEN NULL ELSE SUM(Distance) / SUM(IF(Distance < 0, 1, 0)) END FROM ontime GROUP BY Carrier ORDER BY Carrier", false},

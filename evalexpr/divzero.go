@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 )
@@ -32,6 +33,9 @@ var ErrDividesByZero = errors.New("the final stage divides by zero: MariaDB warn
 type division struct {
 	dividend, divisor *Expr
 	cast              *sqlparser.ConvertType
+	// compare: dividend is text compared with divisor, a number
+	// (implicit.go).
+	compare bool
 }
 
 // divisions finds the divisions of ast that run on every row and
@@ -41,6 +45,10 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 	type pending struct {
 		a, b sqlparser.Expr // dividend, divisor; or the converted value
 		cast *sqlparser.ConvertType
+		// implicit: a is read as a number by arithmetic, checked only if
+		// it is typed text; compare: a is compared with b, checked if one
+		// is typed text and the other not (implicit.go).
+		implicit, compare bool
 	}
 	var found []pending
 	var walk func(n sqlparser.Expr)
@@ -52,9 +60,20 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 			if x.Operator == sqlparser.DivOp || x.Operator == sqlparser.IntDivOp || x.Operator == sqlparser.ModOp {
 				found = append(found, pending{a: x.Left, b: x.Right})
 			}
+			found = append(found, pending{a: x.Left, cast: implicitNumber, implicit: true}, pending{a: x.Right, cast: implicitNumber, implicit: true})
 			walk(x.Left)
 			walk(x.Right)
 			return
+		case *sqlparser.UnaryExpr:
+			if x.Operator == sqlparser.UMinusOp {
+				found = append(found, pending{a: x.Expr, cast: implicitNumber, implicit: true})
+			}
+		case *sqlparser.ComparisonExpr:
+			for _, r := range comparedWith(x) {
+				found = append(found, pending{a: x.Left, b: r, compare: true})
+			}
+		case *sqlparser.BetweenExpr:
+			found = append(found, pending{a: x.Left, b: x.From, compare: true}, pending{a: x.Left, b: x.To, compare: true})
 		case *sqlparser.AndExpr:
 			walk(x.Left) // the right side only when the left does not decide
 			return
@@ -111,6 +130,23 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 		if err != nil {
 			continue
 		}
+		if b.implicit && l.Collation() == collations.Unknown {
+			continue // a number: read as one without a conversion
+		}
+		if b.compare {
+			r, err := e.compileNoDivisions(sqlparser.String(b.b), layout)
+			if err != nil {
+				continue
+			}
+			lt, rt := l.Collation() != collations.Unknown, r.Collation() != collations.Unknown
+			switch {
+			case lt && !rt:
+				out = append(out, division{dividend: l, divisor: r, compare: true})
+			case rt && !lt:
+				out = append(out, division{dividend: r, divisor: l, compare: true})
+			}
+			continue
+		}
 		if b.cast != nil {
 			out = append(out, division{dividend: l, cast: b.cast})
 			continue
@@ -134,6 +170,12 @@ func (v *Evaluator) DividesByZero(x *Expr, row []sqltypes.Value) bool {
 		a, _, err := v.Eval(d.dividend, row)
 		if err != nil {
 			return true
+		}
+		if d.compare {
+			if comparisonWarns(v, d, a, row) {
+				return true
+			}
+			continue
 		}
 		if d.cast != nil {
 			if castWarns(a, d.cast) {
