@@ -10,7 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/go-sql-driver/mysql"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 
 	"github.com/shoaldb/shoal/config"
 )
@@ -171,4 +177,68 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestFlightSQLStalledClient: a Flight SQL client that stops reading a
+// large result holds nothing past net_write_timeout: the statement ends,
+// its fragments and query memory go back, and a client that reads on gets
+// the error (DeadlineExceeded), never a stream cut short that looks
+// whole. A statement that computes long before its first batch is not
+// taken for a stall.
+func TestFlightSQLStalledClient(t *testing.T) {
+	checkLeaks(t)
+	const timeout = time.Second
+	fs := startFaultShoal(t, func(c *config.Coordinator) {
+		c.NetWriteTimeout = config.Duration(timeout)
+		c.HTTPListen = new("127.0.0.1:0")
+	})
+	metrics := "http://" + fs.co.HTTPAddr().String() + "/metrics"
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	srv, err := fs.co.StartFlightSQL("127.0.0.1:0", mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Close()
+		mem.AssertSize(t, 0)
+	}()
+	cl, err := flightsql.NewClient(srv.Addr().String(), nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithInitialWindowSize(64<<10), grpc.WithInitialConnWindowSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Alloc = mem
+	defer cl.Close()
+	ctx := flightLogin(t, cl, "root", "", "ontime")
+
+	// Slow to start, then read at once: whole.
+	slow := "SELECT SLEEP(1.5) AS s, COUNT(*) AS n FROM carriers"
+	if r, err := flightRun(ctx, cl, slow); err != nil || len(r.rows) != 1 {
+		t.Fatalf("%s: %v %v", slow, r, err)
+	}
+
+	info, err := cl.Execute(ctx, rowsQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := cl.DoGet(ctx, info.Endpoint[0].Ticket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Release()
+	if !rdr.Next() {
+		t.Fatalf("no first batch: %v", rdr.Err())
+	}
+	// Stop reading: the statement must end within net_write_timeout and
+	// give back what it held.
+	settle(t, "the stalled Flight SQL statement", func() (bool, string) {
+		m := scrapeURL(t, metrics)
+		ok := m["shoal_statements_running"] == 0 && m["shoal_query_memory_bytes"] == 0 && fs.workers[0].Running()+fs.workers[1].Running() == 0
+		return ok, fmt.Sprintf("running %v, query memory %v, worker fragments %d", m["shoal_statements_running"], m["shoal_query_memory_bytes"], fs.workers[0].Running()+fs.workers[1].Running())
+	})
+	for rdr.Next() {
+	}
+	if st, ok := status.FromError(rdr.Err()); !ok || st.Code() != codes.DeadlineExceeded {
+		t.Errorf("reading on after the stall: %v, want DeadlineExceeded", rdr.Err())
+	}
 }

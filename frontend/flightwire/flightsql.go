@@ -85,6 +85,16 @@ type flightSQLServer struct {
 	log *slog.Logger
 	mem memory.Allocator
 	wg  sync.WaitGroup // statement producers
+	// writeTimeout is net_write_timeout: how long a statement waits for
+	// a client that stopped reading its stream before it ends (stalled).
+	writeTimeout time.Duration
+}
+
+// errStalled ends a statement whose Flight SQL client did not take its
+// next batch within net_write_timeout: its fragments, slots and memory
+// go back to the others, as a MySQL client's do (mysqlwire packet.go).
+func errStalled(d time.Duration) error {
+	return status.Errorf(codes.DeadlineExceeded, "the client read nothing of the result for %s (net_write_timeout); the statement was ended", d)
 }
 
 // Limits on what a client sends.
@@ -123,7 +133,7 @@ func Start(cfg config.Coordinator, log *slog.Logger, r *router.Router, addr stri
 	} else if ta, ok := lis.Addr().(*net.TCPAddr); ok && !ta.IP.IsLoopback() {
 		log.Warn("Flight SQL serves without TLS on a non-loopback address: passwords cross the network in clear; set tls_cert and tls_key", "addr", lis.Addr().String())
 	}
-	srv := &flightSQLServer{r: r, log: log, mem: mem}
+	srv := &flightSQLServer{r: r, log: log, mem: mem, writeTimeout: cfg.NetWriteTimeout.D()}
 	srv.Alloc = mem
 	if err := srv.registerSQLInfo(r.Engine().Snapshot().Version); err != nil {
 		lis.Close()
@@ -484,20 +494,36 @@ func (f *flightSQLServer) stream(ctx context.Context, user, db, query string) (*
 	ch := make(chan flight.StreamChunk, 1)
 	start := make(chan streamStart, 1)
 	ledger := doGetLedger(ctx)
+	// stall fires when a batch has waited net_write_timeout for the
+	// client to take it: armed for each send only, so a statement that
+	// computes long before its first batch is not taken for a stall.
+	// (Go 1.23 timers: Reset and Stop leave no stale tick.)
+	stall := time.NewTimer(time.Hour)
+	stall.Stop()
+	stalled := false
 	send := func(b arrow.RecordBatch) error {
 		b = ledger.hold(b)
+		if f.writeTimeout > 0 {
+			stall.Reset(f.writeTimeout)
+			defer stall.Stop()
+		}
 		select {
 		case ch <- flight.StreamChunk{Data: b}:
 			return nil
 		case <-ctx.Done():
 			b.Release()
 			return ctx.Err()
+		case <-stall.C:
+			b.Release()
+			stalled = true
+			return errStalled(f.writeTimeout)
 		}
 	}
 	f.wg.Add(1)
 	go func() {
 		defer f.wg.Done()
 		defer close(ch)
+		defer stall.Stop()
 		rb := newResultBatches(f.mem, flightBatchRows)
 		defer rb.Release()
 		announced := false
@@ -534,10 +560,30 @@ func (f *flightSQLServer) stream(ctx context.Context, user, db, query string) (*
 			start <- streamStart{err: err}
 			return
 		}
-		if err != nil {
+		switch {
+		case stalled:
+			// The client stopped reading: the batch waiting in ch gives
+			// its place to the error, so that a client that reads on
+			// gets the error, never a stream cut short that looks whole.
+			select {
+			case c := <-ch:
+				if c.Data != nil {
+					c.Data.Release()
+				}
+			default:
+			}
+			select {
+			case ch <- flight.StreamChunk{Err: errStalled(f.writeTimeout)}:
+			default:
+			}
+		case err != nil:
+			if f.writeTimeout > 0 {
+				stall.Reset(f.writeTimeout)
+			}
 			select {
 			case ch <- flight.StreamChunk{Err: flightError(err)}:
 			case <-ctx.Done():
+			case <-stall.C: // the client stopped reading: nobody takes it
 			}
 		}
 	}()
