@@ -37,6 +37,9 @@ type routeEstimate struct {
 	rows   int64  // estimated rows of the split table the statement reads; -1 unknown
 	source string // "key list", "key window [a, b]", "replica optimizer: ref on Carrier"
 	index  bool   // the replica optimizer reads through an index
+	// secondary is the secondary index whose order the replica optimizer
+	// reads the rows in ("" for the primary key or a table scan).
+	secondary string
 }
 
 // Access is one EXPLAIN row of a single-table statement.
@@ -108,6 +111,9 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 			est = routeEstimate{rows: a.Rows, source: "replica optimizer: " + a.Type, index: indexAccess[a.Type] && a.Key != ""}
 			if a.Key != "" {
 				est.source += " on " + a.Key
+				if (indexAccess[a.Type] || a.Type == "index") && !strings.EqualFold(a.Key, "PRIMARY") {
+					est.secondary = a.Key
+				}
 			}
 		}
 	}
@@ -121,6 +127,14 @@ func ByCost(ctx context.Context, cfg config.Coordinator, snap *catalog.Snapshot,
 	}
 	if p.WhereKeyOnly && !p.Aggregate && p.Limit < 0 && cfg.RowExportsRouted() {
 		return fmt.Sprintf(Prefix+"an export: every one of ~%d rows (%s) is returned, and shipping rows through workers costs more than the parallel scan saves (route_row_exports)", est.rows, est.source), "", false
+	}
+	if est.secondary != "" && !p.Aggregate && len(p.OrderBy) == 0 && p.Limit < 0 && cfg.RowExportsRouted() {
+		// Rows without ORDER BY come in the order the server reads them:
+		// the replica's through this index, a distributed plan's in key
+		// order (schedule.InOrder). On one replica they come in the
+		// replica's order, and returning many rows through workers
+		// costs more than the parallel scan saves (route_row_exports).
+		return fmt.Sprintf(Prefix+"rows without ORDER BY, ~%d read through the secondary index %s (%s), come in that index's order on the replica (route_row_exports)", est.rows, est.secondary, est.source), "", false
 	}
 	if f := cfg.RouteIndexFraction; est.index && f >= 0 && t.Rows > 0 && float64(est.rows) <= f*float64(t.Rows) {
 		return fmt.Sprintf(Prefix+"~%d rows (%s) <= route_index_fraction %g of ~%d rows", est.rows, est.source, f, t.Rows), "", false

@@ -84,6 +84,11 @@ func TestRouteByCost(t *testing.T) {
 		{"select id, Carrier from ontime where id >= 10 and YearD = 2005", "", "route: distributed, ~", false},
 		{"select id, Carrier from ontime where id >= 10 order by Distance desc limit 20", "", "route: distributed, ~", false},
 		{"select Carrier, count(*) from ontime where id >= 10 group by Carrier", "", "route: distributed, ~", false},
+		// Rows without ORDER BY that the replica reads through a
+		// secondary index come in that index's order: one replica.
+		{"select id, Distance from ontime where Carrier = 'UA'", "come in that index's order on the replica (route_row_exports)", "", true},
+		{"select id, Distance from ontime where Carrier = 'UA' order by Distance desc limit 5", "", "> route_index_fraction", true},
+		{"select YearD, sum(Distance) from ontime where Carrier = 'UA' group by YearD", "", "> route_index_fraction", true},
 		// A split column that is not unique: a key is not a row.
 		{"select sum(v) from byother where k in (5, 900)", "", "key window [5, 900]", false},
 		{"select v from byother where k in (5, 900)", "an export: every one of ~2688000 rows (key window [5, 900]", "", false},
