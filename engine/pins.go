@@ -256,13 +256,8 @@ func (s *inMemory) run(ctx context.Context, pr *prepared, sink schedule.Sink) (*
 	}
 	what := pinnedRange(pr) // counts the hits
 	s.metrics.PinnedQueries.Inc()
-	if schedule.KeyOrdered(ctx) {
-		// A row scan's batches in the pin's order (pinexec.Sink's rank):
-		// what is held back is a few batches of one pin, not counted.
-		o := schedule.NewInOrder(ctx, schedule.KeyOrderHold, sink)
-		defer o.Release()
-		sink = o.Sink
-	}
+	sink, release := schedule.Ordered(ctx, sink) // a row scan's batches in the pin's order
+	defer release()
 	err := pr.prog.Run(ctx, s.mem, pinexec.Options{Parallel: parallel, MemLimit: s.cfg.MergeMemoryLimit}, pinexec.Sink(sink))
 	if errors.Is(err, schedule.ErrStop) {
 		err = nil

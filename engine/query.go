@@ -272,9 +272,8 @@ type unknownRow struct {
 	err     error
 }
 
-// executeStream sends fragment rows to the client as fragments complete,
-// in the split key's order. With a LIMIT it stops as soon as it has
-// enough rows and cancels the fragments still running.
+// executeStream streams fragment rows to the client in the split key's
+// order; with a LIMIT it stops once it has enough, cancelling the rest.
 func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w *resultWriter) (*schedule.Stats, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -285,9 +284,7 @@ func (s *merger) executeStream(ctx context.Context, pr *prepared, qid string, w 
 	}
 	res := make(chan result, 1)
 	go func() {
-		// Fragments' outputs come in the split key's order, as a
-		// replica's scan returns the rows (schedule.InOrder), one at a
-		// time: the channel serialises the hand-over.
+		// In key order (schedule.InOrder); the channel serialises.
 		st, err := s.run(schedule.WithKeyOrder(ctx), pr, qid, func(_ int, bs []arrow.RecordBatch) error {
 			for _, b := range bs {
 				select {

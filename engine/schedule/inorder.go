@@ -57,6 +57,18 @@ func KeyOrdered(ctx context.Context) bool {
 // retry or a worker lost, ToArrival).
 const stallWait = 10 * time.Second
 
+// Ordered wraps sink in an InOrder, without accounting, when ctx asks for
+// key order (WithKeyOrder): for a runner whose held outputs are few and
+// small (the in-memory engine: a few batches of one pin). release drops
+// what is held once the runner has returned.
+func Ordered(ctx context.Context, sink Sink) (_ Sink, release func()) {
+	if !KeyOrdered(ctx) {
+		return sink, func() {}
+	}
+	o := NewInOrder(ctx, KeyOrderHold, sink)
+	return o.Sink, o.Release
+}
+
 // InOrder is a Sink wrapper that forwards outputs in rank order.
 //
 // Concurrency: Sink is called from the runner's goroutines. The output

@@ -2,8 +2,6 @@ package pinexec
 
 import (
 	"vitess.io/vitess/go/mysql/collations"
-	"vitess.io/vitess/go/sqltypes"
-	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/shoaldb/shoal/pinned/pinexec/bitarg"
@@ -31,14 +29,9 @@ func bitReadOf(p *Program, arg *expr) (bitarg.Read, error) {
 	if col == nil || col.Field == nil {
 		return bitarg.Expr, nil
 	}
-	f := col.Field
-	switch {
-	case f.Type == sqltypes.Enum || f.Type == sqltypes.Set:
-		return 0, unsupported("%s reads %s, an %s column, as its member numbers", arg.src, col.Name, f.Type)
-	case sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type):
-		return bitarg.TextColumn, nil
-	case f.Type == sqltypes.Decimal && f.Flags&uint32(querypb.MySqlFlag_UNSIGNED_FLAG) != 0:
-		return bitarg.UnsignedDecimal, nil
+	r, ok := bitarg.ColumnRead(col.Field)
+	if !ok {
+		return 0, unsupported("%s reads %s, an %s column, as its member numbers", arg.src, col.Name, col.Field.Type)
 	}
-	return bitarg.Expr, nil
+	return r, nil
 }

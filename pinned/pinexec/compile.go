@@ -15,6 +15,7 @@ import (
 
 	"github.com/shoaldb/shoal/arrowexec"
 	"github.com/shoaldb/shoal/evalexpr"
+	"github.com/shoaldb/shoal/evalexpr/convwarn"
 	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/pinned/pinexec/bitarg"
 )
@@ -181,7 +182,7 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 		if err := modeled(p, e, cols); err != nil {
 			return nil, err
 		}
-		if why := warnRisk(p, e); why != "" {
+		if why := convwarn.Risk(e, typeOf(p)); why != "" {
 			return nil, unsupported("%s %s, which MariaDB warns about for each value it cuts (warns.go)", sqlparser.String(e), why)
 		}
 		src := sqlparser.String(e)
@@ -345,7 +346,7 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 				// SUM (AVG's too) reads its argument as a number
 				// (warns.go). The BIT_ aggregates read text as MariaDB's
 				// val_int does (bitarg.go), without counting warnings.
-				if why := sumRisk(p, a.arg.ast); why != "" {
+				if why := convwarn.SumRisk(a.arg.ast, typeOf(p)); why != "" {
 					return nil, unsupported("%s: %s, which MariaDB warns about for each value it cuts (warns.go)", sqlparser.String(e), why)
 				}
 			}
@@ -696,4 +697,17 @@ func columnAt(p *Program, c int) *pinned.Column {
 		return p.t.Cols[c]
 	}
 	return nil
+}
+
+// typeOf types p's columns for package convwarn: a statement whose
+// implicit conversions MariaDB warns about runs on the replicas.
+func typeOf(p *Program) convwarn.TypeOf {
+	return func(c *sqlparser.ColName) (querypb.Type, string, bool) {
+		if cols, err := p.columns(c); err == nil && len(cols) == 1 {
+			if col := columnAt(p, cols[0]); col != nil && col.Field != nil {
+				return col.Field.Type, col.Name, true
+			}
+		}
+		return 0, "", false
+	}
 }

@@ -19,19 +19,13 @@ import (
 // Sink receives one partition's output. It may be called from several
 // goroutines at once and must not keep the batches after it returns
 // (Retain what it keeps). rank is the index of the pinned batch the rows
-// come from when the program returns the rows it scans as they are (no
-// aggregate, join or top-N): each batch the run takes is reported once,
-// empty or not, so the caller can hand the rows on in the table's order
-// (a whole-table pin keeps its batches in key order, as a replica's scan
-// meets the rows). Other outputs (groups, joined rows, a top-N) have no
-// place in that order: rank -1.
+// come from when the program returns the rows it scans (scanOrdered):
+// each batch taken is reported once, empty or not, so the caller can keep
+// the table's order. Other outputs (groups, joins, a top-N): rank -1.
 type Sink func(rank int, bs []arrow.RecordBatch) error
 
-// scanOrdered reports whether the program's output is the rows it scans,
-// sent batch by batch with their batch's index (Sink).
-func (p *Program) scanOrdered() bool {
-	return !p.aggregate && p.join == nil && p.top == nil
-}
+// scanOrdered: the output is the rows p scans, batch by batch (Sink).
+func scanOrdered(p *Program) bool { return !p.aggregate && p.join == nil && p.top == nil }
 
 // rowBatch is how many rows the generic path buffers before handing them
 // on (to the partition's hash aggregate, or to the sink).
@@ -247,14 +241,14 @@ func (part *partition) batch(rank int, b arrow.RecordBatch, sink Sink) (int64, e
 		if p.limit >= 0 && part.sent+sent >= p.limit {
 			break
 		}
-		if part.pending >= rowBatch && !p.scanOrdered() {
+		if part.pending >= rowBatch && !scanOrdered(p) {
 			if err := part.flushRows(sink); err != nil {
 				return sent, err
 			}
 		}
 	}
 	part.sent += sent
-	if p.scanOrdered() {
+	if scanOrdered(p) {
 		// The batch's rows as one output with the batch's rank, none
 		// too (the caller waits for every rank it has not seen).
 		return sent, part.flushRank(rank, sink)

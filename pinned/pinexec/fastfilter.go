@@ -196,7 +196,7 @@ func (p *Program) ordSpaceOf(c int) (ordSpace, bool) {
 	col := p.t.Cols[c]
 	switch src.kind {
 	case pinned.KindInt:
-		if !plainInteger(col.Field.Type) {
+		if !valrange.PlainInteger(col.Field.Type) {
 			return ordSpace{}, false
 		}
 		return p.intSpace(src, literal.Int), true
@@ -241,15 +241,6 @@ func (p *Program) intSpace(src codeSrc, lit func(sqlparser.Expr) (int64, bool)) 
 		}
 		return 2 * (v - src.min), true
 	}}
-}
-
-func plainInteger(t querypb.Type) bool {
-	switch t {
-	case sqltypes.Int8, sqltypes.Uint8, sqltypes.Int16, sqltypes.Uint16, sqltypes.Int24, sqltypes.Uint24,
-		sqltypes.Int32, sqltypes.Uint32, sqltypes.Int64:
-		return true
-	}
-	return false
 }
 
 func plainText(t querypb.Type) bool {
@@ -468,7 +459,7 @@ func (p *Program) pairFilter(c1, c2 int, op sqlparser.ComparisonExprOperator) (*
 	ff := &fastFilter{kind: fPair, col: c1, col2: c2, want: want}
 	switch s1.kind {
 	case pinned.KindInt:
-		if !plainInteger(f1.Type) || !plainInteger(f2.Type) {
+		if !valrange.PlainInteger(f1.Type) || !valrange.PlainInteger(f2.Type) {
 			return nil, false
 		}
 	case pinned.KindDate:

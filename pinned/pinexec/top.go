@@ -96,11 +96,11 @@ func rawKind(t *pinned.Table, c int) (pinned.Kind, bool) {
 	col := t.Cols[c]
 	switch k := col.Kind(); k {
 	case pinned.KindInt:
-		return k, plainInteger(col.Field.Type)
+		return k, valrange.PlainInteger(col.Field.Type)
 	case pinned.KindDate:
 		return k, col.Field.Type == sqltypes.Date
 	case pinned.KindFloat, pinned.KindDecimal, pinned.KindTimestamp:
-		sp, ok := valSpaceOf(t, c)
+		sp, ok := valrange.SpaceOf(t, c)
 		return k, ok && sp.Kind == k
 	}
 	return 0, false

@@ -1,11 +1,8 @@
 package pinexec
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
 
-	"github.com/shoaldb/shoal/pinned"
 	"github.com/shoaldb/shoal/pinned/pinexec/fold"
 	"github.com/shoaldb/shoal/pinned/pinexec/valrange"
 )
@@ -14,31 +11,11 @@ import (
 // codes with literals, compiled to an interval (or a few points) of the
 // column's own values (package valrange says how literals are placed).
 
-// valSpaceOf reports whether column c of t takes value filters.
-func valSpaceOf(t *pinned.Table, c int) (valrange.Space, bool) {
-	col := t.Cols[c]
-	switch col.Kind() {
-	case pinned.KindInt:
-		return valrange.Space{Kind: pinned.KindInt}, plainInteger(col.Field.Type)
-	case pinned.KindFloat:
-		return valrange.Space{Kind: pinned.KindFloat}, col.Field.Type == sqltypes.Float64
-	case pinned.KindDecimal:
-		if s, ok := valrange.DecimalScale(t.Schema.Field(c).Type); ok {
-			return valrange.Space{Kind: pinned.KindDecimal, Scale: s}, true
-		}
-	case pinned.KindTimestamp:
-		// DATETIME only: a TIMESTAMP compares in the session's time zone.
-		tt, ok := t.Schema.Field(c).Type.(*arrow.TimestampType)
-		return valrange.Space{Kind: pinned.KindTimestamp}, ok && tt.Unit == arrow.Microsecond && col.Field.Type == sqltypes.Datetime
-	}
-	return valrange.Space{}, false
-}
-
 // valueFilter compiles a comparison of column c, whose codes are not
 // available, with a literal; right is the literal side (already
 // folded), op as seen from the column.
 func (p *Program) valueFilter(c int, op sqlparser.ComparisonExprOperator, right sqlparser.Expr) (*fastFilter, bool) {
-	sp, ok := valSpaceOf(p.t, c)
+	sp, ok := valrange.SpaceOf(p.t, c)
 	if !ok {
 		return nil, false
 	}
@@ -71,7 +48,7 @@ func (p *Program) valueFilter(c int, op sqlparser.ComparisonExprOperator, right 
 
 // valueBetween compiles `c [NOT] BETWEEN from AND to`.
 func (p *Program) valueBetween(c int, from, to sqlparser.Expr, not bool) (*fastFilter, bool) {
-	sp, ok := valSpaceOf(p.t, c)
+	sp, ok := valrange.SpaceOf(p.t, c)
 	if !ok {
 		return nil, false
 	}

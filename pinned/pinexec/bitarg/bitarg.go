@@ -41,6 +41,7 @@ import (
 	"strings"
 
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 
 	"github.com/shoaldb/shoal/pinned/pinexec/literal"
 )
@@ -55,6 +56,20 @@ const (
 	Hybrid                      // a 0x… or b'…' literal: its bytes
 	TextExpr                    // an expression typed text: its text
 )
+
+// ColumnRead is how a bare column of field f is read; ok false for an
+// ENUM or SET, which MariaDB reads as its member numbers.
+func ColumnRead(f *querypb.Field) (r Read, ok bool) {
+	switch {
+	case f.Type == sqltypes.Enum || f.Type == sqltypes.Set:
+		return 0, false
+	case sqltypes.IsText(f.Type) || sqltypes.IsBinary(f.Type):
+		return TextColumn, true
+	case f.Type == sqltypes.Decimal && f.Flags&uint32(querypb.MySqlFlag_UNSIGNED_FLAG) != 0:
+		return UnsignedDecimal, true
+	}
+	return Expr, true
+}
 
 // Integer is v as a BIT_ aggregate adds it: BIGINT UNSIGNED, or NULL.
 func Integer(v sqltypes.Value, how Read) sqltypes.Value {

@@ -42,6 +42,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 
 	"github.com/shoaldb/shoal/pinned"
@@ -273,4 +275,35 @@ func b2i(b bool) int64 {
 		i = 1
 	}
 	return i
+}
+
+// SpaceOf is the space of column c of t's values, and whether it takes
+// value filters (pinexec's valfilter.go).
+func SpaceOf(t *pinned.Table, c int) (Space, bool) {
+	col := t.Cols[c]
+	switch col.Kind() {
+	case pinned.KindInt:
+		return Space{Kind: pinned.KindInt}, PlainInteger(col.Field.Type)
+	case pinned.KindFloat:
+		return Space{Kind: pinned.KindFloat}, col.Field.Type == sqltypes.Float64
+	case pinned.KindDecimal:
+		if s, ok := DecimalScale(t.Schema.Field(c).Type); ok {
+			return Space{Kind: pinned.KindDecimal, Scale: s}, true
+		}
+	case pinned.KindTimestamp:
+		// DATETIME only: a TIMESTAMP compares in the session's time zone.
+		tt, ok := t.Schema.Field(c).Type.(*arrow.TimestampType)
+		return Space{Kind: pinned.KindTimestamp}, ok && tt.Unit == arrow.Microsecond && col.Field.Type == sqltypes.Datetime
+	}
+	return Space{}, false
+}
+
+// PlainInteger reports an integer type whose values an int64 holds.
+func PlainInteger(t querypb.Type) bool {
+	switch t {
+	case sqltypes.Int8, sqltypes.Uint8, sqltypes.Int16, sqltypes.Uint16, sqltypes.Int24, sqltypes.Uint24,
+		sqltypes.Int32, sqltypes.Uint32, sqltypes.Int64:
+		return true
+	}
+	return false
 }

@@ -1,33 +1,31 @@
-package pinexec
+// Package convwarn tells, from a statement's form and its columns'
+// types, whether MariaDB may warn (1292) converting a value implicitly:
+// text read as a number by a comparison, arithmetic, SUM or a numeric
+// CAST, a number or a date compared with text that is neither. The
+// in-memory engine over pins counts no warnings, so it leaves such a
+// statement to the replicas, whose warnings the client gets
+// (pinned/pinexec). It decides on the form alone: `Carrier = 0` over text
+// that is all digits warns on neither side and still leaves the pin.
+package convwarn
 
 import (
 	"regexp"
 	"strings"
 
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/sqlparser"
 )
 
-// Warnings over pins. MariaDB warns (1292, "Truncated incorrect DECIMAL
-// value: '9E'") for each value an implicit conversion cuts: a text column
-// compared with a number (`Carrier = 0`), a number compared with text
-// that is not wholly a number (`DepDelayMinutes = '5x'`), arithmetic or a
-// numeric CAST over text, a date column compared with text that is no
-// date (`FlightDate > '2005-13-01'`), SUM/AVG of text. The client sees
-// the count in the statement's EOF or OK packet and the list in SHOW
-// WARNINGS. The in-memory engine computes the same values without
-// counting warnings, so such a statement is not run in memory: it runs
-// on the replicas, where a fragment that warns sends the statement to
-// one replica whose warnings the client gets (engine/schedule: Warned).
-// What is refused is the statement's form, decided at compile time:
-// `Carrier = 0` over text that happens to be all digits warns on
-// neither side and still leaves the pin.
+// TypeOf types a column the statement reads: its MySQL type and name, ok
+// false for one it does not know.
+type TypeOf func(*sqlparser.ColName) (t querypb.Type, name string, ok bool)
 
-// warnRisk returns why e may raise a conversion warning on MariaDB, ""
-// if it cannot. It looks at the forms users write (a column against a
-// literal or a column, arithmetic and CAST over a column or a literal);
-// an operand it cannot type is taken as safe.
-func warnRisk(p *Program, e sqlparser.Expr) string {
+// Risk returns why e may raise a conversion warning on MariaDB, "" if it
+// cannot. It looks at the forms users write (a column against a literal
+// or a column, arithmetic and CAST over a column or a literal); an
+// operand it cannot type is taken as safe.
+func Risk(e sqlparser.Expr, typeOf TypeOf) string {
 	why := ""
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
 		if why != "" {
@@ -44,33 +42,33 @@ func warnRisk(p *Program, e sqlparser.Expr) string {
 				rights = tuple
 			}
 			for _, r := range rights {
-				if why = comparisonRisk(p, x.Left, r); why != "" {
+				if why = comparisonRisk(typeOf, x.Left, r); why != "" {
 					return false, nil
 				}
 			}
 		case *sqlparser.BetweenExpr:
 			for _, r := range []sqlparser.Expr{x.From, x.To} {
-				if why = comparisonRisk(p, x.Left, r); why != "" {
+				if why = comparisonRisk(typeOf, x.Left, r); why != "" {
 					return false, nil
 				}
 			}
 		case *sqlparser.BinaryExpr:
 			for _, op := range []sqlparser.Expr{x.Left, x.Right} {
-				if why = numericUse(p, op, "arithmetic over"); why != "" {
+				if why = numericUse(typeOf, op, "arithmetic over"); why != "" {
 					return false, nil
 				}
 			}
 		case *sqlparser.UnaryExpr:
 			if x.Operator == sqlparser.UMinusOp {
-				why = numericUse(p, x.Expr, "arithmetic over")
+				why = numericUse(typeOf, x.Expr, "arithmetic over")
 			}
 		case *sqlparser.CastExpr:
 			if numericType(x.Type) {
-				why = numericUse(p, x.Expr, "a numeric CAST of")
+				why = numericUse(typeOf, x.Expr, "a numeric CAST of")
 			}
 		case *sqlparser.ConvertExpr:
 			if numericType(x.Type) {
-				why = numericUse(p, x.Expr, "a numeric CONVERT of")
+				why = numericUse(typeOf, x.Expr, "a numeric CONVERT of")
 			}
 		}
 		return why == "", nil
@@ -78,13 +76,13 @@ func warnRisk(p *Program, e sqlparser.Expr) string {
 	return why
 }
 
-// sumRisk is warnRisk for the argument of SUM or AVG, which add it as a
+// SumRisk is Risk for the argument of SUM or AVG, which add it as a
 // number.
-func sumRisk(p *Program, arg sqlparser.Expr) string {
-	return numericUse(p, arg, "a sum of")
+func SumRisk(arg sqlparser.Expr, typeOf TypeOf) string {
+	return numericUse(typeOf, arg, "a sum of")
 }
 
-// operand kinds for warnRisk.
+// operand kinds for Risk.
 type operandKind int
 
 const (
@@ -98,26 +96,19 @@ const (
 
 // kindOf types an operand: a column of the pin by its field, a literal by
 // its form; anything else is kindOther.
-func kindOf(p *Program, e sqlparser.Expr) (operandKind, string) {
+func kindOf(typeOf TypeOf, e sqlparser.Expr) (operandKind, string) {
 	switch x := e.(type) {
 	case *sqlparser.ColName:
-		cols, err := p.columns(x)
-		if err != nil || len(cols) != 1 {
-			return kindOther, ""
-		}
-		col := columnAt(p, cols[0])
-		if col == nil || col.Field == nil {
-			return kindOther, ""
-		}
-		switch t := col.Field.Type; {
-		case t == sqltypes.Enum || t == sqltypes.Set:
+		t, name, ok := typeOf(x)
+		switch {
+		case !ok, t == sqltypes.Enum || t == sqltypes.Set:
 			return kindOther, "" // member numbers: no conversion of text
 		case sqltypes.IsText(t) || sqltypes.IsBinary(t):
-			return kindText, col.Name
+			return kindText, name
 		case sqltypes.IsNumber(t):
-			return kindNumber, col.Name
+			return kindNumber, name
 		case t == sqltypes.Date || t == sqltypes.Datetime || t == sqltypes.Timestamp:
-			return kindTemporal, col.Name
+			return kindTemporal, name
 		}
 	case *sqlparser.IntroducerExpr: // _UTF8MB4'5x', as fragments spell text
 		if lit, ok := x.Expr.(*sqlparser.Literal); ok && lit.Type == sqlparser.StrVal {
@@ -134,10 +125,10 @@ func kindOf(p *Program, e sqlparser.Expr) (operandKind, string) {
 	return kindOther, ""
 }
 
-// comparisonRisk is warnRisk for a comparison of a and b.
-func comparisonRisk(p *Program, a, b sqlparser.Expr) string {
-	ka, va := kindOf(p, a)
-	kb, vb := kindOf(p, b)
+// comparisonRisk is Risk for a comparison of a and b.
+func comparisonRisk(typeOf TypeOf, a, b sqlparser.Expr) string {
+	ka, va := kindOf(typeOf, a)
+	kb, vb := kindOf(typeOf, b)
 	if ka > kb {
 		ka, kb, va, vb = kb, ka, vb, va
 	}
@@ -152,9 +143,9 @@ func comparisonRisk(p *Program, a, b sqlparser.Expr) string {
 	return ""
 }
 
-// numericUse is warnRisk for e read as a number by what.
-func numericUse(p *Program, e sqlparser.Expr, what string) string {
-	switch k, v := kindOf(p, e); {
+// numericUse is Risk for e read as a number by what.
+func numericUse(typeOf TypeOf, e sqlparser.Expr, what string) string {
+	switch k, v := kindOf(typeOf, e); {
 	case k == kindText:
 		return what + " text column " + v
 	case k == kindTextLit && !wholeNumber(v):
