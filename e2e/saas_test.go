@@ -58,7 +58,7 @@ func createSaaSTables(t *testing.T) {
 		  IF(id % 5 = 0, NULL, JSON_OBJECT('theme', ELT(1 + id % 3, 'dark', 'light', 'system'), 'seats_limit', 10 * (id % 4), 'beta', id % 2 = 0, 'tz', ELT(1 + id % 2, 'Europe/Berlin', 'America/New_York'))),
 		  TIMESTAMP '2024-01-01 00:00:00' + INTERVAL (id * 104729) % 63072000 SECOND + INTERVAL (id * 31) % 1000000 MICROSECOND,
 		  IF(id % 23 = 0, TIMESTAMP '2026-06-01 00:00:00' + INTERVAL id HOUR, NULL)
-		FROM ontime WHERE id <= 2000`,
+		FROM (SELECT seq AS id FROM seq_1_to_2000) s`,
 		`CREATE TABLE saas_events (
 		  tenant_id INT UNSIGNED NOT NULL,
 		  id BIGINT UNSIGNED NOT NULL,
@@ -101,7 +101,7 @@ func createSaaSTables(t *testing.T) {
 		    WHEN id % 13 = 0 THEN ELT(1 + id % 6, 'résumé', 'Resume', 'RÉSUMÉ ', '😀 smile', '🎉 smile', 'ﬁle') 
 		    WHEN id % 29 = 0 THEN CONCAT(REPEAT('x', 1030), ELT(1 + id % 3, 'b', 'a', 'c')) ELSE NULL END,
 		  IF(id % 50 = 0, TIMESTAMP '2026-06-01 00:00:00' + INTERVAL id MINUTE, NULL)
-		FROM ontime WHERE id <= 30000`,
+		FROM (SELECT seq AS id FROM seq_1_to_12000) s`,
 		`CREATE TABLE saas_invoices (
 		  id BINARY(16) NOT NULL PRIMARY KEY,
 		  account_id VARCHAR(36) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
@@ -124,7 +124,7 @@ func createSaaSTables(t *testing.T) {
 		  DATE '2025-01-01' + INTERVAL (id * 37) % 600 DAY,
 		  IF((id * 3) % 7 < 3, TIMESTAMP '2025-01-01 00:00:00' + INTERVAL (id * 37) % 600 DAY + INTERVAL (id * 7919) % 864000 SECOND + INTERVAL id MICROSECOND, NULL),
 		  IF(id % 3 = 0, NULL, ELT(1 + id % 9, 'Abonnement März', 'Subscription – March', 'ABONNEMENT MARZ', 'Überweisung 💶', 'Ｆｕｌｌｗｉｄｔｈ', 'Fullwidth', 'Überweisung 💷', 'Straße', 'Strasse'))
-		FROM ontime WHERE id <= 6000`,
+		FROM (SELECT seq AS id FROM seq_1_to_3000) s`,
 		`CREATE TABLE saas_legacy (
 		  id INT NOT NULL AUTO_INCREMENT PRIMARY KEY,
 		  customer VARCHAR(60) NOT NULL,
@@ -139,7 +139,7 @@ func createSaaSTables(t *testing.T) {
 		  ((id * 7919) % 2000000) / 100 - 5000,
 		  DATE '1998-01-01' + INTERVAL (id * 53) % 9000 DAY,
 		  id % 11 = 0
-		FROM ontime WHERE id <= 2000`,
+		FROM (SELECT seq AS id FROM seq_1_to_2000) s`,
 		"ANALYZE TABLE saas_events, saas_accounts, saas_invoices, saas_legacy")
 	t.Cleanup(func() {
 		for _, tb := range []string{"saas_events", "saas_accounts", "saas_invoices", "saas_legacy"} {
@@ -399,6 +399,36 @@ var saasQueries = []saasCase{
 	{q: "SELECT seats, SUM(mrr) / seats per_seat FROM saas_accounts WHERE seats > 245 GROUP BY seats ORDER BY seats"},
 	{q: "SELECT ROUND(mrr, -2) bucket, COUNT(*) FROM saas_accounts GROUP BY bucket ORDER BY bucket"},
 	{q: "SELECT tenant_id, TRUNCATE(SUM(amount) / 1000, 1) k FROM saas_events GROUP BY tenant_id ORDER BY k DESC, tenant_id LIMIT 5"},
+	// ENUM and SET read as numbers, booleans, text idioms.
+	{q: "SELECT COUNT(*) FROM saas_events WHERE tags & 8"},
+	{q: "SELECT COUNT(*) FROM saas_events WHERE kind = 2 OR kind + 0 = 5"},
+	{q: "SELECT COUNT(*), SUM(amount) FROM saas_events WHERE kind IN ('purchase', 'refund') AND tags LIKE '%beta%'"},
+	{q: "SELECT tenant_id, SUM(CASE kind WHEN 'refund' THEN -1 ELSE 1 END) FROM saas_events WHERE tenant_id < 5 GROUP BY tenant_id ORDER BY tenant_id"},
+	{q: "SELECT COUNT(*) FROM saas_events WHERE FIND_IN_SET('beta', tags) AND is_billable IS TRUE AND is_billable <> 0"},
+	{q: "SELECT tenant_id, MIN(IFNULL(deleted_at, '9999-12-31')), MAX(COALESCE(deleted_at, created_at)) FROM saas_events WHERE tenant_id < 6 GROUP BY tenant_id ORDER BY tenant_id"},
+	{q: "SELECT DATE_FORMAT(received_at, '%Y-%m-%dT%H:%i:%s.%fZ') t FROM saas_events WHERE tenant_id = 57 ORDER BY t"},
+	{q: "SELECT tenant_id, COUNT(*) FROM saas_events WHERE tenant_id > 495 GROUP BY tenant_id ORDER BY NULL"},
+	{q: "SELECT tenant_id, COUNT(*) FROM saas_events GROUP BY tenant_id WITH ROLLUP"},
+	{q: "SELECT DATE_ADD(DATE(created_at), INTERVAL -WEEKDAY(created_at) DAY) wk, COUNT(*) FROM saas_events WHERE tenant_id = 2 GROUP BY wk ORDER BY wk LIMIT 10"},
+	{q: "SELECT MICROSECOND(created_at) % 10 m, TIME(MIN(created_at)), COUNT(*) FROM saas_events GROUP BY m ORDER BY m"},
+	{q: "SELECT DATE(CONVERT_TZ(created_at, '+00:00', '+02:00')) d, COUNT(*) FROM saas_events WHERE tenant_id = 3 GROUP BY d ORDER BY d LIMIT 5"},
+	{q: "SELECT SUBSTRING(HEX(user_id), 1, 2) p, COUNT(DISTINCT user_id) FROM saas_events GROUP BY p ORDER BY p LIMIT 10"},
+	{q: "SELECT tenant_id, id, CONCAT(amount, ' EUR'), CAST(amount AS CHAR), amount * 1 FROM saas_events WHERE tenant_id = 57 ORDER BY id"},
+	{q: "SELECT AVG(amount), SUM(amount), COUNT(*), MAX(created_at) FROM saas_events WHERE tenant_id = 999"},
+	{q: "SELECT COUNT(*), SUM(LENGTH(payload)), SUM(JSON_VALID(payload)) FROM saas_events WHERE note IS NULL"},
+	{q: "SELECT COUNT(*) FROM saas_accounts WHERE LOWER(name) LIKE '%café%' OR name = 'ACME CORP   '"},
+	{q: "SELECT COUNT(*) FROM saas_events WHERE account_id LIKE 'C4CA%' OR account_id >= 'fff'"},
+	{q: "SELECT id, name FROM saas_accounts ORDER BY name COLLATE utf8mb4_bin, id LIMIT 10"},
+	{q: "SELECT id, name FROM saas_accounts ORDER BY name DESC, id DESC LIMIT 10"},
+	{q: "SELECT email, COUNT(*) FROM saas_accounts WHERE email < 'b' GROUP BY email ORDER BY email LIMIT 10"},
+	{q: "SELECT MAX(id), MIN(id), COUNT(*) FROM saas_events WHERE tenant_id = 3"},
+	{q: "SELECT * FROM saas_events WHERE tenant_id = 1 ORDER BY id DESC LIMIT 1"},
+	{q: "SELECT tenant_id, id FROM saas_events ORDER BY tenant_id, id LIMIT 5 OFFSET 29990"},
+	{q: "SELECT tenant_id, SUM(amount) revenue FROM saas_events GROUP BY tenant_id HAVING revenue > 200000 AND COUNT(*) > 10 ORDER BY revenue DESC"},
+	{q: "SELECT tenant_id, COUNT(*) FROM saas_events WHERE tenant_id = 1 UNION ALL SELECT tenant_id, COUNT(*) FROM saas_events WHERE tenant_id = 2"},
+	{q: "SELECT COUNT(*) FROM (SELECT DISTINCT account_id FROM saas_events WHERE tenant_id = 1) t"},
+	{q: "SELECT s.tenant_id, s.c FROM (SELECT tenant_id, COUNT(*) c FROM saas_events GROUP BY tenant_id) s WHERE s.c > 50 ORDER BY s.c DESC, s.tenant_id"},
+	{q: "SELECT a.plan, COUNT(*) FROM saas_accounts a WHERE EXISTS (SELECT 1 FROM saas_invoices i WHERE i.account_id = a.id AND i.status = 'open') GROUP BY a.plan"},
 	// Unordered pages (the key order).
 	{q: "SELECT * FROM saas_accounts LIMIT 20", keyOrder: true},
 	{q: "SELECT tenant_id, id, amount FROM saas_events LIMIT 30"},
@@ -428,7 +458,13 @@ func TestHuntSaaSData(t *testing.T) {
 	run := func(label string, inPlan func(string) bool, floor float64) {
 		n, hit := 0, 0
 		var off []string
-		for _, c := range saasQueries {
+		for i, c := range saasQueries {
+			// Under the race detector one statement in four runs (the
+			// whole hunt took 56 s under it, 16 s without);
+			// scripts/test.sh runs them all without it, with the floors.
+			if raceEnabled && i%4 != 0 {
+				continue
+			}
 			plan := explain(t, c.q)
 			if c.where != "" && !strings.Contains(plan, c.where) {
 				t.Errorf("%s: %s: does not run %q:\n%s", label, c.q, c.where, plan)
@@ -443,14 +479,14 @@ func TestHuntSaaSData(t *testing.T) {
 			// as sets, unless the case says it is the primary key's.
 			ordered := c.keyOrder || !c.unordered && strings.Contains(c.q, "ORDER BY")
 			if c.folded {
-				diffFolded(t, c.q)
+				diffSaaSFolded(t, c.q)
 				continue
 			}
 			diff(t, c.q, ordered)
 		}
 		share := float64(hit) / float64(max(n, 1))
 		t.Logf("%s: %d of %d (%.0f%%); elsewhere:\n%s", label, hit, n, 100*share, strings.Join(off, "\n"))
-		if share < floor {
+		if !raceEnabled && share < floor {
 			t.Errorf("%s: %d of %d (%.2f), below the floor %.2f", label, hit, n, share, floor)
 		}
 	}
@@ -477,6 +513,32 @@ func TestHuntSaaSData(t *testing.T) {
 	}
 	run("in memory", runsInMemory, saasPinnedFloor)
 	others(true)
+}
+
+// diffSaaSFolded is diffFolded with the rest of what
+// utf8mb4_unicode_ci makes equal in saas_accounts' names: every character
+// outside the Basic Multilingual Plane ('🚀', '🛸'), fullwidth letters.
+func diffSaaSFolded(t *testing.T, q string) {
+	t.Helper()
+	got, want := bothSides(t, q)
+	fold := strings.NewReplacer("ä", "a", "ß", "ss", "é", "e", "ü", "u")
+	for _, r := range []*result{got, want} {
+		for _, row := range r.rows {
+			for i, c := range row {
+				c = strings.Map(func(r rune) rune {
+					switch {
+					case r > 0xFFFF:
+						return 0xFFFD
+					case r >= 0xFF01 && r <= 0xFF5E:
+						return r - 0xFF01 + '!'
+					}
+					return r
+				}, c)
+				row[i] = fold.Replace(strings.ToLower(strings.TrimRight(c, " ")))
+			}
+		}
+	}
+	compare(t, q, got, want, false)
 }
 
 // saasWarnings are statements that warn on MariaDB (a string compared as
