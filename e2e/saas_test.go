@@ -429,6 +429,15 @@ var saasQueries = []saasCase{
 	{q: "SELECT COUNT(*) FROM (SELECT DISTINCT account_id FROM saas_events WHERE tenant_id = 1) t"},
 	{q: "SELECT s.tenant_id, s.c FROM (SELECT tenant_id, COUNT(*) c FROM saas_events GROUP BY tenant_id) s WHERE s.c > 50 ORDER BY s.c DESC, s.tenant_id"},
 	{q: "SELECT a.plan, COUNT(*) FROM saas_accounts a WHERE EXISTS (SELECT 1 FROM saas_invoices i WHERE i.account_id = a.id AND i.status = 'open') GROUP BY a.plan"},
+	// String functions over unicode_ci and _520_ci text (in memory: the
+	// evaluator's collations).
+	{q: "SELECT COUNT(*) FROM saas_accounts WHERE SUBSTRING(name, 1, 4) = 'cafe' OR TRIM(name) = 'acme corp' OR REPLACE(name, ' ', '') = 'strassegmbh'"},
+	{q: "SELECT COUNT(*) FROM saas_accounts WHERE LEFT(name, 4) LIKE 'CAFE' OR name IN ('zurich ag', 'aero ltd') OR UPPER(email) LIKE '%EXAMPLE.DE'"},
+	{q: "SELECT COUNT(*), SUM(CASE WHEN name = 'cafe muller' THEN 1 ELSE 0 END), SUM(COALESCE(email, '') LIKE 'ANN%') FROM saas_accounts"},
+	{q: "SELECT LOWER(name) n, COUNT(*) FROM saas_accounts GROUP BY n HAVING n LIKE '%cafe%' OR LOWER(n) = 'acme corp' ORDER BY n", folded: true},
+	{q: "SELECT name, COUNT(*) FROM saas_accounts GROUP BY name HAVING LOWER(name) LIKE 'strasse%' OR UPPER(name) = 'ZURICH AG'", folded: true},
+	{q: "SELECT COUNT(*) FROM saas_invoices WHERE LOWER(memo) = 'fullwidth' OR UPPER(memo) LIKE 'ABONNEMENT MÄRZ'"},
+	{q: "SELECT COUNT(*) FROM saas_legacy WHERE LOWER(customer) LIKE '%oberg%' OR UPPER(city) = 'MALMO'"},
 	// Unordered pages (the key order).
 	{q: "SELECT * FROM saas_accounts LIMIT 20", keyOrder: true},
 	{q: "SELECT tenant_id, id, amount FROM saas_events LIMIT 30"},
