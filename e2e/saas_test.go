@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -535,6 +536,7 @@ func TestHuntSaaSData(t *testing.T) {
 	}
 	run("distributed", func(p string) bool { return strings.HasPrefix(p, "split ") }, saasDistributedFloor)
 	others(false)
+	saasSession(t)
 	for _, tb := range []string{"saas_events", "saas_accounts", "saas_invoices", "saas_legacy"} {
 		shoalExec(t, "CACHE TABLE ontime."+tb)
 	}
@@ -566,6 +568,34 @@ func diffSaaSFolded(t *testing.T, q string) {
 		}
 	}
 	compare(t, q, got, want, false)
+}
+
+// saasSession runs statements after a session's SET of a setting that
+// changes what they return, on one connection through Shoal and one to
+// the primary: a session sorting by 8 bytes of each string
+// (max_sort_length) ordered the merged rows by the whole value.
+func saasSession(t *testing.T) {
+	t.Helper()
+	s, d := sessionConn(t, env.shoal), sessionConn(t, env.direct)
+	for _, q := range []string{
+		"SET SESSION max_sort_length = 8",
+		"SELECT @@session.max_sort_length",
+		"SELECT id, email FROM saas_accounts WHERE email IS NOT NULL ORDER BY email, id LIMIT 30",
+		"SELECT tenant_id, id, note FROM saas_events WHERE note IS NOT NULL ORDER BY note, tenant_id, id LIMIT 20",
+		"SELECT email, COUNT(*) FROM saas_accounts GROUP BY email ORDER BY email, COUNT(*) LIMIT 10",
+		"SET SESSION max_sort_length = DEFAULT",
+		"SELECT id, email FROM saas_accounts WHERE email IS NOT NULL ORDER BY email, id LIMIT 30",
+	} {
+		if strings.HasPrefix(q, "SET") {
+			for _, c := range []*sql.Conn{s, d} {
+				if _, err := c.ExecContext(t.Context(), q); err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+			}
+			continue
+		}
+		diffOnConns(t, s, d, q, q)
+	}
 }
 
 // saasWarnings are statements that warn on MariaDB (a string compared as

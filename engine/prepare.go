@@ -504,27 +504,25 @@ func readsType(x *evalexpr.Expr, fields []*querypb.Field, types ...querypb.Type)
 // there are ties, left in the order the sort met them.
 const maxSortLength = 1024
 
-// longSortText reports whether f is a table's string column whose
-// values can be longer than maxSortLength bytes (TEXT, BLOB, a
-// VARCHAR(300) of utf8mb4): ordered by the whole value, two of them that
-// agree in their first maxSortLength bytes could come in another order
-// than MariaDB's. The sort key of a collation is not its bytes (two bytes
-// a character for utf8mb4_general_ci, more for an expansion under
-// _unicode_ci), but the byte length bounds the characters a value holds:
-// a column of at most 1024 bytes holds at most 256 utf8mb4 characters.
-// An expression's value (JSON_VALUE of a JSON column, typed LONGTEXT:
-// the dashboards' GROUP BY JSON_VALUE(payload, '$.plan') ORDER BY 1) is
-// not held to it: such values are short in practice, and a key of them
+// longSortText reports whether f is a table's TEXT or BLOB column whose
+// values can be longer than maxSortLength bytes: ordered by the whole
+// value, two of them that agree in their first maxSortLength bytes could
+// come in another order than MariaDB's, which cuts only BLOB and TEXT
+// sort keys there (`mariadbd --help`: "The number of bytes to use when
+// sorting BLOB or TEXT values"; a VARCHAR is sorted whole, even under a
+// session's max_sort_length = 8). The sort key of a collation is not its
+// bytes (two bytes a character for utf8mb4_general_ci, more for an
+// expansion under _unicode_ci), but the byte length bounds the
+// characters a value holds: a TINYTEXT holds at most 255 bytes. An
+// expression's value (JSON_VALUE of a JSON column, typed LONGTEXT: the
+// dashboards' GROUP BY JSON_VALUE(payload, '$.plan') ORDER BY 1) is not
+// held to it: such values are short in practice, and a key of them
 // longer than max_sort_length is a documented difference (docs/sql.md).
 func longSortText(f *querypb.Field) bool {
 	if f == nil || f.ColumnLength <= maxSortLength || f.OrgTable == "" || f.OrgName == "" {
 		return false
 	}
-	switch f.Type {
-	case sqltypes.VarChar, sqltypes.VarBinary, sqltypes.Char, sqltypes.Binary, sqltypes.Text, sqltypes.Blob:
-		return true
-	}
-	return false
+	return f.Type == sqltypes.Text || f.Type == sqltypes.Blob
 }
 
 // readsLongText reports whether x reads a column of fields that
@@ -574,7 +572,7 @@ func (pr *prepared) compileRows() error {
 			pr.inexact = "ORDER BY over an ENUM or SET column: the server orders by member numbers, the merge by text"
 		}
 		if longSortText(pr.fragFields[col]) && pr.inexact == "" {
-			pr.inexact = "ORDER BY over a TEXT, BLOB or long VARCHAR column: MariaDB orders by its first max_sort_length bytes only, the merge by the whole value"
+			pr.inexact = "ORDER BY over a TEXT or BLOB column: MariaDB orders by its first max_sort_length bytes only, the merge by the whole value"
 		}
 		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: rowformat.Collation(pr.fragFields[col])})
 	}
