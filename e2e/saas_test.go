@@ -506,10 +506,10 @@ func TestHuntSaaSData(t *testing.T) {
 		n, hit := 0, 0
 		var off []string
 		for i, c := range saasQueries {
-			// Under the race detector one statement in four runs (the
+			// Under the race detector one statement in six runs (the
 			// whole hunt took 56 s under it, 16 s without);
 			// scripts/test.sh runs them all without it, with the floors.
-			if raceEnabled && i%4 != 0 {
+			if raceEnabled && i%6 != 0 {
 				continue
 			}
 			plan := explain(t, c.q)
@@ -540,7 +540,10 @@ func TestHuntSaaSData(t *testing.T) {
 	// Warnings (the count sent with the result and SHOW WARNINGS), and
 	// statements an ORM prepares on the server with its arguments.
 	others := func(pinned bool) {
-		for _, q := range saasWarnings {
+		for i, q := range saasWarnings {
+			if raceEnabled && i%3 != 0 {
+				continue
+			}
 			if pinned {
 				// Known difference (docs/sql.md, "warnings of a
 				// statement Shoal runs itself"): in memory over a pin
@@ -549,7 +552,10 @@ func TestHuntSaaSData(t *testing.T) {
 			}
 			sameSequence(t, rawShoal, rawDirect, false, q, "SHOW WARNINGS")
 		}
-		for _, c := range saasPrepared {
+		for i, c := range saasPrepared {
+			if raceEnabled && i%3 != 0 {
+				continue
+			}
 			diffArgs(t, c.q, strings.Contains(c.q, "ORDER BY"), c.args...)
 		}
 	}

@@ -103,7 +103,7 @@ stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # executed in the binary protocol (TestRandomQueriesBinary: 300 here,
 # about a minute), of TestTPCH's statements over lineitem and orders,
 # 16 pin refreshes of the churn instead of 40, one in 12 of the BI tools'
-# statements (TestBIToolSQL, 25-50 s whole), one in four of the SaaS
+# statements (TestBIToolSQL, 25-50 s whole), one in six of the SaaS
 # hunt's (TestHuntSaaSData, ~15 s whole),
 # and a 15 s soak and load mix (e2e/race_test.go raceShare: the race
 # detector is 5-10x slower, and those two tests were half of the package's
