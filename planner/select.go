@@ -411,7 +411,9 @@ func secondaryIndex(t *Table) bool {
 	if len(key) == 0 {
 		key = []string{t.SplitColumn}
 	}
-	inKey := func(c string) bool { return slices.ContainsFunc(key, func(k string) bool { return strings.EqualFold(k, c) }) }
+	inKey := func(c string) bool {
+		return slices.ContainsFunc(key, func(k string) bool { return strings.EqualFold(k, c) })
+	}
 	for _, c := range t.Indexed {
 		if !inKey(c) {
 			return true
