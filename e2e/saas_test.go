@@ -511,7 +511,29 @@ const (
 )
 
 // TestHuntSaaSData runs saasQueries through Shoal and on the primary,
-// over the replicas and then over the four tables pinned.
+// over the replicas and then over the four tables pinned, with warnings,
+// prepared statements and a session's max_sort_length. The hunt found,
+// each now fixed for its class:
+//
+//   - a temporary-table statement of one tenant (`WHERE tenant_id = 1
+//     GROUP BY LAST_DAY(created_at)`, `tenant_id IN (1, 2)`) was described
+//     by LIMIT 0 (a DATE key without NUM_FLAG, COUNT(*) with BINARY_FLAG):
+//     both probes on the first key column were provably empty
+//     (coldefs.prefixOutside probes the second under the prefixes);
+//   - ORDER BY a TEXT column whose values agree in their first 1024
+//     bytes: MariaDB's sort ties them (max_sort_length) and orders by the
+//     next key, the merge compared them whole (now passed through);
+//   - LIMIT without ORDER BY over a composite- or UUID-keyed table whose
+//     columns a secondary index holds (`SELECT tenant_id, created_at …
+//     LIMIT 10`), or with a filter such an index serves: MariaDB reads
+//     that index, Shoal returned the first rows in key order (now passed
+//     through, planner.secondaryIndex);
+//   - over a utf8mb4_unicode_ci pin, `LOWER(name) LIKE '%cafe%'` compared
+//     the lowered text byte for byte (5 rows of MariaDB's 16);
+//   - a pin of PRIMARY KEY (tenant_id, id) kept one tenant's batches in
+//     load order, and a BINARY(16) key's unordered: LIMIT without ORDER BY
+//     took other rows, a group of UUIDs equal under utf8mb4_general_ci
+//     ('B226…', 'b226…') showed another spelling.
 func TestHuntSaaSData(t *testing.T) {
 	createSaaSTables(t)
 	run := func(label string, inPlan func(string) bool, floor float64) {
