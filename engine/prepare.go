@@ -432,6 +432,9 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		if readsType(x, fields, sqltypes.Enum, sqltypes.Set) && pr.inexact == "" {
 			pr.inexact = fmt.Sprintf("ORDER BY %s: the server orders ENUM and SET values by their member numbers, the merge by text", o.Expr)
 		}
+		if x.Collation() != collations.Unknown && readsLongText(x, fields) && pr.inexact == "" {
+			pr.inexact = fmt.Sprintf("ORDER BY %s: MariaDB orders text by its first max_sort_length bytes only, the merge by the whole value", o.Expr)
+		}
 		pr.noteTyped(x, names, fields)
 		if (x.JSON() || evalexpr.OutputJSON(pr.outputs, o.Expr)) && env.MariaDB() && pr.inexact == "" {
 			// evalexpr/inexact.go: MariaDB orders JSON values as text.
@@ -495,6 +498,44 @@ func readsType(x *evalexpr.Expr, fields []*querypb.Field, types ...querypb.Type)
 	return false
 }
 
+// maxSortLength is MariaDB's default max_sort_length: a sort (ORDER BY,
+// and the sorted groups of a temporary table) compares only the first
+// that many bytes of each string's sort key, and rows whose keys agree
+// there are ties, left in the order the sort met them.
+const maxSortLength = 1024
+
+// longSortText reports whether f is a table's TEXT or BLOB column whose
+// values can be longer than maxSortLength bytes: ordered by the whole
+// value, two of them that agree in their first maxSortLength bytes could
+// come in another order than MariaDB's, which cuts only BLOB and TEXT
+// sort keys there (`mariadbd --help`: "The number of bytes to use when
+// sorting BLOB or TEXT values"; a VARCHAR is sorted whole, even under a
+// session's max_sort_length = 8). The sort key of a collation is not its
+// bytes (two bytes a character for utf8mb4_general_ci, more for an
+// expansion under _unicode_ci), but the byte length bounds the
+// characters a value holds: a TINYTEXT holds at most 255 bytes. An
+// expression's value (JSON_VALUE of a JSON column, typed LONGTEXT: the
+// dashboards' GROUP BY JSON_VALUE(payload, '$.plan') ORDER BY 1) is not
+// held to it: such values are short in practice, and a key of them
+// longer than max_sort_length is a documented difference (docs/sql.md).
+func longSortText(f *querypb.Field) bool {
+	if f == nil || f.ColumnLength <= maxSortLength || f.OrgTable == "" || f.OrgName == "" {
+		return false
+	}
+	return f.Type == sqltypes.Text || f.Type == sqltypes.Blob
+}
+
+// readsLongText reports whether x reads a column of fields that
+// longSortText holds.
+func readsLongText(x *evalexpr.Expr, fields []*querypb.Field) bool {
+	for i, f := range fields {
+		if longSortText(f) && x.Reads(i) {
+			return true
+		}
+	}
+	return false
+}
+
 // exprCollation returns the collation of an ORDER BY key that names a
 // column directly; other expressions take the collation of their result.
 func exprCollation(expr string, names []string, fields []*querypb.Field) collations.ID {
@@ -529,6 +570,9 @@ func (pr *prepared) compileRows() error {
 		}
 		if t := pr.fragFields[col].Type; (t == sqltypes.Enum || t == sqltypes.Set) && pr.inexact == "" {
 			pr.inexact = "ORDER BY over an ENUM or SET column: the server orders by member numbers, the merge by text"
+		}
+		if longSortText(pr.fragFields[col]) && pr.inexact == "" {
+			pr.inexact = "ORDER BY over a TEXT or BLOB column: MariaDB orders by its first max_sort_length bytes only, the merge by the whole value"
 		}
 		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: rowformat.Collation(pr.fragFields[col])})
 	}

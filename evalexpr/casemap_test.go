@@ -157,3 +157,46 @@ func TestCaseMapReadOutsideLock(t *testing.T) {
 		t.Errorf("reads %v, want 224 twice (one failed) and %d once", reads, slow)
 	}
 }
+
+// TestCaseFunctionCollation: LOWER/UPPER of a column keeps its collation
+// in comparisons and LIKE, as MariaDB's does: over a utf8mb4_unicode_ci
+// pin, `LOWER(name) LIKE '%cafe%'` matched 5 of MariaDB's 16 rows
+// ('Café Müller' not): the lowered text was compared with the literal
+// byte for byte.
+func TestCaseFunctionCollation(t *testing.T) {
+	env, err := NewEnv("10.11.19-MariaDB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.SetCaseMaps(func(coll collations.ID) (*CaseMap, error) {
+		return ParseCaseMap([]rune("CÉéAFEMULR"), []byte("cééafemulr"), []byte("CÉÉAFEMULR"))
+	})
+	unicode := &querypb.Field{Name: "name", Type: sqltypes.VarChar, Charset: 224} // utf8mb4_unicode_ci
+	layout := NewLayout([]string{"name"}, []*querypb.Field{unicode})
+	ev := env.NewEvaluator()
+	for _, c := range []struct{ src, want string }{
+		{"LOWER(`name`) LIKE '%cafe%'", "1"},
+		{"UPPER(`name`) LIKE '%CAFÉ%'", "1"},
+		{"LOWER(`name`) = 'cafe muller'", "1"},
+		{"LOWER(`name`) > 'cafe muller'", "0"},
+		{"LOWER(`name`) LIKE '%xyz%'", "0"},
+	} {
+		x, err := env.Compile(c.src, layout)
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := x.Collation(); got != collations.Unknown {
+			t.Errorf("%s: collation %d", c.src, got)
+		}
+		for _, v := range []string{"Café Muller", "CAFE MULLER"} {
+			r, _, err := ev.Eval(x, []sqltypes.Value{sqltypes.NewVarChar(v)})
+			if err != nil || r.ToString() != c.want {
+				t.Errorf("%s over %q = %v, %v; want %s", c.src, v, r, err, c.want)
+			}
+		}
+	}
+	x, err := env.Compile("LOWER(`name`)", layout)
+	if err != nil || x.Collation() != 224 {
+		t.Errorf("LOWER(name): collation %v, %v", x.Collation(), err)
+	}
+}

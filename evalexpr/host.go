@@ -140,5 +140,34 @@ func (h *hoister) caseFunc(c *sqlparser.Cursor, arg sqlparser.Expr, upper bool) 
 			return
 		}
 	}
-	c.Replace(h.add(hc, evalengine.NewTypeEx(sqltypes.VarChar, coll, t.Nullable(), t.Size(), 0, nil)))
+	col := h.add(hc, evalengine.NewTypeEx(sqltypes.VarChar, coll, t.Nullable(), t.Size(), 0, nil))
+	c.Replace(collated(col, arg, coll, h.e.vt.CollationEnv()))
+}
+
+// collated is the synthetic column col of a host call whose text result
+// keeps its argument's collation coll (LOWER, UPPER), marked with it as
+// columnCollations marks the columns the argument reads: evalengine
+// types a column as coercible as a literal, so `LOWER(name) LIKE
+// '%cafe%'` over a utf8mb4_unicode_ci column compared the lowered text
+// with the literal byte for byte ('café muller' did not match, where
+// MariaDB compares under the column's collation, accents and case
+// aside). Only where columnCollations marked the argument (it reads a
+// COLLATE), so the rules between columns of different collations stay
+// evalengine's.
+func collated(col *sqlparser.ColName, arg sqlparser.Expr, coll collations.ID, env *collations.Environment) sqlparser.Expr {
+	marked := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if _, ok := n.(*sqlparser.CollateExpr); ok {
+			marked = true
+		}
+		return !marked, nil
+	}, arg)
+	if !marked || !env.IsSupported(coll) {
+		return col
+	}
+	name := env.LookupName(coll)
+	if name == "" {
+		return col
+	}
+	return &sqlparser.CollateExpr{Expr: col, Collation: name}
 }

@@ -113,63 +113,101 @@ func (t *Table) SetSplit(name string) bool {
 	return false
 }
 
-// OrderBatches puts the batches in the order of column name — a split
-// column SetSplit does not track (DATETIME, DATE) or the leading primary
-// key column of a table without one (BIGINT UNSIGNED, CHAR under its
-// collation) — as SetSplit does for an integer split column. Other
-// columns leave the order as loaded. Call it before the table is shared.
-func (t *Table) OrderBatches(name string) {
-	for i, c := range t.Cols {
-		if strings.EqualFold(c.Name, name) {
-			t.sortBatches(i)
-			return
+// OrderBatches puts the batches in the order of columns names, compared
+// in turn — a split column SetSplit does not track (DATETIME, DATE), or
+// the primary key of a table without one (BIGINT UNSIGNED, CHAR under its
+// collation, every column of a composite key: many batches of one tenant
+// begin with the same tenant_id and are ordered by the next column) — as
+// SetSplit does for an integer split column. A name the table lacks, or
+// of a column not ordered here, ends the comparison there. Call it before
+// the table is shared.
+func (t *Table) OrderBatches(names ...string) {
+	var cols []int
+	for _, name := range names {
+		i := slices.IndexFunc(t.Cols, func(c *Column) bool { return strings.EqualFold(c.Name, name) })
+		if i < 0 {
+			break
 		}
+		cols = append(cols, i)
 	}
+	t.sortBatches(cols...)
 }
 
-// sortBatches orders the batches by the value of column c in their first
-// row, compared as the server orders the column: integers as numbers,
-// dates and times as their fixed-width text, text under its collation.
-func (t *Table) sortBatches(c int) {
-	col := t.Cols[c]
-	var compare func(a, b sqltypes.Value) int
+// sortBatches orders the batches by the values of columns cs in their
+// first row, compared in turn as the server orders each column: integers
+// as numbers, dates and times as their fixed-width text, text under its
+// collation. A column of another kind ends the comparison there.
+func (t *Table) sortBatches(cs ...int) {
+	type keyCol struct {
+		c       int
+		compare func(a, b sqltypes.Value) int
+	}
+	var keys []keyCol
+	for _, c := range cs {
+		compare := batchCompare(t.Cols[c])
+		if compare == nil {
+			break
+		}
+		keys = append(keys, keyCol{c, compare})
+	}
+	if len(keys) == 0 {
+		return
+	}
+	first := make(map[arrow.RecordBatch][]sqltypes.Value, len(t.Batches))
+	for _, b := range t.Batches {
+		if b.NumRows() > 0 {
+			vs := make([]sqltypes.Value, len(keys))
+			for i, k := range keys {
+				vs[i], _ = t.Cols[k.c].Value(b.Column(k.c), 0, nil)
+			}
+			first[b] = vs
+		}
+	}
+	slices.SortStableFunc(t.Batches, func(a, b arrow.RecordBatch) int {
+		x, y := first[a], first[b]
+		if x == nil || y == nil {
+			return 0
+		}
+		for i, k := range keys {
+			if x[i].IsNull() || y[i].IsNull() {
+				return 0
+			}
+			if c := k.compare(x[i], y[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+}
+
+// batchCompare compares two values of col as the server orders them, nil
+// for a column of a kind not ordered here.
+func batchCompare(col *Column) func(a, b sqltypes.Value) int {
 	switch col.kind {
 	case KindInt:
-		compare = func(a, b sqltypes.Value) int {
+		return func(a, b sqltypes.Value) int {
 			x, _ := a.ToInt64()
 			y, _ := b.ToInt64()
 			return cmp.Compare(x, y)
 		}
 	case KindUint:
-		compare = func(a, b sqltypes.Value) int {
+		return func(a, b sqltypes.Value) int {
 			x, _ := a.ToUint64()
 			y, _ := b.ToUint64()
 			return cmp.Compare(x, y)
 		}
-	case KindDate, KindTimestamp:
-		compare = func(a, b sqltypes.Value) int { return bytes.Compare(a.Raw(), b.Raw()) }
+	case KindDate, KindTimestamp, KindBinary:
+		// Fixed-width text; bytes (a BINARY(16) UUID key) as the binary
+		// collation compares them.
+		return func(a, b sqltypes.Value) int { return bytes.Compare(a.Raw(), b.Raw()) }
 	case KindDict, KindString:
 		coll := colldata.Lookup(collations.ID(col.Field.Charset))
 		if coll == nil {
-			return
+			return nil
 		}
-		compare = func(a, b sqltypes.Value) int { return coll.Collate(a.Raw(), b.Raw(), false) }
-	default:
-		return
+		return func(a, b sqltypes.Value) int { return coll.Collate(a.Raw(), b.Raw(), false) }
 	}
-	first := make(map[arrow.RecordBatch]sqltypes.Value, len(t.Batches))
-	for _, b := range t.Batches {
-		if b.NumRows() > 0 {
-			first[b], _ = col.Value(b.Column(c), 0, nil)
-		}
-	}
-	slices.SortStableFunc(t.Batches, func(a, b arrow.RecordBatch) int {
-		x, y := first[a], first[b]
-		if x.IsNull() || y.IsNull() {
-			return 0
-		}
-		return compare(x, y)
-	})
+	return nil
 }
 
 // SplitColumn is the name of the column SetSplit marked, "" for none.

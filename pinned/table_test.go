@@ -96,3 +96,26 @@ func TestOrderBatchesText(t *testing.T) {
 		last = v.Raw()
 	}
 }
+
+// TestOrderBatchesComposite: a composite key orders the batches by each
+// of its columns in turn: many batches begin with one tenant (here one
+// day of week) and are ordered by the next column (id), where the first
+// column alone left them in load order (the rows of a LIMIT without
+// ORDER BY over a pin of PRIMARY KEY (tenant_id, id) were not the first
+// in key order).
+func TestOrderBatchesComposite(t *testing.T) {
+	tbl := testTable(t, 3000)
+	slices.Reverse(tbl.Batches)
+	tbl.OrderBatches("dow", "id", "nosuch")
+	lastDow, lastID := int64(-1), int64(-1)
+	for _, b := range tbl.Batches {
+		dow, id := intAt(b.Column(3), 0), intAt(b.Column(0), 0)
+		if dow < lastDow || dow == lastDow && id < lastID {
+			t.Fatalf("batch (%d, %d) after (%d, %d)", dow, id, lastDow, lastID)
+		}
+		lastDow, lastID = dow, id
+	}
+	if len(tbl.Batches) < 3 {
+		t.Fatalf("%d batches", len(tbl.Batches))
+	}
+}

@@ -132,10 +132,22 @@ func PlanSelect(cat Catalog, db string, sel *ast.SelectStmt) (*Plan, error) {
 		err = planAggregate(p, sel, srcs, from, where)
 	} else {
 		keyOrder := single && split.tbl.SplitUnique && p.SplitColumn != "" && len(split.tbl.Partitions) <= 1
-		if keyOrder && sel.Limit != nil && !ordered(sel) && indexCovers(sel, split.tbl) {
+		// clustered: MariaDB reads the table alone in its clustered
+		// index's order, which a plan over a composite or text key (its
+		// fragments in key order), or over a whole-table pin (batches in
+		// key order), returns too.
+		clustered := keyOrder || single && len(split.tbl.Partitions) <= 1 && (p.Split == SplitKey || split.tbl.Pinned)
+		if clustered && sel.Limit != nil && !ordered(sel) && indexCovers(sel, split.tbl) {
 			// MariaDB scans the shortest index holding every column read
 			// (with the primary key), in its order, not the table's.
 			return nil, notDist("LIMIT without ORDER BY over columns a secondary index holds: MariaDB scans the index, in its order")
+		}
+		if clustered && !keyOrder && sel.Limit != nil && !ordered(sel) && sel.Where != nil && secondaryIndex(split.tbl) {
+			// A filter MariaDB may serve through a secondary index (WHERE
+			// tenant_id = 1 AND created_at > … over KEY (tenant_id,
+			// created_at)): its first matches are in that index's order.
+			// (keyOrder tables pass such statements through in planRows.)
+			return nil, notDist("LIMIT without ORDER BY over a filter on a table with secondary indexes: the replica may read them through one, in its order")
 		}
 		err = planRows(p, sel, from, where, keyOrder)
 	}
@@ -367,13 +379,7 @@ func ordered(sel *ast.SelectStmt) bool {
 // indexes, or a prefix index, which only sends a statement to a replica
 // that could have been split; it needs t's indexes known.
 func indexCovers(sel *ast.SelectStmt, t *Table) bool {
-	secondary := false
-	for _, c := range t.Indexed {
-		if !strings.EqualFold(c, t.SplitColumn) {
-			secondary = true
-		}
-	}
-	if !secondary {
+	if !secondaryIndex(t) {
 		return false
 	}
 	outside := false
@@ -393,6 +399,32 @@ func indexCovers(sel *ast.SelectStmt, t *Table) bool {
 		sel.Where.Accept(v)
 	}
 	return !outside
+}
+
+// secondaryIndex reports whether t may have an index besides its primary
+// key: a column of an index outside the primary key (the split column,
+// or the key columns of a composite or text key), or an index led by
+// another column than the key's first (KEY (id) beside PRIMARY KEY
+// (tenant_id, id), which AUTO_INCREMENT asks for).
+func secondaryIndex(t *Table) bool {
+	key := t.KeyColumns
+	if len(key) == 0 {
+		key = []string{t.SplitColumn}
+	}
+	inKey := func(c string) bool {
+		return slices.ContainsFunc(key, func(k string) bool { return strings.EqualFold(k, c) })
+	}
+	for _, c := range t.Indexed {
+		if !inKey(c) {
+			return true
+		}
+	}
+	for _, c := range t.IndexLeads {
+		if !strings.EqualFold(c, key[0]) {
+			return true
+		}
+	}
+	return false
 }
 
 func desc(d bool) string {

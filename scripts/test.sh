@@ -103,7 +103,8 @@ stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # executed in the binary protocol (TestRandomQueriesBinary: 300 here,
 # about a minute), of TestTPCH's statements over lineitem and orders,
 # 16 pin refreshes of the churn instead of 40, one in 12 of the BI tools'
-# statements (TestBIToolSQL, 25-50 s whole),
+# statements (TestBIToolSQL, 25-50 s whole), one in six of the SaaS
+# hunt's (TestHuntSaaSData, ~15 s whole),
 # and a 15 s soak and load mix (e2e/race_test.go raceShare: the race
 # detector is 5-10x slower, and those two tests were half of the package's
 # 13-23 min); here every case runs, docs/functions.md is compared with what
@@ -111,7 +112,7 @@ stage "fuzz ($FUZZTIME per target)" scripts/fuzz.sh
 # shadow memory grows with the run), and TestLoadMix runs 150 connections
 # for 40 s (100 for 15 s under the detector).
 stage "e2e sweeps and soak without the race detector" go test -count=1 -timeout 15m \
-  -run 'TestSoak$|TestFunctionMatrix$|TestRandomQueries$|TestRandomQueriesWindowed$|TestRandomQueriesBinary$|TestPinnedWholeTable$|TestPinnedQueryResult$|TestPinnedLonePartition$|TestPinnedValueFilters$|TestLivePinHuntWhere$|TestTypeMatrix$|TestTypeMatrixRandom$|TestPinnedChurn$|TestLoadMix$|TestTPCH$|TestBIToolSQL$' ./e2e
+  -run 'TestSoak$|TestFunctionMatrix$|TestRandomQueries$|TestRandomQueriesWindowed$|TestRandomQueriesBinary$|TestPinnedWholeTable$|TestPinnedQueryResult$|TestPinnedLonePartition$|TestPinnedValueFilters$|TestLivePinHuntWhere$|TestTypeMatrix$|TestTypeMatrixRandom$|TestPinnedChurn$|TestLoadMix$|TestTPCH$|TestBIToolSQL$|TestHuntSaaSData$' ./e2e
 # The compose end-to-end stage (scripts/compose-test.sh): images built here,
 # the MariaDB flavour up, differential queries and container faults, the
 # benchmark, down -v.

@@ -408,7 +408,7 @@ func (s *Store) loadPin(ctx context.Context, sess Session, db, name, source stri
 				t.OrderBatches(rt.SplitColumn)
 			}
 		} else if ok && len(rt.KeyColumns) > 0 {
-			t.OrderBatches(rt.KeyColumns[0])
+			t.OrderBatches(rt.KeyColumns...)
 		}
 	}
 	return t, nil
