@@ -429,10 +429,10 @@ func (pr *prepared) compileAggregate(env *evalexpr.Env) error {
 		if err != nil {
 			return err
 		}
-		if readsType(x, fields, sqltypes.Enum, sqltypes.Set) && pr.inexact == "" {
+		if x.ReadsField(fields, evalexpr.OfType(sqltypes.Enum, sqltypes.Set)) && pr.inexact == "" {
 			pr.inexact = fmt.Sprintf("ORDER BY %s: the server orders ENUM and SET values by their member numbers, the merge by text", o.Expr)
 		}
-		if x.Collation() != collations.Unknown && readsLongText(x, fields) && pr.inexact == "" {
+		if x.Collation() != collations.Unknown && x.ReadsField(fields, rowformat.LongSortText) && pr.inexact == "" {
 			pr.inexact = fmt.Sprintf("ORDER BY %s: MariaDB orders text by its first max_sort_length bytes only, the merge by the whole value", o.Expr)
 		}
 		pr.noteTyped(x, names, fields)
@@ -478,62 +478,13 @@ func (pr *prepared) compileFinal(env *evalexpr.Env, src string, layout *evalexpr
 // as numbers in numeric context (status + 0 is the member number, BIN(b)
 // the bits), the evaluator as the text or bytes the fragment sent.
 func (pr *prepared) noteTyped(x *evalexpr.Expr, names []string, fields []*querypb.Field) {
-	if pr.inexact != "" || !readsType(x, fields, sqltypes.Enum, sqltypes.Set, sqltypes.Bit) {
+	if pr.inexact != "" || !x.ReadsField(fields, evalexpr.OfType(sqltypes.Enum, sqltypes.Set, sqltypes.Bit)) {
 		return
 	}
 	if src := strings.Trim(x.String(), "`"); slices.Contains(names, src) {
 		return // the column itself, as sent
 	}
 	pr.inexact = fmt.Sprintf("final expression %q reads an ENUM, SET or BIT value, which the server computes with as a number", x.String())
-}
-
-// readsType reports whether x reads a column of layout fields of one of
-// the types.
-func readsType(x *evalexpr.Expr, fields []*querypb.Field, types ...querypb.Type) bool {
-	for i, f := range fields {
-		if f != nil && slices.Contains(types, f.Type) && x.Reads(i) {
-			return true
-		}
-	}
-	return false
-}
-
-// maxSortLength is MariaDB's default max_sort_length: a sort (ORDER BY,
-// and the sorted groups of a temporary table) compares only the first
-// that many bytes of each string's sort key, and rows whose keys agree
-// there are ties, left in the order the sort met them.
-const maxSortLength = 1024
-
-// longSortText reports whether f is a table's TEXT or BLOB column whose
-// values can be longer than maxSortLength bytes: ordered by the whole
-// value, two of them that agree in their first maxSortLength bytes could
-// come in another order than MariaDB's, which cuts only BLOB and TEXT
-// sort keys there (`mariadbd --help`: "The number of bytes to use when
-// sorting BLOB or TEXT values"; a VARCHAR is sorted whole, even under a
-// session's max_sort_length = 8). The sort key of a collation is not its
-// bytes (two bytes a character for utf8mb4_general_ci, more for an
-// expansion under _unicode_ci), but the byte length bounds the
-// characters a value holds: a TINYTEXT holds at most 255 bytes. An
-// expression's value (JSON_VALUE of a JSON column, typed LONGTEXT: the
-// dashboards' GROUP BY JSON_VALUE(payload, '$.plan') ORDER BY 1) is not
-// held to it: such values are short in practice, and a key of them
-// longer than max_sort_length is a documented difference (docs/sql.md).
-func longSortText(f *querypb.Field) bool {
-	if f == nil || f.ColumnLength <= maxSortLength || f.OrgTable == "" || f.OrgName == "" {
-		return false
-	}
-	return f.Type == sqltypes.Text || f.Type == sqltypes.Blob
-}
-
-// readsLongText reports whether x reads a column of fields that
-// longSortText holds.
-func readsLongText(x *evalexpr.Expr, fields []*querypb.Field) bool {
-	for i, f := range fields {
-		if longSortText(f) && x.Reads(i) {
-			return true
-		}
-	}
-	return false
 }
 
 // exprCollation returns the collation of an ORDER BY key that names a
@@ -571,7 +522,7 @@ func (pr *prepared) compileRows() error {
 		if t := pr.fragFields[col].Type; (t == sqltypes.Enum || t == sqltypes.Set) && pr.inexact == "" {
 			pr.inexact = "ORDER BY over an ENUM or SET column: the server orders by member numbers, the merge by text"
 		}
-		if longSortText(pr.fragFields[col]) && pr.inexact == "" {
+		if rowformat.LongSortText(pr.fragFields[col]) && pr.inexact == "" {
 			pr.inexact = "ORDER BY over a TEXT or BLOB column: MariaDB orders by its first max_sort_length bytes only, the merge by the whole value"
 		}
 		pr.order = append(pr.order, orderKey{col: col, desc: o.Desc, coll: rowformat.Collation(pr.fragFields[col])})

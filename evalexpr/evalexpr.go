@@ -155,6 +155,22 @@ func OutputJSON(outputs []*Expr, ref string) bool {
 	return outputs[i].JSON()
 }
 
+// ReadsField reports whether x reads a column of its layout's fields
+// that pred holds (nil fields are skipped).
+func (x *Expr) ReadsField(fields []*querypb.Field, pred func(*querypb.Field) bool) bool {
+	for i, f := range fields {
+		if f != nil && pred(f) && x.Reads(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// OfType is a ReadsField predicate: a column of one of types.
+func OfType(types ...querypb.Type) func(*querypb.Field) bool {
+	return func(f *querypb.Field) bool { return slices.Contains(types, f.Type) }
+}
+
 // JSON reports whether the expression's result is a JSON value.
 func (x *Expr) JSON() bool { return x.json }
 

@@ -1,4 +1,4 @@
-package engine
+package rowformat
 
 import (
 	"testing"
@@ -30,8 +30,8 @@ func TestLongSortText(t *testing.T) {
 		{&querypb.Field{Type: sqltypes.Blob, ColumnLength: 4294967295}, false}, // JSON_VALUE(j, '$.a')
 		{nil, false},
 	} {
-		if got := longSortText(c.f); got != c.long {
-			t.Errorf("longSortText(%v) = %v, want %v", c.f, got, c.long)
+		if got := LongSortText(c.f); got != c.long {
+			t.Errorf("LongSortText(%v) = %v, want %v", c.f, got, c.long)
 		}
 	}
 }
