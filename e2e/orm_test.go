@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ormUsers and ormPosts are a web application's tables as ORMs create
+// them: Django's auth_user (DATETIME(6), TINYINT(1) flags, a unique
+// username, first names with accents, case and trailing spaces), and a
+// Rails/Laravel-style posts table (BIGINT AUTO_INCREMENT key, an ENUM
+// status, a nullable DECIMAL rating, nullable DATETIME published_at and
+// deleted_at for soft deletes, TIMESTAMP(6) updated_at, a TEXT body,
+// titles holding % and _, a CHAR(36) uuid). About 1,000 users (ids with
+// gaps) and 29,000 posts (ids 1 to 30,000 with gaps), from ontime's rows.
+const (
+	ormUsers = "orm_users"
+	ormPosts = "orm_posts"
+)
+
+func createORMTables(t *testing.T) {
+	t.Helper()
+	directExec(t, "DROP TABLE IF EXISTS "+ormPosts, "DROP TABLE IF EXISTS "+ormUsers,
+		"CREATE TABLE "+ormUsers+` (id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, password VARCHAR(128) NOT NULL,
+		  last_login DATETIME(6) NULL, is_superuser TINYINT(1) NOT NULL, username VARCHAR(150) NOT NULL,
+		  first_name VARCHAR(150) NOT NULL, last_name VARCHAR(150) NOT NULL, email VARCHAR(254) NOT NULL,
+		  is_staff TINYINT(1) NOT NULL, is_active TINYINT(1) NOT NULL, date_joined DATETIME(6) NOT NULL,
+		  UNIQUE KEY orm_users_username_uniq (username)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci`,
+		"INSERT INTO "+ormUsers+` SELECT id,
+		  CONCAT('pbkdf2_sha256$600000$', MD5(id)),
+		  IF(id % 4 = 0, NULL, TIMESTAMP(FlightDate) + INTERVAL (id * 7919) % 86400 SECOND + INTERVAL id % 999983 MICROSECOND),
+		  id % 97 = 0,
+		  CONCAT(IF(id % 10 = 3, 'User', 'user'), id),
+		  ELT(1 + id % 8, 'Ann', 'ann', 'Émile', 'emile', 'O''Brien', '', 'Zoë', 'ann '),
+		  ELT(1 + id % 5, 'Smith', 'de la Cruz', 'Müller', '', 'NG'),
+		  CONCAT('user', id, '@', ELT(1 + id % 3, 'example.com', 'Example.ORG', 'mail.test')),
+		  id % 9 = 0, id % 13 <> 0,
+		  TIMESTAMP(FlightDate) + INTERVAL (id * 104729) % 86400 SECOND + INTERVAL (id * 7) % 1000000 MICROSECOND
+		FROM (SELECT ROW_NUMBER() OVER (ORDER BY ontime.id) AS id, FlightDate FROM ontime ORDER BY ontime.id LIMIT 1200) o WHERE id % 17 <> 5`,
+		"CREATE TABLE "+ormPosts+` (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, user_id INT NOT NULL,
+		  title VARCHAR(255) NOT NULL, slug VARCHAR(255) NOT NULL, body TEXT NULL,
+		  status ENUM('draft','published','archived') NOT NULL DEFAULT 'draft', views INT UNSIGNED NOT NULL DEFAULT 0,
+		  rating DECIMAL(3,2) NULL, published_at DATETIME NULL, created_at DATETIME(6) NOT NULL,
+		  updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), deleted_at DATETIME NULL, uuid CHAR(36) NOT NULL,
+		  UNIQUE KEY orm_posts_slug_uniq (slug), KEY orm_posts_user_id (user_id), KEY orm_posts_status_pub (status, published_at),
+		  KEY orm_posts_created_at (created_at)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
+		"INSERT INTO "+ormPosts+` SELECT id, 1 + (id * 31) % 1200,
+		  CONCAT(ELT(1 + id % 7, 'Widget', 'gadget', 'Gizmo Pro', 'doohickey', 'Thing.v2', '100% pure', 'snake_case'), ' ', id % 4),
+		  CONCAT(LOWER(ELT(1 + id % 5, 'gizmo_', 'widget-', 'pro-', 'thing-', 'x-')), id),
+		  IF(id % 5 = 0, NULL, REPEAT(CONCAT('Lorem ipsum ', Origin, ' to ', Dest, '. '), 1 + id % 3)),
+		  1 + id % 3, (id * 7919) % 1000,
+		  IF(id % 6 = 0, NULL, ((id * 13) % 501) / 100),
+		  IF(id % 3 = 1, NULL, TIMESTAMP(FlightDate) + INTERVAL (id * 104729) % 172800 SECOND),
+		  TIMESTAMP(FlightDate) + INTERVAL (id * 7919) % 86400 SECOND + INTERVAL (id * 31) % 1000000 MICROSECOND,
+		  TIMESTAMP('2016-01-01') + INTERVAL (id * 7) % 31536000 SECOND + INTERVAL id % 1000 * 1000 MICROSECOND,
+		  IF(id % 23 = 0, TIMESTAMP(FlightDate) + INTERVAL 30 DAY, NULL),
+		  CONCAT(SUBSTR(MD5(id), 1, 8), '-', SUBSTR(MD5(id), 9, 4), '-4', SUBSTR(MD5(id), 14, 3), '-a', SUBSTR(MD5(id), 18, 3), '-', SUBSTR(MD5(id), 21, 12))
+		FROM (SELECT ROW_NUMBER() OVER (ORDER BY ontime.id) AS id, FlightDate, Origin, Dest FROM ontime WHERE ontime.id % 2 = 0) o WHERE id % 29 <> 0`)
+	t.Cleanup(func() {
+		env.shoal.Exec("UNCACHE TABLE IF EXISTS " + ormPosts)
+		env.shoal.Exec("UNCACHE TABLE IF EXISTS " + ormUsers)
+		env.direct.Exec("DROP TABLE IF EXISTS " + ormPosts)
+		env.direct.Exec("DROP TABLE IF EXISTS " + ormUsers)
+	})
+	replicasAndCatalog(t)
+}
+
+// ormDistributedFloor is the floor of the share of testdata/orm.sql that
+// runs distributed.
+const ormDistributedFloor = 0.5
+
+// TestORMSQL: the statements ORMs and web applications generate
+// (testdata/orm.sql) answer through Shoal as on MariaDB — rows as text,
+// column names, column definitions — and most of them run distributed.
+func TestORMSQL(t *testing.T) {
+	start := time.Now()
+	createORMTables(t)
+	stmts, err := readRegressions("testdata/orm.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, dist := 0, 0
+	var passed []string
+	for i, s := range stmts {
+		if raceEnabled && i%6 != 0 {
+			continue
+		}
+		n++
+		plan := explain(t, s.sql)
+		if !strings.HasPrefix(plan, "passthrough") {
+			dist++
+		} else {
+			passed = append(passed, fmt.Sprintf("line %d: %s", s.line, strings.SplitN(plan, "\n", 2)[0]))
+		}
+		diff(t, s.sql, s.ordered)
+	}
+	share := float64(dist) / float64(max(n, 1))
+	t.Logf("%d of %d statements distributed (%.0f%%) in %v; passed through:\n%s", dist, n, 100*share, time.Since(start), strings.Join(passed, "\n"))
+	if !raceEnabled && share < ormDistributedFloor {
+		t.Errorf("%d of %d statements distributed (%.2f), below the floor %.2f", dist, n, share, ormDistributedFloor)
+	}
+	_ = context.Background
+}
