@@ -297,7 +297,7 @@ select count(*) as aggregate from `orm_posts` where time(`created_at`) > '20:00:
 select * from `orm_posts` where `id` > 40000 order by `id` asc limit 500
 -- ordered
 select * from `orm_posts` where `user_id` in (1, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 176, 177, 178, 179, 180, 181, 182, 183, 184, 185, 186, 213, 214, 215, 216, 217, 218, 219, 220, 221, 222, 223, 250, 251, 252, 253, 254, 255, 256, 257, 258, 259, 260, 287, 288, 289, 290, 291, 292, 293, 294, 295, 296, 297, 324, 325, 326, 327, 328, 329, 330, 331, 332, 333, 334, 361, 362, 363, 364, 365, 366, 367, 368, 369, 370, 371, 398, 399, 400, 401, 402, 403, 404, 405, 406, 407, 408, 435, 436, 437, 438, 439, 440, 441, 442, 443, 444, 445, 472, 473, 474, 475, 476, 477, 478, 479, 480, 481, 482, 509, 510, 511, 512, 513, 514, 515, 516, 517, 518, 519, 546, 547, 548, 549, 550, 551, 552, 553, 554, 555, 556, 583, 584, 585, 586, 587, 588, 589, 590, 591, 592, 593, 620, 621, 622, 623, 624, 625, 626, 627, 628, 629, 630, 657, 658, 659, 660, 661, 662, 663, 664, 665, 666, 667, 694, 695, 696, 697, 698, 699, 700, 701, 702, 703, 704, 731, 732, 733, 734, 735, 736, 737, 738, 739, 740, 741, 768, 769, 770, 771, 772, 773, 774, 775, 776, 777, 778, 805, 806, 807, 808, 809, 810, 811, 812, 813, 814, 815, 842, 843, 844, 845, 846, 847, 848, 849, 850, 851, 852, 879, 880, 881, 882, 883, 884, 885, 886, 887, 888, 889, 916, 917, 918, 919, 920, 921, 922, 923, 924, 925, 926, 953, 954, 955, 956, 957, 958, 959, 960, 961, 962, 963, 990, 991, 992, 993, 994, 995, 996, 997, 998, 999, 1000) and `orm_posts`.`deleted_at` is null order by `id` asc limit 50
--- ordered
+-- unordered
 select `status`, count(*) as `total` from `orm_posts` group by `status` order by `total` desc
 -- ordered
 select sum(`views`) as aggregate from `orm_posts` where `status` = 'draft'
@@ -365,7 +365,7 @@ SELECT COUNT(*) FROM `ontime`.`orm_posts`
 SELECT * FROM `ontime`.`orm_posts` WHERE `title` LIKE '%gizmo%' ORDER BY `orm_posts`.`id` ASC LIMIT 0, 25
 -- ordered
 SELECT * FROM `orm_posts` WHERE CONCAT_WS(' ', `title`, `slug`, `status`) LIKE '%thing.v2%' ORDER BY `id` LIMIT 25
--- ordered
+-- unordered
 SELECT `status`, COUNT(*) AS `Count` FROM `orm_posts` GROUP BY `status` ORDER BY `Count` DESC
 -- Binary comparisons, casts and collations web apps lean on
 -- ordered
