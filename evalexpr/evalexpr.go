@@ -310,7 +310,7 @@ func (e *Env) compileNoDivisions(src string, layout *Layout) (*Expr, error) {
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast), zoned: zoned(ast)}
 	ast = yearLiterals(ast, layout, &x.inexact)
-	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv())
+	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv(), &x.inexact)
 	ho := &hoister{e: e, x: x}
 	cfg := &evalengine.Config{
 		Environment: e.vt,
@@ -569,16 +569,22 @@ func hostColumn(name string) (int, bool) {
 // own (`b LIKE 'B%' AND u LIKE 's%'`). Columns of different collations in
 // one value are left as they are: there MySQL's rules between columns
 // (a Unicode character set wins) are evalengine's too.
-func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Environment) sqlparser.Expr {
+func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Environment, inexact *string) sqlparser.Expr {
 	switch n := ast.(type) {
 	case *sqlparser.AndExpr:
-		return &sqlparser.AndExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+		return &sqlparser.AndExpr{Left: columnCollations(n.Left, layout, env, inexact), Right: columnCollations(n.Right, layout, env, inexact)}
 	case *sqlparser.OrExpr:
-		return &sqlparser.OrExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+		return &sqlparser.OrExpr{Left: columnCollations(n.Left, layout, env, inexact), Right: columnCollations(n.Right, layout, env, inexact)}
 	case *sqlparser.XorExpr:
-		return &sqlparser.XorExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+		return &sqlparser.XorExpr{Left: columnCollations(n.Left, layout, env, inexact), Right: columnCollations(n.Right, layout, env, inexact)}
 	case *sqlparser.NotExpr:
-		return &sqlparser.NotExpr{Expr: columnCollations(n.Expr, layout, env)}
+		return &sqlparser.NotExpr{Expr: columnCollations(n.Expr, layout, env, inexact)}
+	}
+	if mixedBinaryIn(ast) && *inexact == "" {
+		// MariaDB compares every element of the list under the
+		// collation of them all, binary when one is a binary string;
+		// evalengine compares each element under its own pair's.
+		*inexact = "IN over a list of binary strings (BINARY x) and other values"
 	}
 	conn := env.DefaultConnectionCharset()
 	textColl := func(col *sqlparser.ColName) collations.ID {
@@ -592,8 +598,11 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 		}
 		return collations.ID(f.Charset)
 	}
-	one, mixed := collations.Unknown, false
+	one, mixed, binary := collations.Unknown, false, false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if e, ok := n.(sqlparser.Expr); ok && binaryConversion(e) {
+			binary = true
+		}
 		if col, ok := n.(*sqlparser.ColName); ok {
 			switch c := textColl(col); {
 			case c == collations.Unknown:
@@ -606,6 +615,21 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 		return true, nil
 	}, ast)
 	if mixed || one == collations.Unknown || one == conn || !env.IsSupported(one) {
+		return ast
+	}
+	if binary {
+		// A binary string (BINARY 'x', CAST(… AS BINARY), CONVERT(…
+		// USING binary)) is IMPLICIT too, and between IMPLICIT operands
+		// binary wins: Django's `title LIKE BINARY '%Gadget%'` matches
+		// bytes, not under title's collation, which COLLATE (EXPLICIT)
+		// would impose. Left unmarked, the column and the binary string
+		// merge to binary in evalengine as well: for a comparison whose
+		// operand is the binary string and that compares nothing else
+		// inside; in any other value the marks would be needed elsewhere
+		// and wrong here, and the value is not evaluated.
+		if !binaryOperand(ast) && *inexact == "" {
+			*inexact = "a binary string (BINARY x, CAST(x AS BINARY)) inside a value that also compares text under a column's collation"
+		}
 		return ast
 	}
 	name := env.LookupName(one)
@@ -623,6 +647,90 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 		c.Replace(&sqlparser.CollateExpr{Expr: col, Collation: name})
 		return true
 	}).(sqlparser.Expr)
+}
+
+// binaryConversion reports a conversion to a binary string: BINARY x,
+// CAST(x AS BINARY[(n)]), CONVERT(x, BINARY), CONVERT(x USING binary),
+// whose collation is binary with IMPLICIT coercibility.
+func binaryConversion(e sqlparser.Expr) bool {
+	switch x := e.(type) {
+	case *sqlparser.ConvertExpr:
+		return x.Type != nil && strings.EqualFold(x.Type.Type, "binary")
+	case *sqlparser.CastExpr:
+		return x.Type != nil && strings.EqualFold(x.Type.Type, "binary")
+	case *sqlparser.ConvertUsingExpr:
+		return strings.EqualFold(x.Type, "binary")
+	}
+	return false
+}
+
+// mixedBinaryIn reports an IN list, in ast, of binary strings
+// (binaryConversion) and other values.
+func mixedBinaryIn(ast sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		c, ok := n.(*sqlparser.ComparisonExpr)
+		if !ok || c.Operator != sqlparser.InOp && c.Operator != sqlparser.NotInOp {
+			return true, nil
+		}
+		t, ok := c.Right.(sqlparser.ValTuple)
+		if !ok {
+			return true, nil
+		}
+		bin, other := binaryConversion(c.Left), !binaryConversion(c.Left)
+		for _, e := range t {
+			if binaryConversion(e) {
+				bin = true
+			} else {
+				other = true
+			}
+		}
+		found = found || bin && other
+		return !found, nil
+	}, ast)
+	return found
+}
+
+// binaryOperand reports a comparison (=, <, LIKE, IN, BETWEEN, …) one of
+// whose operands is a binary string (binaryConversion), with no other
+// comparison or collation-dependent function inside its operands: one
+// that MariaDB makes on bytes whole.
+func binaryOperand(ast sqlparser.Expr) bool {
+	var ops []sqlparser.Expr
+	switch c := ast.(type) {
+	case *sqlparser.ComparisonExpr:
+		ops = []sqlparser.Expr{c.Left, c.Right}
+		if t, ok := c.Right.(sqlparser.ValTuple); ok {
+			ops = append([]sqlparser.Expr{c.Left}, t...)
+		}
+		if c.Escape != nil {
+			ops = append(ops, c.Escape)
+		}
+	case *sqlparser.BetweenExpr:
+		ops = []sqlparser.Expr{c.Left, c.From, c.To}
+	default:
+		return false
+	}
+	has, nested := false, false
+	for _, op := range ops {
+		if binaryConversion(op) {
+			has = true
+		}
+		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+			switch f := n.(type) {
+			case *sqlparser.ComparisonExpr, *sqlparser.BetweenExpr, *sqlparser.CaseExpr, *sqlparser.LocateExpr,
+				*sqlparser.CollateExpr, *sqlparser.Subquery:
+				nested = true
+			case *sqlparser.FuncExpr:
+				switch f.Name.Lowered() {
+				case "strcmp", "field", "find_in_set", "nullif", "greatest", "least", "instr", "replace", "if", "ifnull", "coalesce":
+					nested = true
+				}
+			}
+			return !nested, nil
+		}, op)
+	}
+	return has && !nested
 }
 
 // probe evaluates x over a row of typed sample values and over a row of
