@@ -379,6 +379,18 @@ SELECT COUNT(*) FROM `orm_users` WHERE BINARY `first_name` = 'ann'
 -- ordered
 SELECT `first_name`, COUNT(*) FROM `orm_users` GROUP BY `first_name` ORDER BY `first_name`, COUNT(*)
 -- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` > BINARY 'a'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` LIKE CAST('%Gadget%' AS BINARY)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` LIKE BINARY 'gadget%' ESCAPE '!'
+-- ordered
+SELECT `title` LIKE BINARY 'Gadget%' AS `x`, COUNT(*) FROM `orm_posts` GROUP BY 1 ORDER BY 1
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `first_name` = BINARY 'ann'
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `first_name` IN (BINARY 'Emile', 'zoe')
+-- ordered
 SELECT CAST(`id` AS CHAR) AS `id_s`, CAST(`views` AS SIGNED) - 500 AS `d`, CAST(`rating` AS DECIMAL(5,1)) AS `r`, CAST(`created_at` AS DATE) AS `d2`, CAST(`created_at` AS CHAR) AS `ts` FROM `orm_posts` WHERE `id` < 200 ORDER BY `id`
 -- ordered
 SELECT `id` FROM `orm_posts` WHERE `id` = '2000'
