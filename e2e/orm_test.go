@@ -114,9 +114,67 @@ func TestORMSQL(t *testing.T) {
 		}
 	}
 	run("replicas", func(plan string) bool { return !isPass(plan) }, ormDistributedFloor)
+	ormPrepared(t)
 
 	shoalExec(t, "CACHE TABLE "+ormUsers)
 	shoalExec(t, "CACHE TABLE "+ormPosts)
 	run("pinned", runsInMemory, ormPinnedFloor)
+	ormPrepared(t)
 	t.Logf("%v", time.Since(start))
+}
+
+// ormPrepared runs statements as ORMs send them through the Go driver's
+// binary protocol (COM_STMT_PREPARE/EXECUTE, each ? bound: integers,
+// strings, floats, time.Time, bools, NULL, bytes), through Shoal and on
+// the primary.
+func ormPrepared(t *testing.T) {
+	t.Helper()
+	ids := make([]any, 60)
+	marks := make([]string, len(ids))
+	for i := range ids {
+		ids[i], marks[i] = 1+(i*487)%30000, "?"
+	}
+	at := time.Date(2010, 6, 1, 12, 0, 0, 0, time.UTC)
+	for i, c := range []struct {
+		q       string
+		ordered bool
+		args    []any
+	}{
+		// GORM First with soft delete, LIMIT bound.
+		{"SELECT * FROM `orm_posts` WHERE `orm_posts`.`id` = ? AND `orm_posts`.`deleted_at` IS NULL ORDER BY `orm_posts`.`id` LIMIT ?", true, []any{3000, 1}},
+		// Hibernate 6: limit ?,?
+		{"select p1_0.id,p1_0.title from orm_posts p1_0 where p1_0.user_id=? order by p1_0.id limit ?,?", true, []any{17, 5, 20}},
+		// Prisma: database-qualified, LIMIT ? OFFSET ?
+		{"SELECT `ontime`.`orm_posts`.`id`, `ontime`.`orm_posts`.`title` FROM `ontime`.`orm_posts` WHERE `ontime`.`orm_posts`.`status` = ? ORDER BY `ontime`.`orm_posts`.`id` ASC LIMIT ? OFFSET ?", true, []any{"draft", 10, 20}},
+		// Keyset pagination with a time.Time cursor.
+		{"SELECT `id`, `created_at` FROM `orm_posts` WHERE (`created_at`, `id`) > (?, ?) ORDER BY `created_at`, `id` LIMIT 20", true, []any{at, 5000}},
+		{"SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` BETWEEN ? AND ?", true, []any{at, at.AddDate(0, 3, 0)}},
+		{"SELECT COUNT(*) FROM `orm_posts` WHERE `published_at` >= ?", true, []any{"2012-01-01"}},
+		// In-list of placeholders (Rails/SQLAlchemy expanding IN, GORM Preload).
+		{"SELECT `id`, `title`, `views` FROM `orm_posts` WHERE `id` IN (" + strings.Join(marks, ",") + ") ORDER BY `id`", true, ids},
+		// Existence checks.
+		{"SELECT 1 AS one FROM `orm_posts` WHERE `user_id` = ? LIMIT 1", true, []any{5}},
+		{"select exists(select * from `orm_posts` where `user_id` = ? and `orm_posts`.`deleted_at` is null) as `exists`", true, []any{int64(5)}},
+		// LIKE with an escaped pattern.
+		{"SELECT `id`, `title` FROM `orm_posts` WHERE `title` LIKE ? ESCAPE '\\\\' ORDER BY `id` LIMIT 10", true, []any{"%100\\%%"}},
+		{"select * from `orm_posts` where `title` like ? and `orm_posts`.`deleted_at` is null order by `id` desc limit 10", true, []any{"%Widget%"}},
+		{"SELECT COUNT(*) FROM `orm_posts` WHERE `title` LIKE BINARY ?", true, []any{"%Gadget%"}},
+		// Numbers as the drivers bind them.
+		{"SELECT COUNT(*) FROM `orm_posts` WHERE `rating` >= ?", true, []any{4.5}},
+		{"SELECT COUNT(*) FROM `orm_posts` WHERE `rating` >= ?", true, []any{"4.50"}},
+		{"SELECT COUNT(*) FROM `orm_users` WHERE `is_active` = ? AND `is_staff` = ?", true, []any{true, false}},
+		{"SELECT COUNT(*) FROM `orm_posts` WHERE `deleted_at` <=> ?", true, []any{nil}},
+		{"SELECT `id` FROM `orm_posts` WHERE `uuid` = ?", true, []any{[]byte("c4ca4238-a0b9-4382-a0dc-c509a6f75849")}},
+		{"SELECT `id`, `username` FROM `orm_users` WHERE `username` = ?", true, []any{"user100"}},
+		{"SELECT `id`, `username` FROM `orm_users` WHERE BINARY `username` = ?", true, []any{"User13"}},
+		// Django's truncation with the format bound.
+		{"SELECT CAST(DATE_FORMAT(`created_at`, ?) AS DATETIME) AS `month`, COUNT(`id`) AS `c` FROM `orm_posts` WHERE `created_at` >= ? GROUP BY 1 ORDER BY 1", true, []any{"%Y-%m-01 00:00:00", at}},
+		{"SELECT `status`, COUNT(*) AS `n`, AVG(`rating`) AS `r` FROM `orm_posts` WHERE `user_id` < ? GROUP BY `status` ORDER BY `status`", true, []any{300}},
+		{"SELECT COALESCE(`rating`, ?) AS `r`, COUNT(*) FROM `orm_posts` WHERE `user_id` = ? GROUP BY 1 ORDER BY 1", true, []any{0, 42}},
+	} {
+		if raceEnabled && i%3 != 0 {
+			continue
+		}
+		diffArgs(t, c.q, c.ordered, c.args...)
+	}
 }
