@@ -178,3 +178,123 @@ func ormPrepared(t *testing.T) {
 		diffArgs(t, c.q, c.ordered, c.args...)
 	}
 }
+
+// ormSessions are what ORMs send at connect and when they introspect a
+// schema, then statements on that session, in order on one connection
+// through Shoal and one to the primary. Values a server reports of
+// itself that differ between the primary and a replica (row estimates,
+// index cardinalities, read_only) are left out.
+var ormSessions = map[string][]string{
+	"django": {
+		"SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+		"SELECT @@SQL_AUTO_IS_NULL",
+		"SET SQL_AUTO_IS_NULL = 0",
+		"SELECT VERSION()",
+		"SELECT @@sql_mode",
+		"SELECT @@lower_case_table_names",
+		"SELECT ENGINE FROM INFORMATION_SCHEMA.ENGINES WHERE SUPPORT = 'DEFAULT'",
+		"SELECT table_name, table_type, table_comment FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name LIKE 'orm\\_%' ORDER BY table_name",
+		"SELECT column_name, data_type, character_maximum_length, numeric_precision, numeric_scale, extra, column_default, " +
+			"CASE WHEN collation_name = 'utf8mb4_general_ci' THEN NULL ELSE collation_name END AS collation_name, " +
+			"CASE WHEN column_type LIKE '% unsigned' THEN 1 ELSE 0 END AS is_unsigned, column_comment " +
+			"FROM information_schema.columns WHERE table_name = 'orm_posts' AND table_schema = DATABASE() ORDER BY ordinal_position",
+		"SELECT kc.`constraint_name`, kc.`column_name`, kc.`referenced_table_name`, kc.`referenced_column_name`, c.`constraint_type` " +
+			"FROM information_schema.key_column_usage AS kc, information_schema.table_constraints AS c WHERE kc.table_schema = DATABASE() " +
+			"AND c.table_schema = kc.table_schema AND c.constraint_name = kc.constraint_name AND c.constraint_type != 'CHECK' " +
+			"AND kc.table_name = 'orm_posts' AND c.table_name = 'orm_posts' ORDER BY kc.`ordinal_position`, kc.`constraint_name`",
+		"SELECT COUNT(*) AS `__count` FROM `orm_posts` WHERE `orm_posts`.`user_id` = 17",
+		"SELECT `orm_posts`.`id`, `orm_posts`.`created_at` FROM `orm_posts` WHERE `orm_posts`.`id` IS NULL",
+		"SELECT `orm_users`.`id` FROM `orm_users` WHERE `orm_users`.`last_login` IS NULL ORDER BY `orm_users`.`id` LIMIT 5",
+	},
+	"rails": {
+		"SET NAMES utf8mb4 COLLATE utf8mb4_unicode_ci,  @@SESSION.sql_mode = CONCAT(CONCAT(@@sql_mode, ',STRICT_ALL_TABLES'), ',NO_AUTO_VALUE_ON_ZERO'),  @@SESSION.sql_auto_is_null = 0, @@SESSION.wait_timeout = 2147483",
+		"SELECT @@FOREIGN_KEY_CHECKS",
+		"SELECT @@SESSION.sql_mode, @@collation_connection, @@wait_timeout",
+		"SHOW FULL FIELDS FROM `orm_posts`",
+		"SHOW CREATE TABLE `orm_users`",
+		"SELECT table_name FROM information_schema.tables WHERE table_schema = database() AND table_name = 'orm_posts' AND table_type = 'BASE TABLE'",
+		"SELECT `schema_migrations`.`version` FROM `schema_migrations` ORDER BY `schema_migrations`.`version` ASC",
+		"SELECT `orm_posts`.* FROM `orm_posts` WHERE `orm_posts`.`id` = 2000 LIMIT 1",
+		// utf8mb4_unicode_ci literals on this connection: 'ß' = 'ss'.
+		"SELECT 'ß' = 'ss', 'a' = 'A ', 'Zoë' = 'zoe'",
+		"SELECT `id`, IF('ß' = 'ss', 'y', 'n') AS `eq`, `first_name` = 'zoe' AS `z` FROM `orm_users` WHERE `id` < 20 ORDER BY `id`",
+		"SELECT COUNT(*) FROM `orm_users` WHERE CONCAT(`first_name`, '') = 'zoe'",
+		"SELECT `first_name`, COUNT(*) FROM `orm_users` GROUP BY `first_name` ORDER BY `first_name`, COUNT(*)",
+	},
+	"laravel": {
+		"set names 'utf8mb4' collate 'utf8mb4_unicode_ci'",
+		"set session sql_mode='ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'",
+		"select column_name as `name`, data_type as `type_name`, column_type as `type`, collation_name as `collation`, is_nullable as `nullable`, " +
+			"column_default as `default`, column_comment as `comment`, extra as `extra` from information_schema.columns " +
+			"where table_schema = 'ontime' and table_name = 'orm_posts' order by ordinal_position asc",
+		"select index_name as `name`, group_concat(column_name order by seq_in_index) as `columns`, index_type as `type`, not non_unique as `unique` " +
+			"from information_schema.statistics where table_schema = 'ontime' and table_name = 'orm_posts' group by index_name, index_type, non_unique order by index_name",
+		// ONLY_FULL_GROUP_BY: 1055 on MariaDB.
+		"select `user_id`, `title`, count(*) as `n` from `orm_posts` group by `user_id` order by `user_id` limit 5",
+		"select `user_id`, count(*) as `n` from `orm_posts` group by `user_id` order by `n` desc, `user_id` limit 5",
+		"select count(*) as aggregate from `orm_posts` where `orm_posts`.`deleted_at` is null",
+		// ERROR_FOR_DIVISION_BY_ZERO in a read: a warning.
+		"select `id`, `views` / 0 as `x` from `orm_posts` where `id` < 5 order by `id`",
+		"show warnings",
+	},
+	"hibernate": {
+		"SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+		"SELECT @@session.tx_isolation",
+		"SELECT @@session.transaction_isolation",
+		"SET autocommit=1",
+		"select p1_0.id,p1_0.title from orm_posts p1_0 where p1_0.user_id=17 order by p1_0.id limit 5",
+		"SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+		"select count(p1_0.id) from orm_posts p1_0 where p1_0.status='published'",
+	},
+	"gorm": {
+		"SELECT DATABASE()",
+		"SELECT SCHEMA_NAME from Information_schema.SCHEMATA where SCHEMA_NAME LIKE 'ontime%' ORDER BY SCHEMA_NAME='ontime' DESC,SCHEMA_NAME limit 1",
+		"SELECT count(*) FROM information_schema.tables WHERE table_schema = 'ontime' AND table_name = 'orm_posts' AND table_type = 'BASE TABLE'",
+		"SELECT column_name, column_default, is_nullable = 'YES', data_type, character_maximum_length, column_type, column_key, extra, column_comment, " +
+			"numeric_precision, numeric_scale , datetime_precision FROM information_schema.columns WHERE table_schema = 'ontime' AND table_name = 'orm_posts' ORDER BY ORDINAL_POSITION",
+		"SELECT * FROM `orm_posts` LIMIT 1",
+	},
+	"warnings": {
+		// A string compared with an INT column warns once per row read.
+		"SELECT `id` FROM `orm_posts` WHERE `user_id` = '17abc' ORDER BY `id` LIMIT 3",
+		"SHOW WARNINGS",
+		"SELECT @@warning_count",
+		"SELECT COUNT(*) FROM `orm_posts` WHERE `user_id` = '17abc'",
+		"SHOW COUNT(*) WARNINGS",
+		"SELECT `id`, CAST(`title` AS SIGNED) AS `n` FROM `orm_posts` WHERE `id` < 10 ORDER BY `id`",
+		"SHOW WARNINGS",
+		"SELECT `id`, CAST(`slug` AS DATETIME) AS `d` FROM `orm_posts` WHERE `id` < 6 ORDER BY `id`",
+		"SHOW WARNINGS",
+	},
+	"timezone": {
+		"SET time_zone = '+05:30'",
+		"SELECT `id`, `updated_at`, UNIX_TIMESTAMP(`updated_at`) AS `u`, CONVERT_TZ(`created_at`, '+00:00', @@session.time_zone) AS `c` FROM `orm_posts` WHERE `id` < 12 ORDER BY `id`",
+		"SELECT DATE(`updated_at`) AS `d`, COUNT(*) AS `c` FROM `orm_posts` WHERE `updated_at` >= '2016-03-01' AND `updated_at` < '2016-03-04' GROUP BY 1 ORDER BY 1",
+	},
+}
+
+// TestORMSession: ORMs' connection setup, introspection and the
+// statements after it (ormSessions) answer through Shoal as on MariaDB,
+// session by session; over the replicas and over the pins.
+func TestORMSession(t *testing.T) {
+	createORMTables(t)
+	names := []string{"django", "rails", "laravel", "hibernate", "gorm", "warnings", "timezone"}
+	for _, pinned := range []bool{false, true} {
+		if pinned {
+			shoalExec(t, "CACHE TABLE "+ormUsers)
+			shoalExec(t, "CACHE TABLE "+ormPosts)
+		}
+		for _, name := range names {
+			if pinned && name == "warnings" {
+				// Statements over pins run in memory and report no
+				// warnings (docs/sql.md, "warnings of a statement Shoal
+				// runs itself").
+				continue
+			}
+			s, d := sessionConn(t, env.shoal), sessionConn(t, env.direct)
+			for _, q := range ormSessions[name] {
+				diffOnConns(t, s, d, fmt.Sprintf("%s (pinned %v): %s", name, pinned, q), q)
+			}
+		}
+	}
+}
