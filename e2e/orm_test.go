@@ -266,6 +266,36 @@ var ormSessions = map[string][]string{
 		"SELECT `id`, CAST(`slug` AS DATETIME) AS `d` FROM `orm_posts` WHERE `id` < 6 ORDER BY `id`",
 		"SHOW WARNINGS",
 	},
+	"php-legacy": {
+		// An old PHP application's mysqli/PDO connection, then an
+		// admin panel's (Adminer, phpMyAdmin) statements.
+		"SET NAMES latin1",
+		"SELECT `id`, `first_name`, `last_name` FROM `orm_users` WHERE `id` < 14 ORDER BY `id`",
+		"SELECT `first_name`, COUNT(*) FROM `orm_users` GROUP BY `first_name` ORDER BY `first_name`",
+		"SELECT COUNT(*) FROM `orm_users` WHERE `first_name` = 'Zoë'",
+		"SELECT `id`, CONCAT(`first_name`, ' ', `last_name`) AS `n`, UPPER(`last_name`) AS `u` FROM `orm_users` WHERE `id` BETWEEN 20 AND 30 ORDER BY `id`",
+		"SET NAMES utf8",
+		"SELECT `id`, `first_name` FROM `orm_users` WHERE `id` < 14 ORDER BY `id`",
+		"SET character_set_results = NULL",
+		"SELECT `id`, `first_name`, LOWER(`last_name`) AS `l` FROM `orm_users` WHERE `id` < 14 ORDER BY `id`",
+		"SET NAMES utf8mb4",
+		"SELECT SQL_CALC_FOUND_ROWS `id`, `title` FROM `orm_posts` WHERE `title` LIKE '%pro%' ORDER BY `id` LIMIT 10",
+		"SELECT FOUND_ROWS()",
+		"SELECT DATABASE(), @@character_set_database, @@collation_database",
+		"SELECT LAST_INSERT_ID()",
+	},
+	"transaction": {
+		"START TRANSACTION READ ONLY",
+		"SELECT COUNT(*) AS `__count` FROM `orm_posts` WHERE `orm_posts`.`status` = 'published'",
+		"SAVEPOINT `s1`",
+		"SELECT `orm_posts`.`id`, `orm_posts`.`title` FROM `orm_posts` WHERE `orm_posts`.`user_id` = 17 ORDER BY `orm_posts`.`id` LIMIT 5",
+		"ROLLBACK TO SAVEPOINT `s1`",
+		"RELEASE SAVEPOINT `s1`",
+		"COMMIT",
+		"BEGIN",
+		"SELECT `status`, COUNT(*) FROM `orm_posts` GROUP BY `status` ORDER BY `status`",
+		"ROLLBACK",
+	},
 	"timezone": {
 		"SET time_zone = '+05:30'",
 		"SELECT `id`, `updated_at`, UNIX_TIMESTAMP(`updated_at`) AS `u`, CONVERT_TZ(`created_at`, '+00:00', @@session.time_zone) AS `c` FROM `orm_posts` WHERE `id` < 12 ORDER BY `id`",
@@ -278,7 +308,7 @@ var ormSessions = map[string][]string{
 // session by session; over the replicas and over the pins.
 func TestORMSession(t *testing.T) {
 	createORMTables(t)
-	names := []string{"django", "rails", "laravel", "hibernate", "gorm", "warnings", "timezone"}
+	names := []string{"django", "rails", "laravel", "hibernate", "gorm", "warnings", "php-legacy", "transaction", "timezone"}
 	for _, pinned := range []bool{false, true} {
 		if pinned {
 			shoalExec(t, "CACHE TABLE "+ormUsers)

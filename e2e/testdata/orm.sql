@@ -367,6 +367,114 @@ SELECT * FROM `ontime`.`orm_posts` WHERE `title` LIKE '%gizmo%' ORDER BY `orm_po
 SELECT * FROM `orm_posts` WHERE CONCAT_WS(' ', `title`, `slug`, `status`) LIKE '%thing.v2%' ORDER BY `id` LIMIT 25
 -- unordered
 SELECT `status`, COUNT(*) AS `Count` FROM `orm_posts` GROUP BY `status` ORDER BY `Count` DESC
+-- More web-application shapes: Django's [n:] slice (LIMIT 2^64-1 OFFSET n), deep pages,
+-- LIMIT inside IN (1235 on MariaDB), Rails' in_order_of (FIELD), ENUM comparisons and
+-- keysets, GROUP_CONCAT lists, strings for numbers and dates (ISO 'T', Sequelize's
+-- '+00:00' suffix), DATETIME(6) arithmetic, PAD SPACE and _ci equality, ESCAPE variants
+-- ordered
+SELECT `orm_posts`.`id`, `orm_posts`.`title` FROM `orm_posts` ORDER BY `orm_posts`.`id` ASC LIMIT 18446744073709551615 OFFSET 29050
+-- ordered
+SELECT `orm_posts`.`id` FROM `orm_posts` WHERE `orm_posts`.`user_id` = 5 ORDER BY `orm_posts`.`id` LIMIT 18446744073709551615 OFFSET 3
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` ORDER BY `id` LIMIT 20 OFFSET 28000
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `id` IN (SELECT U0.`id` FROM `orm_posts` U0 WHERE U0.`user_id` = 5 LIMIT 5)
+-- ordered
+SELECT `id`, `status` FROM `orm_posts` WHERE `user_id` = 9 ORDER BY FIELD(`status`, 'published', 'draft', 'archived'), `id`
+-- ordered
+SELECT `id` FROM `orm_posts` WHERE `id` IN (5, 3, 1, 8) ORDER BY FIELD(`id`, 5, 3, 1, 8)
+-- ordered
+SELECT `id`, `status` FROM `orm_posts` WHERE `user_id` = 9 ORDER BY CASE `status` WHEN 'published' THEN 0 ELSE 1 END, `id`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `status` > 'draft'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `status` = 1
+-- ordered
+SELECT `id`, `status` FROM `orm_posts` WHERE (`status`, `id`) > ('draft', 29000) ORDER BY `status`, `id` LIMIT 10
+-- ordered
+SELECT `user_id`, GROUP_CONCAT(`id` ORDER BY `id` SEPARATOR ', ') AS `ids` FROM `orm_posts` WHERE `user_id` < 30 GROUP BY `user_id` ORDER BY `user_id`
+-- ordered
+SELECT `user_id`, GROUP_CONCAT(`title` ORDER BY `id`) AS `t` FROM `orm_posts` GROUP BY `user_id` ORDER BY `user_id` LIMIT 3
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `views` BETWEEN '100' AND '200'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` >= '2010-06-01T00:00:00'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` >= '2010-06-01 00:00:00.000 +00:00'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` >= '2010-06-01 00:00:00.000'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` > '2010-06-01'
+-- unordered
+SELECT `id`, `created_at` FROM `orm_posts` WHERE `created_at` = (SELECT `created_at` FROM `orm_posts` WHERE `id` = 777)
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `is_active` IS TRUE AND NOT `is_staff`
+-- ordered
+SELECT `id` FROM `orm_posts` WHERE `id` = 2000.0
+-- ordered
+SELECT `id` FROM `orm_posts` WHERE `id` = '2000.5'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `body` IS NULL OR `body` = ''
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE CHAR_LENGTH(`body`) > 100
+-- ordered
+SELECT `id`, DATE_FORMAT(`created_at`, '%Y-%m-%dT%H:%i:%s.%fZ') AS `iso`, UNIX_TIMESTAMP(`created_at`) AS `u`, `created_at` + INTERVAL 1 DAY AS `n`, DATE_ADD(`created_at`, INTERVAL 30 MINUTE) AS `m`, TIMESTAMPDIFF(DAY, `created_at`, `published_at`) AS `td`, DATEDIFF(`published_at`, `created_at`) AS `dd` FROM `orm_posts` WHERE `id` < 15 ORDER BY `id`
+-- ordered
+SELECT MAX(`created_at`), MIN(`updated_at`), AVG(`views`), SUM(`rating`), AVG(`rating`) FROM `orm_posts` WHERE `user_id` < 100
+-- ordered
+SELECT `user_id`, MAX(`created_at`) AS `last`, MIN(`published_at`) AS `first` FROM `orm_posts` WHERE `user_id` < 10 GROUP BY `user_id` ORDER BY `user_id`
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `title` = 'gadget 1 ' ORDER BY `id` LIMIT 3
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `email` LIKE '%@example.org'
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `first_name` LIKE 'ann'
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `first_name` LIKE 'ann%'
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `first_name` = 'ann'
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `first_name` LIKE 'emile'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` LIKE 'x' ESCAPE ''
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` LIKE '100|%%' ESCAPE '|'
+-- ordered
+SELECT COUNT(*), COUNT(`published_at`), COUNT(DISTINCT `status`) FROM `orm_posts` WHERE `deleted_at` IS NULL
+-- ordered
+SELECT `orm_users`.`first_name`, COUNT(*) FROM `orm_users` GROUP BY `orm_users`.`first_name` ORDER BY COUNT(*) DESC, `orm_users`.`first_name` DESC
+-- ordered
+SELECT DISTINCT `first_name` FROM `orm_users` ORDER BY `first_name` DESC
+-- ordered
+SELECT `first_name`, MIN(`id`) FROM `orm_users` GROUP BY `first_name` ORDER BY `first_name`
+-- ordered
+SELECT `id`, `first_name` FROM `orm_users` ORDER BY `first_name`, `id` LIMIT 15
+-- ordered
+SELECT `id`, `rating` FROM `orm_posts` ORDER BY -`rating` DESC, `id` LIMIT 10
+-- ordered
+SELECT `id`, `rating` FROM `orm_posts` WHERE `user_id` = 12 ORDER BY ISNULL(`rating`), `rating`, `id`
+-- ordered
+SELECT `id`, `views` * 1.0 / NULLIF(`user_id`, 0) AS `r` FROM `orm_posts` WHERE `id` < 8 ORDER BY `id`
+-- ordered
+SELECT ROUND(AVG(`rating`), 2) AS `r`, `status` FROM `orm_posts` GROUP BY `status` ORDER BY `status`
+-- ordered
+SELECT `status`, SUM(CASE WHEN `rating` IS NULL THEN 1 ELSE 0 END) AS `unrated` FROM `orm_posts` GROUP BY `status` ORDER BY `status`
+-- ordered
+SELECT YEAR(`created_at`) AS `y`, MONTH(`created_at`) AS `m`, COUNT(*) AS `c`, SUM(`views`) AS `v` FROM `orm_posts` WHERE `created_at` >= '2015-06-01' GROUP BY YEAR(`created_at`), MONTH(`created_at`) ORDER BY `y` DESC, `m` DESC
+-- ordered
+SELECT DATE(`created_at`) AS `d`, COUNT(*) FROM `orm_posts` WHERE `created_at` BETWEEN '2016-12-01' AND '2016-12-31 23:59:59' GROUP BY DATE(`created_at`) ORDER BY `d` DESC
+-- unordered
+SELECT `id`, `uuid` FROM `orm_posts` WHERE `uuid` LIKE 'c4ca%'
+-- ordered
+SELECT `id`, HEX(`uuid`), UNHEX(REPLACE(`uuid`, '-', '')) = UNHEX(REPLACE(`uuid`, '-', '')) FROM `orm_posts` WHERE `id` < 4 ORDER BY `id`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `slug` IN ('gizmo_1', 'widget-2', 'pro-3', 'GIZMO_1')
+-- ordered
+SELECT `id`, `slug` FROM `orm_posts` WHERE `slug` = 'GIZMO_1'
+-- ordered
+SELECT `id`, `last_login` FROM `orm_users` WHERE `last_login` > '2010-01-01 00:00:00.5' ORDER BY `last_login`, `id` LIMIT 5
+-- ordered
+SELECT `id`, CAST(`last_login` AS DATE), TIME(`last_login`), CAST(`date_joined` AS DATETIME), CAST(`date_joined` AS DATETIME(3)) FROM `orm_users` WHERE `id` < 12 ORDER BY `id`
 -- Binary comparisons, casts and collations web apps lean on
 -- ordered
 SELECT `id`, `username` FROM `orm_users` WHERE BINARY `username` = 'user5'
