@@ -13,7 +13,7 @@ import (
 // Rails/Laravel-style posts table (BIGINT AUTO_INCREMENT key, an ENUM
 // status, a nullable DECIMAL rating, nullable DATETIME published_at and
 // deleted_at for soft deletes, TIMESTAMP(6) updated_at, a TEXT body,
-// titles holding % and _, a CHAR(36) uuid). About 1,000 users (ids with
+// titles holding % and _, and 'Straße 🎉' and 'STRASSE 🎊', equal under utf8mb4_unicode_ci; a CHAR(36) uuid). About 1,000 users (ids with
 // gaps) and 29,000 posts (ids 1 to 30,000 with gaps), from ontime's rows.
 const (
 	ormUsers = "orm_users"
@@ -47,7 +47,7 @@ func createORMTables(t *testing.T) {
 		  UNIQUE KEY orm_posts_slug_uniq (slug), KEY orm_posts_user_id (user_id), KEY orm_posts_status_pub (status, published_at),
 		  KEY orm_posts_created_at (created_at)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
 		"INSERT INTO "+ormPosts+` SELECT id, 1 + (id * 31) % 1200,
-		  CONCAT(ELT(1 + id % 7, 'Widget', 'gadget', 'Gizmo Pro', 'doohickey', 'Thing.v2', '100% pure', 'snake_case'), ' ', id % 4),
+		  CONCAT(ELT(1 + id % 9, 'Widget', 'gadget', 'Gizmo Pro', 'doohickey', 'Thing.v2', '100% pure', 'snake_case', 'Straße 🎉', 'STRASSE 🎊'), ' ', id % 4),
 		  CONCAT(LOWER(ELT(1 + id % 5, 'gizmo_', 'widget-', 'pro-', 'thing-', 'x-')), id),
 		  IF(id % 5 = 0, NULL, REPEAT(CONCAT('Lorem ipsum ', Origin, ' to ', Dest, '. '), 1 + id % 3)),
 		  1 + id % 3, (id * 7919) % 1000,

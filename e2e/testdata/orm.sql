@@ -475,6 +475,46 @@ SELECT `id`, `slug` FROM `orm_posts` WHERE `slug` = 'GIZMO_1'
 SELECT `id`, `last_login` FROM `orm_users` WHERE `last_login` > '2010-01-01 00:00:00.5' ORDER BY `last_login`, `id` LIMIT 5
 -- ordered
 SELECT `id`, CAST(`last_login` AS DATE), TIME(`last_login`), CAST(`date_joined` AS DATETIME), CAST(`date_joined` AS DATETIME(3)) FROM `orm_users` WHERE `id` < 12 ORDER BY `id`
+-- Text equal under utf8mb4_unicode_ci: 'Straße 🎉 n' and 'STRASSE 🎊 n' (ß = ss, every emoji
+-- weighs the same): groups, DISTINCT, MIN/MAX and ROLLUP show the spelling MariaDB met first
+-- ordered
+SELECT `title`, COUNT(*) AS `c` FROM `orm_posts` GROUP BY `title` ORDER BY `title`
+-- ordered
+SELECT `title`, COUNT(*) AS `c` FROM `orm_posts` WHERE `title` LIKE 'str%' GROUP BY `title` ORDER BY `c` DESC, `title`
+-- ordered
+SELECT DISTINCT `title` FROM `orm_posts` WHERE `title` LIKE '%🎉%' ORDER BY `title`
+-- ordered
+SELECT COUNT(DISTINCT `title`) FROM `orm_posts`
+-- ordered
+SELECT MIN(`title`), MAX(`title`) FROM `orm_posts` WHERE `title` LIKE 'S%'
+-- ordered
+SELECT `user_id`, MIN(`title`) AS `t` FROM `orm_posts` WHERE `user_id` < 40 GROUP BY `user_id` ORDER BY `user_id`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` = 'strasse 🎈 1'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` = 'Straße 🎉 1'
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `title` LIKE 'STRASSE%' ORDER BY `title`, `id` LIMIT 10
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `title` LIKE 'STRA_E%' ORDER BY `id` LIMIT 10
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `title` LIKE '%_🎊%' ORDER BY `id` LIMIT 5
+-- ordered
+SELECT `id`, UPPER(`title`), LOWER(`title`), CHAR_LENGTH(`title`), LENGTH(`title`), REVERSE(`title`), LEFT(`title`, 7) FROM `orm_posts` WHERE `title` LIKE 'str%' ORDER BY `id` LIMIT 6
+-- ordered
+SELECT `title`, `status`, COUNT(*) FROM `orm_posts` WHERE `title` LIKE 'str%' GROUP BY `title`, `status` ORDER BY `title`, `status`
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `title` IN ('STRASSE 🎊 1', 'nothing') ORDER BY `id` LIMIT 5
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `title` > 'Straße 🎉 2' AND `title` < 'T' ORDER BY `title`, `id` LIMIT 5
+-- ordered
+SELECT `title` COLLATE utf8mb4_bin AS `t`, COUNT(*) FROM `orm_posts` WHERE `title` LIKE 'str%' GROUP BY 1 ORDER BY 1
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE BINARY `title` = 'Straße 🎉 1' ORDER BY `id` LIMIT 3
+-- ordered
+SELECT GROUP_CONCAT(DISTINCT `title` ORDER BY `title` SEPARATOR '|') FROM `orm_posts` WHERE `title` LIKE 'str%'
+-- unordered
+SELECT `title`, COUNT(*) FROM `orm_posts` WHERE `title` LIKE 'str%' GROUP BY `title` WITH ROLLUP
 -- Binary comparisons, casts and collations web apps lean on
 -- ordered
 SELECT `id`, `username` FROM `orm_users` WHERE BINARY `username` = 'user5'
