@@ -171,6 +171,11 @@ func ormPrepared(t *testing.T) {
 		{"SELECT CAST(DATE_FORMAT(`created_at`, ?) AS DATETIME) AS `month`, COUNT(`id`) AS `c` FROM `orm_posts` WHERE `created_at` >= ? GROUP BY 1 ORDER BY 1", true, []any{"%Y-%m-01 00:00:00", at}},
 		{"SELECT `status`, COUNT(*) AS `n`, AVG(`rating`) AS `r` FROM `orm_posts` WHERE `user_id` < ? GROUP BY `status` ORDER BY `status`", true, []any{300}},
 		{"SELECT COALESCE(`rating`, ?) AS `r`, COUNT(*) FROM `orm_posts` WHERE `user_id` = ? GROUP BY 1 ORDER BY 1", true, []any{0, 42}},
+		// A bare parameter as a column (Django's Value() annotation, a
+		// constant column): MariaDB types it by the parameter.
+		{"SELECT `id`, ? AS `one`, ? AS `label`, ? AS `w` FROM `orm_posts` WHERE `user_id` = ? ORDER BY `id`", true, []any{1, "x", 0.5, 42}},
+		{"SELECT ?, COUNT(*) FROM `orm_posts` WHERE `user_id` = ?", true, []any{"posts", 5}},
+		{"SELECT `status`, (?) AS `k`, COUNT(*) FROM `orm_posts` GROUP BY `status` ORDER BY `status`", true, []any{int64(3)}},
 	} {
 		if raceEnabled && i%3 != 0 {
 			continue
