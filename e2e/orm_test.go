@@ -13,7 +13,7 @@ import (
 // Rails/Laravel-style posts table (BIGINT AUTO_INCREMENT key, an ENUM
 // status, a nullable DECIMAL rating, nullable DATETIME published_at and
 // deleted_at for soft deletes, TIMESTAMP(6) updated_at, a TEXT body,
-// titles holding % and _, and 'Straße 🎉' and 'STRASSE 🎊', equal under utf8mb4_unicode_ci; a CHAR(36) uuid). About 1,000 users (ids with
+// titles holding % and _, and 'Straße 🎉' and 'STRASSE 🎊', equal under utf8mb4_unicode_ci; a CHAR(36) uuid, a JSON meta with NULLs). About 1,000 users (ids with
 // gaps) and 29,000 posts (ids 1 to 30,000 with gaps), from ontime's rows.
 const (
 	ormUsers = "orm_users"
@@ -43,7 +43,7 @@ func createORMTables(t *testing.T) {
 		  title VARCHAR(255) NOT NULL, slug VARCHAR(255) NOT NULL, body TEXT NULL,
 		  status ENUM('draft','published','archived') NOT NULL DEFAULT 'draft', views INT UNSIGNED NOT NULL DEFAULT 0,
 		  rating DECIMAL(3,2) NULL, published_at DATETIME NULL, created_at DATETIME(6) NOT NULL,
-		  updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), deleted_at DATETIME NULL, uuid CHAR(36) NOT NULL,
+		  updated_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6), deleted_at DATETIME NULL, uuid CHAR(36) NOT NULL, meta JSON NULL,
 		  UNIQUE KEY orm_posts_slug_uniq (slug), KEY orm_posts_user_id (user_id), KEY orm_posts_status_pub (status, published_at),
 		  KEY orm_posts_created_at (created_at)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`,
 		"INSERT INTO "+ormPosts+` SELECT id, 1 + (id * 31) % 1200,
@@ -56,7 +56,9 @@ func createORMTables(t *testing.T) {
 		  TIMESTAMP(FlightDate) + INTERVAL (id * 7919) % 86400 SECOND + INTERVAL (id * 31) % 1000000 MICROSECOND,
 		  TIMESTAMP('2016-01-01') + INTERVAL (id * 7) % 31536000 SECOND + INTERVAL id % 1000 * 1000 MICROSECOND,
 		  IF(id % 23 = 0, TIMESTAMP(FlightDate) + INTERVAL 30 DAY, NULL),
-		  CONCAT(SUBSTR(MD5(id), 1, 8), '-', SUBSTR(MD5(id), 9, 4), '-4', SUBSTR(MD5(id), 14, 3), '-a', SUBSTR(MD5(id), 18, 3), '-', SUBSTR(MD5(id), 21, 12))
+		  CONCAT(SUBSTR(MD5(id), 1, 8), '-', SUBSTR(MD5(id), 9, 4), '-4', SUBSTR(MD5(id), 14, 3), '-a', SUBSTR(MD5(id), 18, 3), '-', SUBSTR(MD5(id), 21, 12)),
+		  IF(id % 7 = 0, NULL, JSON_OBJECT('color', ELT(1 + id % 4, 'red', 'Blue', 'green', NULL), 'size', id % 5, 'price', (id % 1000) / 8,
+		    'tags', JSON_ARRAY(ELT(1 + id % 3, 'a', 'b', 'c'), id % 2 = 0), 'name', ELT(1 + id % 3, 'Zoë', 'O"Neil', 'x\\y')))
 		FROM (SELECT ROW_NUMBER() OVER (ORDER BY ontime.id) AS id, FlightDate, Origin, Dest FROM ontime WHERE ontime.id % 2 = 0) o WHERE id % 29 <> 0`,
 		// The same index statistics on the primary and the replicas (it
 		// is replicated): fresh tables' sampled ones differ, and with them

@@ -515,6 +515,56 @@ SELECT `id`, `title` FROM `orm_posts` WHERE BINARY `title` = 'Straße 🎉 1' OR
 SELECT GROUP_CONCAT(DISTINCT `title` ORDER BY `title` SEPARATOR '|') FROM `orm_posts` WHERE `title` LIKE 'str%'
 -- unordered
 SELECT `title`, COUNT(*) FROM `orm_posts` WHERE `title` LIKE 'str%' GROUP BY `title` WITH ROLLUP
+-- JSON as Laravel's MariaDB grammar, Prisma and Rails store it: JSON_EXTRACT/JSON_UNQUOTE
+-- paths in WHERE and GROUP BY, JSON_CONTAINS, JSON_VALUE, an object per row, Prisma's
+-- relation loading through JSON_ARRAYAGG(… ORDER BY …) (without ORDER BY the members'
+-- order is MariaDB's choice: docs/sql.md)
+-- ordered
+SELECT `id`, `meta` FROM `orm_posts` WHERE `id` < 12 ORDER BY `id`
+-- ordered
+SELECT `id`, JSON_UNQUOTE(JSON_EXTRACT(`meta`, '$.color')) AS `c`, JSON_EXTRACT(`meta`, '$.size') AS `s`, JSON_EXTRACT(`meta`, '$.tags') AS `t`, JSON_EXTRACT(`meta`, '$.name') AS `n`, JSON_UNQUOTE(JSON_EXTRACT(`meta`, '$.name')) AS `un` FROM `orm_posts` WHERE `id` < 12 ORDER BY `id`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_UNQUOTE(JSON_EXTRACT(`meta`, '$.color')) = 'red'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_EXTRACT(`meta`, '$.color') = 'blue'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_CONTAINS(`meta`, '"a"', '$.tags')
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_CONTAINS(`meta`, '3', '$.size')
+-- ordered
+SELECT JSON_UNQUOTE(JSON_EXTRACT(`meta`, '$.color')) AS `c`, COUNT(*), SUM(JSON_EXTRACT(`meta`, '$.size')) AS `s` FROM `orm_posts` GROUP BY 1 ORDER BY 1
+-- ordered
+SELECT JSON_EXTRACT(`meta`, '$.size') AS `s`, COUNT(*) FROM `orm_posts` GROUP BY 1 ORDER BY 1
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_EXTRACT(`meta`, '$.size') > 2
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_EXTRACT(`meta`, '$.price') > 100
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_EXTRACT(`meta`, '$.tags[1]') = true
+-- ordered
+SELECT `id`, JSON_LENGTH(`meta`), JSON_KEYS(`meta`), JSON_TYPE(JSON_EXTRACT(`meta`, '$.size')), JSON_VALID(`meta`) FROM `orm_posts` WHERE `id` < 9 ORDER BY `id`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `meta` IS NULL
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_EXTRACT(`meta`, '$.color') IS NULL
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE JSON_VALUE(`meta`, '$.color') = 'red'
+-- ordered
+SELECT `id`, JSON_VALUE(`meta`, '$.price') AS `p` FROM `orm_posts` WHERE `id` < 9 ORDER BY `id`
+-- ordered
+SELECT MAX(JSON_EXTRACT(`meta`, '$.price')), MIN(JSON_VALUE(`meta`, '$.price')) FROM `orm_posts`
+-- ordered
+SELECT `id` FROM `orm_posts` WHERE JSON_UNQUOTE(JSON_EXTRACT(`meta`, '$.name')) = 'O"Neil' ORDER BY `id` LIMIT 3
+-- ordered
+SELECT `id`, JSON_OBJECT('id', `id`, 'title', `title`, 'rating', `rating`, 'at', `created_at`) AS `j` FROM `orm_posts` WHERE `id` < 8 ORDER BY `id`
+-- ordered
+SELECT JSON_SEARCH(`meta`, 'one', 'red') AS `p`, COUNT(*) FROM `orm_posts` GROUP BY 1 ORDER BY 1
+-- ordered
+SELECT `user_id`, JSON_ARRAYAGG(`id` ORDER BY `id`) AS `ids` FROM `orm_posts` WHERE `user_id` < 5 GROUP BY `user_id` ORDER BY `user_id`
+-- ordered
+SELECT `user_id`, JSON_ARRAYAGG(JSON_OBJECT('id', `id`, 'title', `title`) ORDER BY `id` DESC) AS `posts` FROM `orm_posts` WHERE `user_id` < 4 GROUP BY `user_id` ORDER BY `user_id`
+-- ordered
+SELECT `u`.`id`, (SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT('id', `p`.`id`, 'title', `p`.`title`)), '[]') FROM (SELECT `id`, `title` FROM `orm_posts` WHERE `user_id` = `u`.`id` ORDER BY `id` LIMIT 3) AS `p`) AS `posts` FROM `orm_users` AS `u` WHERE `u`.`id` < 6 ORDER BY `u`.`id`
 -- Binary comparisons, casts and collations web apps lean on
 -- ordered
 SELECT `id`, `username` FROM `orm_users` WHERE BINARY `username` = 'user5'
