@@ -81,6 +81,15 @@ const (
 	ormPinnedFloor      = 0.3
 )
 
+// ormPinnedKnown are statements of testdata/orm.sql whose answer over a
+// pin is a documented difference (docs/sql.md, Pinned tables): MIN/MAX
+// of text equal under the collation with several spellings ('Straße 🎉
+// 3', 'STRASSE 🎊 3') keeps the pin's dictionary's, MariaDB's scan the
+// first it meets.
+var ormPinnedKnown = map[string]bool{
+	"SELECT MIN(`title`), MAX(`title`) FROM `orm_posts` WHERE `title` LIKE 'S%'": true,
+}
+
 // TestORMSQL: the statements ORMs and web applications generate
 // (testdata/orm.sql) answer through Shoal as on MariaDB — rows as text,
 // column names, column definitions — and most of them run distributed.
@@ -92,10 +101,13 @@ func TestORMSQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	isPass := func(plan string) bool { return strings.HasPrefix(plan, "passthrough") }
-	run := func(label string, distributed func(string) bool, floor float64) {
+	run := func(label string, distributed func(string) bool, floor float64, skip map[string]bool) {
 		n, dist := 0, 0
 		var passed []string
 		for i, s := range stmts {
+			if skip[s.sql] {
+				continue
+			}
 			// Under the race detector one statement in 8 runs.
 			if raceEnabled && i%8 != 0 {
 				continue
@@ -115,12 +127,12 @@ func TestORMSQL(t *testing.T) {
 			t.Errorf("%s: %d of %d statements distributed (%.2f), below the floor %.2f", label, dist, n, share, floor)
 		}
 	}
-	run("replicas", func(plan string) bool { return !isPass(plan) }, ormDistributedFloor)
+	run("replicas", func(plan string) bool { return !isPass(plan) }, ormDistributedFloor, nil)
 	ormPrepared(t)
 
 	shoalExec(t, "CACHE TABLE "+ormUsers)
 	shoalExec(t, "CACHE TABLE "+ormPosts)
-	run("pinned", runsInMemory, ormPinnedFloor)
+	run("pinned", runsInMemory, ormPinnedFloor, ormPinnedKnown)
 	ormPrepared(t)
 	t.Logf("%v", time.Since(start))
 }

@@ -108,7 +108,15 @@ func checkExprs(sel *ast.SelectStmt, split *source, pinned bool) (clock bool, er
 				bad = "window function"
 			case ast.ParamMarkerExpr:
 				bad = "parameter marker"
-			case *ast.DefaultExpr, *ast.RowExpr, *ast.ValuesExpr, *ast.MatchAgainst:
+			case *ast.RowExpr:
+				// A row constructor compares one row's values (keyset
+				// pagination's `(created_at, id) > (?, ?)`, `(a, b) IN
+				// ((1, 'x'), …)`): in WHERE and ON each fragment
+				// evaluates it on its own rows as the server does.
+				if !allowSubquery {
+					bad = fmt.Sprintf("%T", n)
+				}
+			case *ast.DefaultExpr, *ast.ValuesExpr, *ast.MatchAgainst:
 				bad = fmt.Sprintf("%T", n)
 			case *ast.FuncCallExpr:
 				switch {
