@@ -228,6 +228,43 @@ SELECT `orm_posts`.`id`, `orm_posts`.`views` FROM `orm_posts` WHERE `orm_posts`.
 SELECT `orm_posts`.`id`, `orm_posts`.`rating` FROM `orm_posts` WHERE (`orm_posts`.`rating`, `orm_posts`.`id`) > (4.5, 100) ORDER BY `orm_posts`.`rating`, `orm_posts`.`id` LIMIT 20
 -- ordered
 SELECT COUNT(*) FROM `orm_posts` WHERE (`orm_posts`.`user_id`, `orm_posts`.`status`) IN ((1, 'draft'), (2, 'published'), (3, 'archived'), (17, 'draft'))
+-- Row constructors with ENUM, DECIMAL, text under both collations, NULLs, TIMESTAMP, JSON
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`status`, `id`) > ('draft', 29000)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`status`, `id`) = (2, 100)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`status`, `views`) IN (('published', 5), ('archived', 10), (1, 3))
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`rating`, `id`) > ('4.5', 100)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`title`, `id`) > (5, 1)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`updated_at`, `id`) > ('2016-06-01 00:00:00', 0)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`created_at`, `id`) >= ('2010-06-01 12:00:00.5', 5000)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`deleted_at`, `id`) > ('2010-01-01', 1)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`uuid`, `id`) < ('8', 100000)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`title`, `slug`) = ('GADGET 1', 'WIDGET-1')
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE NOT ((`user_id`, `id`) <= (600, 15000))
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`user_id`, `id`) != (5, 10000)
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE (`first_name`, `id`) > ('ann', 500)
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE (`first_name`, `last_name`) IN (('ANN', 'smith'), ('Zoë', 'NG'), ('emile', 'MÜLLER'))
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE (`is_active`, `is_staff`) = (TRUE, FALSE)
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE (`last_login`, `id`) > (NULL, 1) OR (`last_login`, `id`) <=> (NULL, 4)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (JSON_VALUE(`meta`, '$.size'), `id`) > (2, 100)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE (`views` + 0.5, `id`) > (500, 1)
 -- Hibernate 6 (MariaDB dialect): aliases p1_0, limit ?,?, escape, casts, extract, count(x)
 -- ordered
 select p1_0.id,p1_0.title,p1_0.user_id from orm_posts p1_0 where p1_0.user_id=17 order by p1_0.id limit 40,20
