@@ -74,11 +74,21 @@ func createORMTables(t *testing.T) {
 	replicasAndCatalog(t)
 }
 
-// ormDistributedFloor is the floor of the share of testdata/orm.sql that
-// runs distributed.
+// Floors of the share of testdata/orm.sql that runs distributed (over the
+// replicas) and in memory (orm_users and orm_posts pinned), measured when
+// the corpus was written (2026-12-08: 266 of 299 over the replicas, 188
+// of 298 in memory). The rest pass through for documented reasons:
+// ORDER BY or GROUP BY an ENUM (member order), a subquery outside WHERE
+// or over the split table (Django's Subquery/Exists annotations,
+// Laravel's withCount), LIMIT without ORDER BY over a secondary index's
+// columns (admin panels' browse), constant SELECTs, GROUP_CONCAT or
+// JSON_ARRAYAGG with ORDER BY, the split table on the null-supplying
+// side of an outer join; over the pins, row constructors (keyset
+// pagination: on the replicas), functions and forms the in-memory engine
+// leaves to them.
 const (
-	ormDistributedFloor = 0.5
-	ormPinnedFloor      = 0.3
+	ormDistributedFloor = 0.85
+	ormPinnedFloor      = 0.55
 )
 
 // ormPinnedKnown are statements of testdata/orm.sql whose answer over a
