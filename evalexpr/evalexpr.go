@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -131,6 +132,11 @@ type Expr struct {
 	retype []int
 	// divs are the divisions it makes on every row (divzero.go).
 	divs []division
+	// serial, when not nil, serializes its evaluations: vitess'
+	// GREATEST and LEAST write their argument precision into the
+	// compiled expression as they evaluate (builtinMultiComparison.prec),
+	// a data race between the partitions of a pinned scan that share it.
+	serial *sync.Mutex
 }
 
 // Collation is the collation of the expression's result when it is text
@@ -309,6 +315,9 @@ func (e *Env) compileNoDivisions(src string, layout *Layout) (*Expr, error) {
 	}
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast), zoned: zoned(ast)}
+	if multiComparison(ast) {
+		x.serial = new(sync.Mutex)
+	}
 	ast = yearLiterals(ast, layout, &x.inexact)
 	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv(), &x.inexact)
 	ho := &hoister{e: e, x: x}
@@ -649,6 +658,18 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 	}).(sqlparser.Expr)
 }
 
+// multiComparison reports a GREATEST or LEAST call in ast (Expr.serial).
+func multiComparison(ast sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if f, ok := n.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == "greatest" || f.Name.Lowered() == "least") {
+			found = true
+		}
+		return !found, nil
+	}, ast)
+	return found
+}
+
 // binaryConversion reports a conversion to a binary string: BINARY x,
 // CAST(x AS BINARY[(n)]), CONVERT(x, BINARY), CONVERT(x USING binary),
 // whose collation is binary with IMPLICIT coercibility.
@@ -867,6 +888,10 @@ func (e *Env) NewEvaluator() *Evaluator {
 
 // Eval evaluates x over row, returning the value and its collation.
 func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collations.ID, error) {
+	if x.serial != nil {
+		x.serial.Lock()
+		defer x.serial.Unlock()
+	}
 	if err := v.bind(x, row); err != nil {
 		return sqltypes.NULL, 0, err
 	}
@@ -901,6 +926,10 @@ func outOfRange(x *Expr, r sqltypes.Value) error {
 
 // True evaluates x as a condition: NULL and false are false.
 func (v *Evaluator) True(x *Expr, row []sqltypes.Value) (bool, error) {
+	if x.serial != nil {
+		x.serial.Lock()
+		defer x.serial.Unlock()
+	}
 	if err := v.bind(x, row); err != nil {
 		return false, err
 	}
