@@ -602,6 +602,60 @@ SELECT `user_id`, JSON_ARRAYAGG(`id` ORDER BY `id`) AS `ids` FROM `orm_posts` WH
 SELECT `user_id`, JSON_ARRAYAGG(JSON_OBJECT('id', `id`, 'title', `title`) ORDER BY `id` DESC) AS `posts` FROM `orm_posts` WHERE `user_id` < 4 GROUP BY `user_id` ORDER BY `user_id`
 -- ordered
 SELECT `u`.`id`, (SELECT COALESCE(JSON_ARRAYAGG(JSON_OBJECT('id', `p`.`id`, 'title', `p`.`title`)), '[]') FROM (SELECT `id`, `title` FROM `orm_posts` WHERE `user_id` = `u`.`id` ORDER BY `id` LIMIT 3) AS `p`) AS `posts` FROM `orm_users` AS `u` WHERE `u`.`id` < 6 ORDER BY `u`.`id`
+-- NULL in IN lists, mixed-type IN, LIKE over numbers, dates and ENUMs (Django's
+-- startswith/contains on non-text fields), boolean sums, column-to-column date filters
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `user_id` NOT IN (1, NULL)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `user_id` IN (1, NULL, 2)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE NOT (`user_id` IN (1, NULL))
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `id` IN (1, '2', 3.0, '4abc', 5e0)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `title` IN ('gadget 1', 1, 0)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `views` LIKE '1%'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` LIKE '2010-06%'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` LIKE '%.5%'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `published_at` LIKE '%12:%'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `rating` LIKE '4.5%'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `status` LIKE 'pub%'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `updated_at` LIKE '2016-02%'
+-- ordered
+SELECT `id`, CONCAT(`id`, '-', `created_at`, '-', `rating`, '-', `status`) AS `k` FROM `orm_posts` WHERE `id` < 10 ORDER BY `id`
+-- ordered
+SELECT SUM(`is_active`), AVG(`is_staff`), SUM(`is_active` AND `is_staff`) FROM `orm_users`
+-- ordered
+SELECT COUNT(*) FROM `orm_users` WHERE `is_active` = 'true'
+-- ordered
+SELECT `id`, `title` FROM `orm_posts` WHERE `user_id` = 3 ORDER BY `title` COLLATE utf8mb4_bin, `id`
+-- unordered
+SELECT `id` FROM `orm_posts` WHERE `created_at` IN ('2010-06-01 12:00:00', '1988-01-01 02:11:59.000031') ORDER BY `id`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE DATE(`created_at`) IN ('2010-06-01', '2010-06-02', '2010-06-03')
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `rating` IN (4.5, '4.50', 0)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `rating` = '4.5abc'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `views` BETWEEN 100 AND '200'
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `uuid` IN (SELECT `uuid` FROM `orm_posts` WHERE `id` < 50)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` > `published_at`
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` = DATE(`created_at`)
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `deleted_at` > NOW() - INTERVAL 100 YEAR
+-- ordered
+SELECT COUNT(*) FROM `orm_posts` WHERE `published_at` BETWEEN `created_at` AND `created_at` + INTERVAL 1 DAY
 -- Binary comparisons, casts and collations web apps lean on
 -- ordered
 SELECT `id`, `username` FROM `orm_users` WHERE BINARY `username` = 'user5'
