@@ -140,11 +140,13 @@ func TestORMSQL(t *testing.T) {
 	}
 	run("replicas", func(plan string) bool { return !isPass(plan) }, ormDistributedFloor, nil)
 	ormPrepared(t)
+	ormTexts(t)
 
 	shoalExec(t, "CACHE TABLE "+ormUsers)
 	shoalExec(t, "CACHE TABLE "+ormPosts)
 	run("pinned", runsInMemory, ormPinnedFloor, ormPinnedKnown)
 	ormPrepared(t)
+	ormTexts(t)
 	t.Logf("%v", time.Since(start))
 }
 
@@ -356,5 +358,41 @@ func TestORMSession(t *testing.T) {
 				diffOnConns(t, s, d, fmt.Sprintf("%s (pinned %v): %s", name, pinned, q), q)
 			}
 		}
+	}
+}
+
+// ormTexts are statements as ORMs and tools lay them out, which one line
+// of orm.sql cannot hold or which name their columns by their own text:
+// SQLAlchemy's and Hibernate's line breaks and indentation, tabs,
+// comments, unaliased expressions with odd spacing and case, literals of
+// every kind as columns, modifiers and index hints.
+func ormTexts(t *testing.T) {
+	t.Helper()
+	for i, q := range []string{
+		"SELECT COUNT( * ), max( `id` ), `id`+1, sum(views)  , Min(created_at) FROM orm_posts WHERE id < 5 GROUP BY id ORDER BY id",
+		"SELECT /* comment */ COUNT(*) FROM orm_posts",
+		"SELECT COUNT(*) /* c */ FROM orm_posts",
+		"SELECT\n  orm_posts.id,\n  COUNT(*)\nFROM orm_posts\nWHERE orm_posts.user_id = 5\nGROUP BY orm_posts.id\nORDER BY orm_posts.id",
+		"SELECT\tCOUNT(*)\tFROM\torm_posts\tWHERE\tstatus = 'draft'",
+		"SELECT count(*)\n  , AVG(rating)\nFROM orm_posts",
+		"SELECT id, views*2 AS `v 2`, `title` AS \"t\" FROM orm_posts WHERE id < 4 ORDER BY id",
+		"SELECT id, IFNULL(rating,0), COALESCE( rating , 0 ) FROM orm_posts WHERE id < 4 ORDER BY id",
+		"select ORM_POSTS.ID, Orm_Posts.Title from ORM_POSTS where ID < 4 order by ID",
+		"SELECT p.id AS `p.id`, p.title AS `p.title` FROM orm_posts AS p WHERE p.id < 4 ORDER BY p.id",
+		"SELECT 'x' AS ``, id FROM orm_posts WHERE id < 3 ORDER BY id",
+		"SELECT id, 'a''b', \"c\", _utf8mb4'd', N'e', X'41', 0x42, b'1000011', 1.50, -0.0, 1e3, TRUE, NULL FROM orm_posts WHERE id < 3 ORDER BY id",
+		"SELECT DISTINCT\n  status\nFROM orm_posts\nORDER BY status",
+		"SELECT COUNT(*) FROM orm_posts; ",
+		"SELECT SQL_NO_CACHE COUNT(*) FROM orm_posts",
+		"SELECT HIGH_PRIORITY COUNT(*) FROM orm_posts",
+		"SELECT STRAIGHT_JOIN COUNT(*) FROM orm_posts p JOIN orm_users u ON u.id = p.user_id",
+		"SELECT COUNT(*) FROM orm_posts FORCE INDEX (orm_posts_user_id) WHERE user_id < 100",
+		"SELECT COUNT(*) FROM orm_posts USE INDEX () WHERE user_id < 100",
+		"SELECT COUNT(*) FROM orm_posts IGNORE INDEX (PRIMARY) WHERE id < 100",
+	} {
+		if raceEnabled && i%4 != 0 {
+			continue
+		}
+		diff(t, q, true)
 	}
 }
