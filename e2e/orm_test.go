@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -138,15 +139,19 @@ func TestORMSQL(t *testing.T) {
 			t.Errorf("%s: %d of %d statements distributed (%.2f), below the floor %.2f", label, dist, n, share, floor)
 		}
 	}
+	pinned := false
 	run("replicas", func(plan string) bool { return !isPass(plan) }, ormDistributedFloor, nil)
 	ormPrepared(t)
 	ormTexts(t)
+	ormBinaryRows(t, pinned)
 
 	shoalExec(t, "CACHE TABLE "+ormUsers)
 	shoalExec(t, "CACHE TABLE "+ormPosts)
+	pinned = true
 	run("pinned", runsInMemory, ormPinnedFloor, ormPinnedKnown)
 	ormPrepared(t)
 	ormTexts(t)
+	ormBinaryRows(t, pinned)
 	t.Logf("%v", time.Since(start))
 }
 
@@ -394,5 +399,58 @@ func ormTexts(t *testing.T) {
 			continue
 		}
 		diff(t, q, true)
+	}
+}
+
+// ormBinaryRows executes prepared statements with typed parameters over
+// raw connections and compares the column definitions and the binary
+// rows byte for byte: DATETIME(6), TIMESTAMP(6), DECIMAL, JSON, TINYINT(1),
+// ENUM values as the binary protocol carries them, and bare parameters
+// as columns.
+func ormBinaryRows(t *testing.T, pinned bool) {
+	t.Helper()
+	s := rawLogin(t, env.coord.Addr().String(), "root", "", env.cluster.Database)
+	d := rawLogin(t, env.cluster.Primary, env.cluster.User, env.cluster.Password, env.cluster.Database)
+	cases := []struct {
+		q    string
+		args []bindValue
+	}{
+		{"SELECT * FROM `orm_posts` WHERE `id` BETWEEN ? AND ? ORDER BY `id`", []bindValue{{typ: ptLongLong, i: 1}, {typ: ptLongLong, i: 40}}},
+		{"SELECT * FROM `orm_users` WHERE `id` < ? ORDER BY `id`", []bindValue{{typ: ptLongLong, i: 30}}},
+		{"SELECT `status`, COUNT(*), AVG(`rating`), MAX(`created_at`), MIN(`updated_at`), SUM(`views`) FROM `orm_posts` WHERE `user_id` < ? GROUP BY `status` ORDER BY `status`", []bindValue{{typ: ptLongLong, i: 300}}},
+		{"SELECT CAST(DATE_FORMAT(`created_at`, '%Y-%m-01 00:00:00') AS DATETIME) AS `m`, COUNT(*) FROM `orm_posts` WHERE `created_at` >= ? GROUP BY 1 ORDER BY 1", []bindValue{{typ: ptDatetime, s: "2015-01-01 00:00:00"}}},
+		{"SELECT `id`, `created_at`, `published_at`, `updated_at`, `rating`, `meta` FROM `orm_posts` WHERE (`created_at`, `id`) > (?, ?) ORDER BY `created_at`, `id` LIMIT 10", []bindValue{{typ: ptString, s: "2010-06-01 12:00:00"}, {typ: ptLongLong, i: 5000}}},
+		{"SELECT `id`, `last_login`, `date_joined`, `is_active` FROM `orm_users` WHERE `last_login` > ? ORDER BY `id` LIMIT 10", []bindValue{{typ: ptDatetime, s: "2010-01-01 00:00:00.500000"}}},
+		// Bare parameters as columns, typed by the parameters.
+		{"SELECT `id`, ? AS `one`, ? AS `label`, ? AS `w`, ? FROM `orm_posts` WHERE `user_id` = ? ORDER BY `id`",
+			[]bindValue{{typ: ptLongLong, i: 1}, {typ: ptString, s: "x"}, {typ: ptDouble, f: 0.5}, {typ: ptVarString, s: "v"}, {typ: ptLongLong, i: 42}}},
+		{"SELECT DATE(`created_at`) AS `d`, TIME(`created_at`) AS `t`, YEAR(`created_at`) AS `y` FROM `orm_posts` WHERE `id` < ? ORDER BY `id`", []bindValue{{typ: ptLongLong, i: 12}}},
+	}
+	for _, c := range cases {
+		var res [2]*result
+		for i, side := range []*rawConn{s, d} {
+			p, err := side.prepareDefs(c.q)
+			if err != nil || p.err != nil {
+				t.Fatalf("prepare: %v %v", err, p.err)
+			}
+			if res[i], err = side.executeArgs(p.id, c.args); err != nil {
+				t.Fatal(err)
+			}
+			side.closeStmt(p.id)
+		}
+		g, w := res[0], res[1]
+		if !slices.Equal(g.defs, w.defs) {
+			t.Errorf("pinned %v %s: defs\nshoal  %v\ndirect %v", pinned, c.q, g.defs, w.defs)
+		}
+		if len(g.rows) != len(w.rows) {
+			t.Errorf("pinned %v %s: %d rows vs %d", pinned, c.q, len(g.rows), len(w.rows))
+			continue
+		}
+		for i := range g.rows {
+			if !slices.Equal(g.rows[i], w.rows[i]) {
+				t.Errorf("pinned %v %s: row %d\nshoal  %v\ndirect %v", pinned, c.q, i, g.rows[i], w.rows[i])
+				break
+			}
+		}
 	}
 }
