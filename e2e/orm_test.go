@@ -77,9 +77,10 @@ func createORMTables(t *testing.T) {
 
 // Floors of the share of testdata/orm.sql that runs distributed (over the
 // replicas) and in memory (orm_users and orm_posts pinned), measured when
-// the corpus was written (2026-12-08: 266 of 299 over the replicas, 188
-// of 298 in memory). The rest pass through for documented reasons:
-// ORDER BY or GROUP BY an ENUM (member order), a subquery outside WHERE
+// the corpus was written (2026-12-08: 296 of 338 over the replicas, 210
+// of 337 in memory). The rest pass through for documented reasons:
+// ORDER BY or GROUP BY an ENUM (member order), a window function, a CTE,
+// a derived table of other shapes, a UNION, a subquery outside WHERE
 // or over the split table (Django's Subquery/Exists annotations,
 // Laravel's withCount), LIMIT without ORDER BY over a secondary index's
 // columns (admin panels' browse), constant SELECTs, GROUP_CONCAT or
@@ -88,7 +89,7 @@ func createORMTables(t *testing.T) {
 // pagination: on the replicas), functions and forms the in-memory engine
 // leaves to them.
 const (
-	ormDistributedFloor = 0.85
+	ormDistributedFloor = 0.82
 	ormPinnedFloor      = 0.55
 )
 

@@ -656,6 +656,35 @@ SELECT COUNT(*) FROM `orm_posts` WHERE `created_at` = DATE(`created_at`)
 SELECT COUNT(*) FROM `orm_posts` WHERE `deleted_at` > NOW() - INTERVAL 100 YEAR
 -- ordered
 SELECT COUNT(*) FROM `orm_posts` WHERE `published_at` BETWEEN `created_at` AND `created_at` + INTERVAL 1 DAY
+-- Django's union()/intersection()/difference() and their count(), Rails' and SQLAlchemy's
+-- CTEs, a recursive month series, per-group top-N with ROW_NUMBER (django-cte, Laravel's
+-- eager limit), RANK, a paginator's COUNT(*) OVER () (these pass through: docs/sql.md)
+-- ordered
+(SELECT `orm_posts`.`id`, `orm_posts`.`title` FROM `orm_posts` WHERE `orm_posts`.`user_id` = 5) UNION (SELECT `orm_posts`.`id`, `orm_posts`.`title` FROM `orm_posts` WHERE `orm_posts`.`user_id` = 6) ORDER BY 1 ASC LIMIT 10
+-- ordered
+SELECT `id` FROM `orm_posts` WHERE `user_id` = 5 UNION ALL SELECT `id` FROM `orm_posts` WHERE `user_id` = 6 ORDER BY `id`
+-- ordered
+SELECT COUNT(*) FROM (SELECT `id` FROM `orm_posts` WHERE `user_id` = 5 UNION SELECT `id` FROM `orm_posts` WHERE `views` > 990) `subquery`
+-- ordered
+(SELECT `id` FROM `orm_posts` WHERE `user_id` < 50) INTERSECT (SELECT `id` FROM `orm_posts` WHERE `views` > 900) ORDER BY 1 LIMIT 20
+-- ordered
+(SELECT `id` FROM `orm_posts` WHERE `user_id` < 10) EXCEPT (SELECT `id` FROM `orm_posts` WHERE `views` > 500) ORDER BY 1
+-- ordered
+SELECT `status`, COUNT(*) FROM `orm_posts` WHERE `user_id` < 100 GROUP BY `status` UNION ALL SELECT 'all', COUNT(*) FROM `orm_posts` WHERE `user_id` < 100 ORDER BY 1
+-- ordered
+WITH `recent` AS (SELECT `id`, `user_id`, `created_at` FROM `orm_posts` WHERE `created_at` >= '2016-01-01') SELECT `user_id`, COUNT(*) AS `c` FROM `recent` GROUP BY `user_id` ORDER BY `c` DESC, `user_id` LIMIT 10
+-- ordered
+WITH `counts` AS (SELECT `user_id`, COUNT(*) AS `c` FROM `orm_posts` GROUP BY `user_id`) SELECT `u`.`id`, `u`.`username`, `counts`.`c` FROM `orm_users` `u` JOIN `counts` ON `counts`.`user_id` = `u`.`id` WHERE `u`.`id` < 30 ORDER BY `u`.`id`
+-- ordered
+WITH RECURSIVE `seq` (`n`) AS (SELECT 1 UNION ALL SELECT `n` + 1 FROM `seq` WHERE `n` < 12) SELECT `seq`.`n`, COUNT(`p`.`id`) FROM `seq` LEFT JOIN `orm_posts` `p` ON MONTH(`p`.`created_at`) = `seq`.`n` AND YEAR(`p`.`created_at`) = 2015 GROUP BY `seq`.`n` ORDER BY `seq`.`n`
+-- ordered
+SELECT `u`.`id`, `t`.`c` FROM `orm_users` `u` JOIN (SELECT `user_id`, COUNT(*) AS `c` FROM `orm_posts` GROUP BY `user_id`) `t` ON `t`.`user_id` = `u`.`id` WHERE `u`.`id` < 20 ORDER BY `u`.`id`
+-- ordered
+SELECT * FROM (SELECT `id`, `title`, ROW_NUMBER() OVER (PARTITION BY `user_id` ORDER BY `created_at` DESC, `id` DESC) AS `rn` FROM `orm_posts` WHERE `user_id` < 6) `x` WHERE `rn` <= 2 ORDER BY `id`
+-- ordered
+SELECT `id`, `views`, RANK() OVER (ORDER BY `views` DESC) AS `r` FROM `orm_posts` WHERE `user_id` = 7 ORDER BY `r`, `id`
+-- ordered
+SELECT `id`, COUNT(*) OVER () AS `full_count` FROM `orm_posts` WHERE `user_id` = 7 ORDER BY `id` LIMIT 5
 -- Binary comparisons, casts and collations web apps lean on
 -- ordered
 SELECT `id`, `username` FROM `orm_users` WHERE BINARY `username` = 'user5'
