@@ -38,6 +38,7 @@ func TestBinaryOperand(t *testing.T) {
 		{"u = _binary'ss'", []string{"0", "0", "1", "1"}},
 		{"u like _binary'S%'", []string{"1", "1", "1", "0"}},
 		{"u like convert('S%' using binary)", []string{"1", "1", "0", "0"}},
+		{"hex(cast(u as binary))", []string{"53747261C39F65", "53545241535345", "7373", "C39F"}},
 	} {
 		x, err := env.Compile(c.src, layout)
 		if err == nil && x.Inexact() != "" {

@@ -636,10 +636,17 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 		// operand is the binary string and that compares nothing else
 		// inside; in any other value the marks would be needed elsewhere
 		// and wrong here, and the value is not evaluated.
-		if !binaryOperand(ast) && *inexact == "" {
-			*inexact = "a binary string (BINARY x, CAST(x AS BINARY)) inside a value that also compares text under a column's collation"
+		// A value that compares nothing (CAST(x AS BINARY) as a result
+		// or a sort key) is marked as before: the marks change no byte.
+		switch {
+		case binaryOperand(ast):
+			return ast
+		case collationSensitive(ast):
+			if *inexact == "" {
+				*inexact = "a binary string (BINARY x, CAST(x AS BINARY)) inside a value that also compares text under a column's collation"
+			}
+			return ast
 		}
-		return ast
 	}
 	name := env.LookupName(one)
 	if name == "" {
@@ -737,21 +744,29 @@ func binaryOperand(ast sqlparser.Expr) bool {
 		if binaryConversion(op) {
 			has = true
 		}
-		_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
-			switch f := n.(type) {
-			case *sqlparser.ComparisonExpr, *sqlparser.BetweenExpr, *sqlparser.CaseExpr, *sqlparser.LocateExpr,
-				*sqlparser.CollateExpr, *sqlparser.Subquery:
-				nested = true
-			case *sqlparser.FuncExpr:
-				switch f.Name.Lowered() {
-				case "strcmp", "field", "find_in_set", "nullif", "greatest", "least", "instr", "replace", "if", "ifnull", "coalesce":
-					nested = true
-				}
-			}
-			return !nested, nil
-		}, op)
+		nested = nested || collationSensitive(op)
 	}
 	return has && !nested
+}
+
+// collationSensitive reports a comparison, or a function whose answer
+// depends on its arguments' collation, in e.
+func collationSensitive(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch f := n.(type) {
+		case *sqlparser.ComparisonExpr, *sqlparser.BetweenExpr, *sqlparser.CaseExpr, *sqlparser.LocateExpr,
+			*sqlparser.CollateExpr, *sqlparser.Subquery:
+			found = true
+		case *sqlparser.FuncExpr:
+			switch f.Name.Lowered() {
+			case "strcmp", "field", "find_in_set", "nullif", "greatest", "least", "instr", "replace", "if", "ifnull", "coalesce":
+				found = true
+			}
+		}
+		return !found, nil
+	}, e)
+	return found
 }
 
 // probe evaluates x over a row of typed sample values and over a row of
