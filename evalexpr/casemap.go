@@ -53,7 +53,7 @@ func (e *Env) SetCaseMaps(src CaseMapSource) {
 	defer e.cm.mu.Unlock()
 	e.cm.src = src
 	e.cm.maps = map[collations.ID]*caseMapEntry{}
-	e.memo.clear()
+	e.memo.Clear()
 }
 
 // caseMap returns the mapping of coll, reading it once.

@@ -17,10 +17,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"github.com/shoaldb/shoal/evalexpr/exprmemo"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"vitess.io/vitess/go/mysql/collations"
@@ -43,7 +45,7 @@ type Env struct {
 	// mariadb: the replicas are MariaDB (inexact.go).
 	mariadb bool
 	// memo remembers compiled expressions (memo.go).
-	memo memo
+	memo exprmemo.Cache[*Expr]
 	// zone gives the replicas' time zone (SetTimeZone); nil, or nil
 	// from it: the process's.
 	zone func() *time.Location
@@ -131,6 +133,11 @@ type Expr struct {
 	retype []int
 	// divs are the divisions it makes on every row (divzero.go).
 	divs []division
+	// serial, when not nil, serializes its evaluations: vitess'
+	// GREATEST and LEAST write their argument precision into the
+	// compiled expression as they evaluate (builtinMultiComparison.prec),
+	// a data race between the partitions of a pinned scan that share it.
+	serial *sync.Mutex
 }
 
 // Collation is the collation of the expression's result when it is text
@@ -268,7 +275,7 @@ func textType(t querypb.Type) (querypb.Type, bool) {
 // NewLayout builds a layout; fields may be shorter than names or nil.
 func NewLayout(names []string, fields []*querypb.Field) *Layout {
 	fields, retype := textTyped(fields)
-	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names), key: layoutKey(names, fields), retype: retype}
+	l := &Layout{index: make(map[string]int, len(names)), fields: fields, n: len(names), key: exprmemo.LayoutKey(names, fields), retype: retype}
 	for i, n := range names {
 		l.index[strings.ToLower(n)] = i
 	}
@@ -284,18 +291,18 @@ func NewLayout(names []string, fields []*querypb.Field) *Layout {
 // runs.
 //
 // Compiled expressions are shared: the same source over an equal layout
-// returns the same *Expr, which callers must not change (memo.go).
+// returns the same *Expr, which callers must not change (package exprmemo).
 func (e *Env) Compile(src string, layout *Layout) (*Expr, error) {
-	k := memoKey{layout: layout.key, src: src}
-	if v, ok := e.memo.get(k); ok {
-		return v.x, nil
+	k := exprmemo.Key{Layout: layout.key, Src: src}
+	if x, ok := e.memo.Get(k); ok {
+		return x, nil
 	}
-	gen := e.memo.gen.Load()
+	gen := e.memo.Gen()
 	x, err := e.compile(src, layout)
 	if err == nil {
 		// An error is not kept: it may come from a replica that is down
 		// for a while (a case mapping, casemap.go).
-		e.memo.put(k, memoVal{x: x}, gen)
+		e.memo.Put(k, x, gen)
 	}
 	return x, err
 }
@@ -325,8 +332,11 @@ func (e *Env) compileNoDivisions(src string, layout *Layout) (*Expr, error) {
 	}
 	var read []int
 	x := &Expr{src: src, n: layout.n, inexact: e.inexact(ast), converts: converts(ast), zoned: zoned(ast)}
+	if multiComparison(ast) {
+		x.serial = new(sync.Mutex)
+	}
 	ast = yearLiterals(ast, layout, &x.inexact)
-	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv())
+	ast = columnCollations(comparisonForms(ast), layout, e.vt.CollationEnv(), &x.inexact)
 	ho := &hoister{e: e, x: x}
 	cfg := &evalengine.Config{
 		Environment: e.vt,
@@ -585,16 +595,22 @@ func hostColumn(name string) (int, bool) {
 // own (`b LIKE 'B%' AND u LIKE 's%'`). Columns of different collations in
 // one value are left as they are: there MySQL's rules between columns
 // (a Unicode character set wins) are evalengine's too.
-func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Environment) sqlparser.Expr {
+func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Environment, inexact *string) sqlparser.Expr {
 	switch n := ast.(type) {
 	case *sqlparser.AndExpr:
-		return &sqlparser.AndExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+		return &sqlparser.AndExpr{Left: columnCollations(n.Left, layout, env, inexact), Right: columnCollations(n.Right, layout, env, inexact)}
 	case *sqlparser.OrExpr:
-		return &sqlparser.OrExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+		return &sqlparser.OrExpr{Left: columnCollations(n.Left, layout, env, inexact), Right: columnCollations(n.Right, layout, env, inexact)}
 	case *sqlparser.XorExpr:
-		return &sqlparser.XorExpr{Left: columnCollations(n.Left, layout, env), Right: columnCollations(n.Right, layout, env)}
+		return &sqlparser.XorExpr{Left: columnCollations(n.Left, layout, env, inexact), Right: columnCollations(n.Right, layout, env, inexact)}
 	case *sqlparser.NotExpr:
-		return &sqlparser.NotExpr{Expr: columnCollations(n.Expr, layout, env)}
+		return &sqlparser.NotExpr{Expr: columnCollations(n.Expr, layout, env, inexact)}
+	}
+	if mixedBinaryIn(ast) && *inexact == "" {
+		// MariaDB compares every element of the list under the
+		// collation of them all, binary when one is a binary string;
+		// evalengine compares each element under its own pair's.
+		*inexact = "IN over a list of binary strings (BINARY x) and other values"
 	}
 	conn := env.DefaultConnectionCharset()
 	textColl := func(col *sqlparser.ColName) collations.ID {
@@ -608,8 +624,11 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 		}
 		return collations.ID(f.Charset)
 	}
-	one, mixed := collations.Unknown, false
+	one, mixed, binary := collations.Unknown, false, false
 	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if e, ok := n.(sqlparser.Expr); ok && binaryConversion(e) {
+			binary = true
+		}
 		if col, ok := n.(*sqlparser.ColName); ok {
 			switch c := textColl(col); {
 			case c == collations.Unknown:
@@ -623,6 +642,28 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 	}, ast)
 	if mixed || one == collations.Unknown || one == conn || !env.IsSupported(one) {
 		return ast
+	}
+	if binary {
+		// A binary string (BINARY 'x', CAST(… AS BINARY), CONVERT(…
+		// USING binary)) is IMPLICIT too, and between IMPLICIT operands
+		// binary wins: Django's `title LIKE BINARY '%Gadget%'` matches
+		// bytes, not under title's collation, which COLLATE (EXPLICIT)
+		// would impose. Left unmarked, the column and the binary string
+		// merge to binary in evalengine as well: for a comparison whose
+		// operand is the binary string and that compares nothing else
+		// inside; in any other value the marks would be needed elsewhere
+		// and wrong here, and the value is not evaluated.
+		// A value that compares nothing (CAST(x AS BINARY) as a result
+		// or a sort key) is marked as before: the marks change no byte.
+		switch {
+		case binaryOperand(ast):
+			return ast
+		case collationSensitive(ast):
+			if *inexact == "" {
+				*inexact = "a binary string (BINARY x, CAST(x AS BINARY)) inside a value that also compares text under a column's collation"
+			}
+			return ast
+		}
 	}
 	name := env.LookupName(one)
 	if name == "" {
@@ -639,6 +680,110 @@ func columnCollations(ast sqlparser.Expr, layout *Layout, env *collations.Enviro
 		c.Replace(&sqlparser.CollateExpr{Expr: col, Collation: name})
 		return true
 	}).(sqlparser.Expr)
+}
+
+// multiComparison reports a GREATEST or LEAST call in ast (Expr.serial).
+func multiComparison(ast sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		if f, ok := n.(*sqlparser.FuncExpr); ok && (f.Name.Lowered() == "greatest" || f.Name.Lowered() == "least") {
+			found = true
+		}
+		return !found, nil
+	}, ast)
+	return found
+}
+
+// binaryConversion reports a conversion to a binary string: BINARY x,
+// CAST(x AS BINARY[(n)]), CONVERT(x, BINARY), CONVERT(x USING binary),
+// whose collation is binary with IMPLICIT coercibility.
+func binaryConversion(e sqlparser.Expr) bool {
+	switch x := e.(type) {
+	case *sqlparser.ConvertExpr:
+		return x.Type != nil && strings.EqualFold(x.Type.Type, "binary")
+	case *sqlparser.CastExpr:
+		return x.Type != nil && strings.EqualFold(x.Type.Type, "binary")
+	case *sqlparser.ConvertUsingExpr:
+		return strings.EqualFold(x.Type, "binary")
+	}
+	return false
+}
+
+// mixedBinaryIn reports an IN list, in ast, of binary strings
+// (binaryConversion) and other values.
+func mixedBinaryIn(ast sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		c, ok := n.(*sqlparser.ComparisonExpr)
+		if !ok || c.Operator != sqlparser.InOp && c.Operator != sqlparser.NotInOp {
+			return true, nil
+		}
+		t, ok := c.Right.(sqlparser.ValTuple)
+		if !ok {
+			return true, nil
+		}
+		bin, other := binaryConversion(c.Left), !binaryConversion(c.Left)
+		for _, e := range t {
+			if binaryConversion(e) {
+				bin = true
+			} else {
+				other = true
+			}
+		}
+		found = found || bin && other
+		return !found, nil
+	}, ast)
+	return found
+}
+
+// binaryOperand reports a comparison (=, <, LIKE, IN, BETWEEN, …) one of
+// whose operands is a binary string (binaryConversion), with no other
+// comparison or collation-dependent function inside its operands: one
+// that MariaDB makes on bytes whole.
+func binaryOperand(ast sqlparser.Expr) bool {
+	var ops []sqlparser.Expr
+	switch c := ast.(type) {
+	case *sqlparser.ComparisonExpr:
+		ops = []sqlparser.Expr{c.Left, c.Right}
+		if t, ok := c.Right.(sqlparser.ValTuple); ok {
+			ops = append([]sqlparser.Expr{c.Left}, t...)
+		}
+		if c.Escape != nil {
+			ops = append(ops, c.Escape)
+		}
+	case *sqlparser.BetweenExpr:
+		ops = []sqlparser.Expr{c.Left, c.From, c.To}
+	default:
+		return false
+	}
+	has, nested := false, false
+	for _, op := range ops {
+		if binaryConversion(op) {
+			has = true
+		}
+		nested = nested || collationSensitive(op)
+	}
+	return has && !nested
+}
+
+// collationSensitive reports a comparison, or a function whose answer
+// depends on its arguments' collation, in e.
+func collationSensitive(e sqlparser.Expr) bool {
+	found := false
+	_ = sqlparser.Walk(func(n sqlparser.SQLNode) (bool, error) {
+		switch f := n.(type) {
+		case *sqlparser.ComparisonExpr, *sqlparser.BetweenExpr, *sqlparser.CaseExpr, *sqlparser.LocateExpr,
+			*sqlparser.CollateExpr, *sqlparser.Subquery:
+			found = true
+		case *sqlparser.FuncExpr:
+			switch f.Name.Lowered() {
+			case "strcmp", "field", "find_in_set", "nullif", "greatest", "least", "instr", "replace", "if", "ifnull", "coalesce":
+				found = true
+			}
+		}
+		return !found, nil
+	}, e)
+	return found
 }
 
 // probe evaluates x over a row of typed sample values and over a row of
@@ -775,6 +920,10 @@ func (e *Env) NewEvaluator() *Evaluator {
 
 // Eval evaluates x over row, returning the value and its collation.
 func (v *Evaluator) Eval(x *Expr, row []sqltypes.Value) (sqltypes.Value, collations.ID, error) {
+	if x.serial != nil {
+		x.serial.Lock()
+		defer x.serial.Unlock()
+	}
 	if err := v.bind(x, row); err != nil {
 		return sqltypes.NULL, 0, err
 	}
@@ -809,6 +958,10 @@ func outOfRange(x *Expr, r sqltypes.Value) error {
 
 // True evaluates x as a condition: NULL and false are false.
 func (v *Evaluator) True(x *Expr, row []sqltypes.Value) (bool, error) {
+	if x.serial != nil {
+		x.serial.Lock()
+		defer x.serial.Unlock()
+	}
 	if err := v.bind(x, row); err != nil {
 		return false, err
 	}

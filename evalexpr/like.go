@@ -66,6 +66,15 @@ func (h *hoister) like(n sqlparser.SQLNode) sqlparser.Expr {
 	case pok && isText(pt):
 		hl.coll = pt.Collation()
 	}
+	// A binary string operand (LIKE BINARY '…', CAST(… AS BINARY)) is
+	// IMPLICIT like a column, and binary wins between IMPLICIT operands:
+	// the match is on bytes (columnCollations). An EXPLICIT COLLATE on
+	// the other side wins over it.
+	_, lc := cmp.Left.(*sqlparser.CollateExpr)
+	_, rc := cmp.Right.(*sqlparser.CollateExpr)
+	if (binaryConversion(cmp.Left) || binaryConversion(cmp.Right)) && !lc && !rc {
+		hl.coll = collations.CollationBinaryID
+	}
 	if colldata.Lookup(hl.coll) == nil {
 		h.err = fmt.Errorf("LIKE … ESCAPE under collation %d", hl.coll)
 		return nil

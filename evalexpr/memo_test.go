@@ -2,6 +2,7 @@ package evalexpr
 
 import (
 	"fmt"
+	"github.com/shoaldb/shoal/evalexpr/exprmemo"
 	"sync"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestMemo(t *testing.T) {
 }
 
 // TestMemoBound: distinct sources (a literal per statement) never hold
-// more than memoEntries expressions, and concurrent compiles agree.
+// more than exprmemo.Entries expressions, and concurrent compiles agree.
 func TestMemoBound(t *testing.T) {
 	env, err := NewEnv("10.11.6-MariaDB")
 	if err != nil {
@@ -72,8 +73,8 @@ func TestMemoBound(t *testing.T) {
 	for g := range 4 {
 		wg.Go(func() {
 			ev := env.NewEvaluator()
-			for i := range memoEntries {
-				k := i + g*memoEntries/2
+			for i := range exprmemo.Entries {
+				k := i + g*exprmemo.Entries/2
 				x, err := env.Compile(fmt.Sprintf("a <> %d", k), layout)
 				if err != nil {
 					t.Error(err)
@@ -88,15 +89,13 @@ func TestMemoBound(t *testing.T) {
 	}
 	wg.Wait()
 	held := 0
-	for i := range env.memo.shards {
-		held += len(env.memo.shards[i].cur) + len(env.memo.shards[i].old)
-	}
-	if held > memoEntries {
-		t.Errorf("memo holds %d expressions, bound %d", held, memoEntries)
+	held += env.memo.Held()
+	if held > exprmemo.Entries {
+		t.Errorf("memo holds %d expressions, bound %d", held, exprmemo.Entries)
 	}
 	hits, misses := env.MemoStats()
-	if misses < memoEntries {
-		t.Errorf("%d misses for %d distinct sources", misses, 5*memoEntries/2)
+	if misses < exprmemo.Entries {
+		t.Errorf("%d misses for %d distinct sources", misses, 5*exprmemo.Entries/2)
 	}
 	if _, err := env.Compile("a <> -1", layout); err != nil {
 		t.Fatal(err)

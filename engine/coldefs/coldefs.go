@@ -420,13 +420,35 @@ func joinedProbe(b *replica.Conn, c sqlparse.Clauses, d Query, first string) ([]
 		return nil, false
 	}
 	j := d.Joined[i]
-	preds, ok := primaryOutside(b, sqlparse.QuoteID(j.DB)+"."+sqlparse.QuoteID(j.Name), sqlparse.QuoteID(j.Alias))
+	col, bounds, ok := primaryBounds(b, sqlparse.QuoteID(j.DB)+"."+sqlparse.QuoteID(j.Name), sqlparse.QuoteID(j.Alias))
 	if !ok {
 		return nil, false
 	}
-	for _, pred := range preds {
-		probe := c.WithPredicate(d.Text, pred)
+	for _, bound := range bounds {
+		probe := c.WithPredicate(d.Text, col+bound)
 		if p := explain(b, probe); !p.temp || p.first != first {
+			continue
+		}
+		if f, err := fetchFields(b, probe); err == nil {
+			return f, true
+		}
+	}
+	// A range that selects nothing on the first table's key makes it
+	// cheap to read first, and MariaDB may then read the split table
+	// first instead, by an index, sorting without a temporary table (an
+	// ORM's join of posts to users WHERE users.is_staff ORDER BY posts.id
+	// LIMIT 25: users scanned first through a temporary table; with
+	// users.id < 1, posts first by user_id, a filesort only). The same
+	// bound on an expression of the key is not a range: the plan stays,
+	// and the probe reads the first table's rows, used only when EXPLAIN
+	// says they are few. Only for an integer key: text or a temporal
+	// value plus 0 would warn and match.
+	for _, bound := range bounds {
+		if _, err := strconv.ParseInt(bound[3:], 10, 64); err != nil {
+			continue
+		}
+		probe := c.WithPredicate(d.Text, "("+col+" + 0)"+bound)
+		if p := explain(b, probe); !p.temp || p.first != first || p.rows > maxScanProbeRows {
 			continue
 		}
 		if f, err := fetchFields(b, probe); err == nil {
@@ -440,19 +462,29 @@ func joinedProbe(b *replica.Conn, c sqlparse.Clauses, d Query, first string) ([]
 // columns qualified by qual, that select no row: its first column below
 // its smallest value and above its largest (two index dives to read).
 func primaryOutside(b *replica.Conn, table, qual string) ([]string, bool) {
-	col, ok := firstColumn(b, table, "PRIMARY")
+	col, bounds, ok := primaryBounds(b, table, qual)
 	if !ok {
 		return nil, false
+	}
+	return []string{col + bounds[0], col + bounds[1]}, true
+}
+
+// primaryBounds is primaryOutside's column, qualified, and its two
+// comparisons (" < 1", " > 1200").
+func primaryBounds(b *replica.Conn, table, qual string) (string, [2]string, bool) {
+	col, ok := firstColumn(b, table, "PRIMARY")
+	if !ok {
+		return "", [2]string{}, false
 	}
 	qc := sqlparse.QuoteID(col)
 	m, err := b.Fetch("SELECT MIN("+qc+"), MAX("+qc+") FROM "+table, 1)
 	if err != nil || len(m.Rows) != 1 || m.Rows[0][0].IsNull() || m.Rows[0][1].IsNull() {
-		return nil, false
+		return "", [2]string{}, false
 	}
 	var lo, hi strings.Builder
 	m.Rows[0][0].EncodeSQLStringBuilder(&lo)
 	m.Rows[0][1].EncodeSQLStringBuilder(&hi)
-	return []string{qual + "." + qc + " < " + lo.String(), qual + "." + qc + " > " + hi.String()}, true
+	return qual + "." + qc, [2]string{" < " + lo.String(), " > " + hi.String()}, true
 }
 
 // keyProbe describes a temporary-table statement over a table cut

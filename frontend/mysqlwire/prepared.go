@@ -239,17 +239,25 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	// In the database the statement was prepared in (rememberDB).
 	return ss.InDatabase(preparedDB(c, ss, prepare.StatementID), func() error {
 		var fields []*querypb.Field
+		var ints []int
 		prepared := h.preparedFields(c, prepare.PrepareStmt) // nullable.go
+		var params map[int]int
+		if marks, err := h.paramMarkers(prepare.PrepareStmt); err == nil && len(marks) > 0 {
+			params = paramColumns(prepare.PrepareStmt, marks) // paramcols.go
+		}
 		return h.run(rowformat.WithBinaryRows(h.r.Context()), c, b.Text, func(r *sqltypes.Result) error {
 			switch {
 			case r.Fields != nil:
 				fields = paramNullable(originalNames(b, r.Fields), prepared)
+				if len(params) > 0 && len(fields) == len(r.Fields) {
+					fields, ints = paramTyped(fields, params, prepare)
+				}
 				cp := *r
 				cp.Fields = fields
-				cp.Rows = rowformat.WireRows(fields, r.Rows)
+				cp.Rows = rowformat.WireRows(fields, bigintValues(r.Rows, ints))
 				return callback(&cp)
 			case len(r.Rows) > 0:
-				return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.WireRows(fields, r.Rows)})
+				return callback(&sqltypes.Result{Fields: fields, Rows: rowformat.WireRows(fields, bigintValues(r.Rows, ints))})
 			}
 			return callback(r)
 		})
