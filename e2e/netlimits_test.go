@@ -106,11 +106,7 @@ func TestConnectTimeout(t *testing.T) {
 func TestNetWriteTimeout(t *testing.T) {
 	checkLeaks(t)
 	const timeout = time.Second
-	fs := startFaultShoal(t, func(c *config.Coordinator) {
-		c.NetWriteTimeout = config.Duration(timeout)
-		c.HTTPListen = new("127.0.0.1:0")
-	})
-	metrics := "http://" + fs.co.HTTPAddr().String() + "/metrics"
+	fs, metrics := writeTimeoutShoal(t, timeout)
 	lt := &loadTest{t: t, fs: fs}
 	base := lt.replicaConns()
 	passQ := "SELECT id, REPEAT(Carrier, 200) AS pad FROM ontime WHERE RAND() >= 0"
@@ -179,6 +175,17 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// writeTimeoutShoal starts a coordinator with net_write_timeout d and a
+// metrics endpoint; it returns it with the metrics' URL.
+func writeTimeoutShoal(t *testing.T, d time.Duration) (*faultShoal, string) {
+	t.Helper()
+	fs := startFaultShoal(t, func(c *config.Coordinator) {
+		c.NetWriteTimeout = config.Duration(d)
+		c.HTTPListen = new("127.0.0.1:0")
+	})
+	return fs, "http://" + fs.co.HTTPAddr().String() + "/metrics"
+}
+
 // TestFlightSQLStalledClient: a Flight SQL client that stops reading a
 // large result holds nothing past net_write_timeout: the statement ends,
 // its fragments and query memory go back, and a client that reads on gets
@@ -188,11 +195,7 @@ func errString(err error) string {
 func TestFlightSQLStalledClient(t *testing.T) {
 	checkLeaks(t)
 	const timeout = time.Second
-	fs := startFaultShoal(t, func(c *config.Coordinator) {
-		c.NetWriteTimeout = config.Duration(timeout)
-		c.HTTPListen = new("127.0.0.1:0")
-	})
-	metrics := "http://" + fs.co.HTTPAddr().String() + "/metrics"
+	fs, metrics := writeTimeoutShoal(t, timeout)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	srv, err := fs.co.StartFlightSQL("127.0.0.1:0", mem)
 	if err != nil {
