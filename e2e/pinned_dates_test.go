@@ -68,8 +68,12 @@ func TestDateTextAfterMerge(t *testing.T) {
 		for _, f := range overPin {
 			for _, pin := range []string{"ontime.daily_dates", "ontime.ontime"} {
 				q := strings.ReplaceAll(f, "%s", pin)
-				if ex := explain(t, q); !strings.Contains(ex, "in memory") {
-					t.Errorf("%s: not in memory:\n%s", q, ex)
+				// Text MariaDB warns about reading as a date (trailing
+				// text, no date) leaves the pin: the replicas run it,
+				// with their warnings (evalexpr/convwarn).
+				warns := strings.Contains(q, "2016-12-30x") || strings.Contains(q, "garbage")
+				if ex := explain(t, q); strings.Contains(ex, "in memory") == warns {
+					t.Errorf("%s: in memory %v, want %v:\n%s", q, !warns, warns, ex)
 				}
 				direct := q
 				if pin == "ontime.daily_dates" {

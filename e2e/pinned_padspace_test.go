@@ -88,17 +88,21 @@ func TestPadSpaceAfterMerge(t *testing.T) {
 		{"SELECT COUNT(*) FROM pad_text WHERE s NOT LIKE 'x%' ESCAPE '%'", true},
 		{`SELECT COUNT(*) FROM pad_text WHERE s LIKE 'x\\y' ESCAPE '|'`, true},
 		{"SELECT s LIKE 'x|%%' ESCAPE '|' x, COUNT(*) FROM pad_text GROUP BY x ORDER BY x", true},
-		{"SELECT n + 0 x, COUNT(*) FROM pad_text GROUP BY x ORDER BY x", true},
-		{"SELECT COUNT(*) FROM pad_text WHERE n + 0 > 0", true},
-		{"SELECT n || '-' x, COUNT(*) FROM pad_text GROUP BY x ORDER BY x", true},
-		{"SELECT COUNT(*) FROM pad_text WHERE n > 5", true},
+		// Text read as a number (arithmetic, a comparison with a number,
+		// `||` as OR): MariaDB warns (a Note for '12 ', a Warning for
+		// 'abc'), which the in-memory engine does not count: the
+		// replicas run these (evalexpr/convwarn).
+		{"SELECT n + 0 x, COUNT(*) FROM pad_text GROUP BY x ORDER BY x", false},
+		{"SELECT COUNT(*) FROM pad_text WHERE n + 0 > 0", false},
+		{"SELECT n || '-' x, COUNT(*) FROM pad_text GROUP BY x ORDER BY x", false},
+		{"SELECT COUNT(*) FROM pad_text WHERE n > 5", false},
 		{"SELECT COUNT(*) FROM pad_text WHERE l = 'abc '", false},
 		{"SELECT Carrier = 'aa ' x, COUNT(*) FROM ontime GROUP BY x ORDER BY x", true},
 		{"SELECT IF(Carrier = 'AA ', 1, 0) x, COUNT(*) FROM ontime GROUP BY x ORDER BY x", true},
 		{"SELECT COUNT(*) FROM ontime WHERE Carrier LIKE 'A!A' ESCAPE '!'", true},
-		{"SELECT Carrier + 0 x, COUNT(*) FROM ontime GROUP BY x ORDER BY x", true},
-		{"SELECT COUNT(*) FROM ontime WHERE Carrier + 0 > 0", true},
-		{"SELECT Carrier || '-' x, COUNT(*) FROM ontime GROUP BY x ORDER BY x", true},
+		{"SELECT Carrier + 0 x, COUNT(*) FROM ontime GROUP BY x ORDER BY x", false},
+		{"SELECT COUNT(*) FROM ontime WHERE Carrier + 0 > 0", false},
+		{"SELECT Carrier || '-' x, COUNT(*) FROM ontime GROUP BY x ORDER BY x", false},
 		{"SELECT COUNT(*) FROM ontime WHERE Origin IN ('SFO ', 'LAX')", true},
 	}
 	prepared := []struct {

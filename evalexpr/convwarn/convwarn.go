@@ -58,6 +58,14 @@ func Risk(e sqlparser.Expr, typeOf TypeOf) string {
 					return false, nil
 				}
 			}
+		case *sqlparser.AndExpr:
+			why = logicalRisk(typeOf, x.Left, x.Right)
+		case *sqlparser.OrExpr:
+			why = logicalRisk(typeOf, x.Left, x.Right)
+		case *sqlparser.XorExpr:
+			why = logicalRisk(typeOf, x.Left, x.Right)
+		case *sqlparser.NotExpr:
+			why = logicalRisk(typeOf, x.Expr)
 		case *sqlparser.UnaryExpr:
 			if x.Operator == sqlparser.UMinusOp {
 				why = numericUse(typeOf, x.Expr, "arithmetic over")
@@ -143,6 +151,17 @@ func comparisonRisk(typeOf TypeOf, a, b sqlparser.Expr) string {
 	return ""
 }
 
+// logicalRisk is Risk for the operands of AND, OR (`||` without
+// PIPES_AS_CONCAT), XOR and NOT, which read them as numbers.
+func logicalRisk(typeOf TypeOf, ops ...sqlparser.Expr) string {
+	for _, op := range ops {
+		if why := numericUse(typeOf, op, "a logical operator over"); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 // numericUse is Risk for e read as a number by what.
 func numericUse(typeOf TypeOf, e sqlparser.Expr, what string) string {
 	switch k, v := kindOf(typeOf, e); {
@@ -161,11 +180,13 @@ func wholeNumber(s string) bool { return numberText.MatchString(s) }
 
 var numberText = regexp.MustCompile(`^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
 
-// dateText matches the date and datetime literals MariaDB reads without a
-// warning (the usual forms; any other text is taken to warn): YYYY-MM-DD
-// with -, / or . between the parts, an optional time after a space or T,
-// or the 8 or 14 digits forms.
-var dateText = regexp.MustCompile(`^(\d{4}[-/.](0?[1-9]|1[0-2])[-/.](0?[0-9]|[12][0-9]|3[01])([ T]([01]?[0-9]|2[0-3]):[0-5]?[0-9](:[0-5]?[0-9](\.\d{1,6})?)?)?|\d{8}|\d{14})$`)
+// dateText matches the text MariaDB reads as a date or datetime without a
+// warning when it meets a date column: spaces around it, any punctuation
+// between the parts, an optional time of one to three parts after spaces
+// or T, impossible days (2016-02-31, day 0) compared as they are, or the
+// digits-only forms. Trailing text ('2016-12-30x'), a month past 12 or no
+// date at all ('garbage') warn (1292).
+var dateText = regexp.MustCompile(`^\s*(\d{2}|\d{4})[[:punct:]](0?\d|1[0-2])[[:punct:]](0?\d|[12]\d|3[01])([ T]+([01]?\d|2[0-3])([[:punct:]][0-5]?\d([[:punct:]][0-5]?\d(\.\d{0,6})?)?)?)?\s*$|^\s*(\d{6}|\d{8}|\d{12}|\d{14})\s*$`)
 
 // numericType reports a CAST/CONVERT target that reads its argument as a
 // number.

@@ -31,6 +31,14 @@ func TestRisk(t *testing.T) {
 		{"c = 'x'", false}, {"c like 5", false}, {"n = ' -1.5e1'", false}, {"n in (1, 2)", false},
 		{"d > '2005-02-01 10:00:00'", false}, {"d = '20050201'", false}, {"e = 1", false},
 		{"cast(n as signed)", false}, {"unknown = 0", false},
+		// Date text as MariaDB reads it against a date: warned only with
+		// trailing text, a month past 12 or no date at all.
+		{"d > '2016-12-30 '", false}, {"d > ' 2016-12-31'", false}, {"d > '2016.12.30'", false},
+		{"d > '2016-12-31 10'", false}, {"d > '2016-12-31T00:00'", false}, {"d > '2016-02-31'", false},
+		{"d > '2016-12-00'", false}, {"d > '2016-12-30 00:00:00 '", false}, {"d > 161230", false},
+		{"d > '2016-12-30x'", true}, {"d > 'garbage'", true},
+		// Logical operators read their operands as numbers.
+		{"c or 'x'", true}, {"n and 1", false}, {"not c", true}, {"c xor 1", true},
 	} {
 		e, err := parser.ParseExpr(tc.expr)
 		if err != nil {
