@@ -183,7 +183,7 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 			return nil, err
 		}
 		if why := convwarn.Risk(e, typeOf(p)); why != "" {
-			return nil, unsupported("%s %s, which MariaDB warns about for each value it cuts (warns.go)", sqlparser.String(e), why)
+			return nil, unsupported("%s %s, which MariaDB warns about for each value it cuts (evalexpr/convwarn)", sqlparser.String(e), why)
 		}
 		src := sqlparser.String(e)
 		csrc := src
@@ -344,10 +344,10 @@ func CompileJoin(env *evalexpr.Env, t *pinned.Table, tables Resolver, fragment s
 			}
 			if a.fn == aggSum {
 				// SUM (AVG's too) reads its argument as a number
-				// (warns.go). The BIT_ aggregates read text as MariaDB's
+				// (evalexpr/convwarn). The BIT_ aggregates read text as MariaDB's
 				// val_int does (bitarg.go), without counting warnings.
 				if why := convwarn.SumRisk(a.arg.ast, typeOf(p)); why != "" {
-					return nil, unsupported("%s: %s, which MariaDB warns about for each value it cuts (warns.go)", sqlparser.String(e), why)
+					return nil, unsupported("%s: %s, which MariaDB warns about for each value it cuts (evalexpr/convwarn)", sqlparser.String(e), why)
 				}
 			}
 			if a.fn >= aggBitAnd {
