@@ -75,27 +75,41 @@ type Query struct {
 	b    *Budget
 	seq  uint64 // lower is older
 	used atomic.Int64
+	// held is the part of used the query holds beyond its attempts
+	// (TryHold): outputs waiting for their turn to reach the client,
+	// freed as it reads. A query is not too big for what it holds so.
+	held atomic.Int64
 	// pressure drops what the query holds beyond its attempts
 	// (OnPressure); nil: nothing.
 	pressure func()
 }
 
-// TryReserve accounts n more bytes to the query if they fit now, without
+// TryHold accounts n more bytes to the query if they fit now, without
 // waiting: for what the query holds beyond its attempts' batches (the
-// outputs schedule.InOrder holds back), which it can as well not hold.
-func (q *Query) TryReserve(n int64) bool {
+// outputs schedule.InOrder holds back, which it can as well not hold).
+// Give them back with Unhold.
+func (q *Query) TryHold(n int64) bool {
+	if q.b.limit > 0 && !q.b.tryTake(q, n) {
+		return false
+	}
 	if q.b.limit <= 0 {
 		q.take(n)
-		return true
 	}
-	return q.b.tryTake(q, n)
+	q.held.Add(n)
+	return true
+}
+
+// Unhold gives back n bytes of TryHold.
+func (q *Query) Unhold(n int64) {
+	q.held.Add(-n)
+	q.Release(n)
 }
 
 // OnPressure sets f, called (from any of the query's goroutines, maybe
 // more than once) when one of its reservations does not fit at once,
-// before it waits, yields or fails: f gives back what the query holds
-// through TryReserve, so that what it holds beyond its attempts never
-// makes it wait on itself. Set it before the attempts start.
+// before it waits, yields or fails: f stops the query holding more
+// through TryHold and hands what it holds on (freed as the client
+// reads). Set it before the attempts start.
 func (q *Query) OnPressure(f func()) { q.pressure = f }
 
 // open starts a query's account; close must be called when the query's
@@ -210,7 +224,9 @@ func (b *Budget) notePeak(u int64) {
 
 // tooBig fails a query that would not fit even if it ran alone.
 func (q *Query) tooBig(n int64) error {
-	own := q.used.Load()
+	// What the query holds for its client (TryHold) is freed as the
+	// client reads: the query waits for it as for other queries' bytes.
+	own := q.used.Load() - q.held.Load()
 	if own+n <= q.b.limit {
 		return nil
 	}

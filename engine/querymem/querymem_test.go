@@ -237,24 +237,25 @@ func TestMemBudgetUnlimitedCounts(t *testing.T) {
 	}
 }
 
-// TestMemBudgetPressure: what a query holds through TryReserve is given
-// back by its pressure callback when one of its own reservations does not
-// fit, so the query never waits on (or fails for) what it could drop:
+// TestMemBudgetPressure: what a query holds through TryHold is given back
+// by its pressure callback when one of its own reservations does not fit:
 // with 80 of 100 bytes held that way, a reservation of 50 succeeds at
-// once. TryReserve never waits.
+// once. TryHold never waits. Held bytes do not make a query too big: with
+// 80 held and not given back, a reservation of 50 waits (1041 only after
+// query_memory_wait), where 80 reserved by attempts fail it at once.
 func TestMemBudgetPressure(t *testing.T) {
 	b := New(100, time.Minute)
 	q := b.Open()
-	if !q.TryReserve(80) {
+	if !q.TryHold(80) {
 		t.Fatal("80 of 100 bytes refused")
 	}
-	if q.TryReserve(30) {
+	if q.TryHold(30) {
 		t.Fatal("30 more bytes fitted in 20")
 	}
 	calls := 0
 	q.OnPressure(func() {
 		calls++
-		q.Release(80)
+		q.Unhold(80)
 	})
 	if err := q.Reserve(context.Background(), 50, 0); err != nil {
 		t.Fatalf("reservation after pressure: %v", err)
@@ -266,4 +267,25 @@ func TestMemBudgetPressure(t *testing.T) {
 	if n := q.Close(); n != 0 {
 		t.Errorf("%d bytes left", n)
 	}
+
+	// Held and not given back (the client is not reading yet): a wait,
+	// not 1041 at once.
+	b = New(100, 50*time.Millisecond)
+	q = b.Open()
+	defer q.Close()
+	q.TryHold(80)
+	start := time.Now()
+	if err := q.Reserve(context.Background(), 50, 0); !isOutOfResources(err) || time.Since(start) < 40*time.Millisecond {
+		t.Errorf("reservation beside 80 held bytes: %v after %v, want 1041 after query_memory_wait", err, time.Since(start))
+	}
+	q.Unhold(80)
+	q2 := b.Open()
+	defer q2.Close()
+	if err := q2.Reserve(context.Background(), 80, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := q2.Reserve(context.Background(), 50, 80); !isOutOfResources(err) {
+		t.Errorf("80 reserved by attempts and 50 more: %v, want 1041 at once", err)
+	}
+	q2.Release(80)
 }

@@ -347,7 +347,7 @@ func (s *Scheduler) Run(ctx context.Context, snap *catalog.Snapshot, job Job, si
 	var inOrder *InOrder
 	if KeyOrdered(ctx) {
 		inOrder = NewInOrder(gctx, KeyOrderHold, sink)
-		inOrder.Account(qm.TryReserve, qm.Release)
+		inOrder.Account(qm.TryHold, qm.Unhold)
 		qm.OnPressure(inOrder.ToArrival)
 		defer inOrder.Release()
 		sink = inOrder.Sink
