@@ -7,6 +7,8 @@ import (
 	"vitess.io/vitess/go/mysql/collations"
 	"vitess.io/vitess/go/sqltypes"
 	"vitess.io/vitess/go/vt/sqlparser"
+
+	"github.com/shoaldb/shoal/evalexpr/convwarn"
 )
 
 // Division by zero.
@@ -69,7 +71,7 @@ func (e *Env) divisions(ast sqlparser.Expr, layout *Layout) []division {
 				found = append(found, pending{a: x.Expr, cast: implicitNumber, implicit: true})
 			}
 		case *sqlparser.ComparisonExpr:
-			for _, r := range comparedWith(x) {
+			for _, r := range convwarn.ComparedWith(x) {
 				found = append(found, pending{a: x.Left, b: r, compare: true})
 			}
 		case *sqlparser.BetweenExpr:

@@ -24,22 +24,6 @@ import (
 // text as: a DOUBLE, the widest of castWarns' kinds.
 var implicitNumber = &sqlparser.ConvertType{Type: "double"}
 
-// comparedWith returns what x compares its left side with as values: the
-// right side, or each member of an IN list; nothing for LIKE and REGEXP,
-// which read a number as text.
-func comparedWith(x *sqlparser.ComparisonExpr) []sqlparser.Expr {
-	switch x.Operator {
-	case sqlparser.EqualOp, sqlparser.LessThanOp, sqlparser.GreaterThanOp, sqlparser.LessEqualOp,
-		sqlparser.GreaterEqualOp, sqlparser.NotEqualOp, sqlparser.NullSafeEqualOp:
-		return []sqlparser.Expr{x.Right}
-	case sqlparser.InOp, sqlparser.NotInOp:
-		if tuple, ok := x.Right.(sqlparser.ValTuple); ok {
-			return tuple
-		}
-	}
-	return nil
-}
-
 // comparisonWarns reports whether comparing text, the value of d's text
 // side on row, with d's other side makes MariaDB warn: when that side's
 // value is a number, the text is read as one.

@@ -33,15 +33,7 @@ func Risk(e sqlparser.Expr, typeOf TypeOf) string {
 		}
 		switch x := n.(type) {
 		case *sqlparser.ComparisonExpr:
-			switch x.Operator {
-			case sqlparser.LikeOp, sqlparser.NotLikeOp, sqlparser.RegexpOp, sqlparser.NotRegexpOp:
-				return true, nil // text matching: a number is read as text
-			}
-			rights := []sqlparser.Expr{x.Right}
-			if tuple, ok := x.Right.(sqlparser.ValTuple); ok {
-				rights = tuple
-			}
-			for _, r := range rights {
+			for _, r := range ComparedWith(x) {
 				if why = comparisonRisk(typeOf, x.Left, r); why != "" {
 					return false, nil
 				}
@@ -199,4 +191,21 @@ func numericType(t *sqlparser.ConvertType) bool {
 		return true
 	}
 	return false
+}
+
+// ComparedWith returns what x compares its left side with as values: the
+// right side, or each member of an IN list; nothing for LIKE and REGEXP,
+// which read a number as text. (The final
+// stage's per-row check, evalexpr's implicit.go, reads comparisons so too.)
+func ComparedWith(x *sqlparser.ComparisonExpr) []sqlparser.Expr {
+	switch x.Operator {
+	case sqlparser.EqualOp, sqlparser.LessThanOp, sqlparser.GreaterThanOp, sqlparser.LessEqualOp,
+		sqlparser.GreaterEqualOp, sqlparser.NotEqualOp, sqlparser.NullSafeEqualOp:
+		return []sqlparser.Expr{x.Right}
+	case sqlparser.InOp, sqlparser.NotInOp:
+		if tuple, ok := x.Right.(sqlparser.ValTuple); ok {
+			return tuple
+		}
+	}
+	return nil
 }
