@@ -303,6 +303,11 @@ func summarize(t *testing.T, outcomes []outcome, warned int) {
 		}
 	}
 	fmt.Fprintf(&b, "distributed row queries without ORDER BY compared in MariaDB's key-order scan order: %d of %d\n", scanOrdered, unorderedRows)
+	if unorderedRows >= 10 && 2*scanOrdered < unorderedRows {
+		// 39 of 41 with seed 1's first 800: fewer means the order is no
+		// longer compared (scanOrdered misreads EXPLAIN), not checked.
+		t.Errorf("only %d of %d unordered row queries were compared in order", scanOrdered, unorderedRows)
+	}
 	fmt.Fprintf(&b, "joins whose column definitions differ as documented (reorderedJoinDefs; values compared): %d\n", valuesOnly)
 	if valuesOnly*100 > len(outcomes) {
 		// One with seed 1: more means the class grew, not a documented case.
